@@ -1,0 +1,206 @@
+// hnswlib-node is CommonJS with no statically detectable named exports, so take the default.
+import hnswlib from 'hnswlib-node';
+import type { HierarchicalNSW } from 'hnswlib-node';
+import { cosine } from '../llm/hash-embedder';
+
+/** How general an archived insight is, from one task's detail up to a cross-niche meta-insight. */
+export type ArchiveLevel = 'task-local' | 'subdomain' | 'cross-domain' | 'lesson' | 'meta';
+
+/** Where an archived insight came from: the agent's own reflection, CoDream, or a parent. */
+export type ArchiveSource = 'reflection' | 'codream' | 'inherited';
+
+/** One archived insight. `niche: null` means it lives in the meta pool. `key` is its embedding. */
+export interface ArchiveEntry {
+  id: string;
+  text: string;
+  niche: string | null;
+  level: ArchiveLevel;
+  source: ArchiveSource;
+  /** Task whose reflection produced it; null for CoDream or inherited entries without one. */
+  taskId: string | null;
+  /** Knowledge-pool version current when it was written; opaque to the archive, kept for provenance. */
+  poolVersion: number;
+  /** Embedding of `text`; its length must equal the archive's `dim`. */
+  key: Float32Array;
+}
+
+/** An entry in saved form: the key as a plain number array. */
+export type ArchiveEntryJSON = Omit<ArchiveEntry, 'key'> & { key: number[] };
+
+/** The saved form of an archive (`Archive.toJSON`). */
+export interface ArchiveJSON {
+  schemaVersion: 1;
+  dim: number;
+  entries: ArchiveEntryJSON[];
+}
+
+/** Options for `new Archive`. */
+export interface ArchiveOptions {
+  /** Embedding length every key must have. */
+  dim: number;
+  /** Slots an index starts with; it doubles whenever full. Default 64. */
+  initialCapacity?: number;
+}
+
+/** What `Archive.retrieve` returns: niche lessons and meta-insights, each most similar first. */
+export interface Retrieval {
+  lessons: ArchiveEntry[];
+  meta: ArchiveEntry[];
+}
+
+/** Normalized form used for de-duplication: case, surrounding and repeated whitespace ignored. */
+export function normalizeArchiveText(text: string): string {
+  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+// Fixed so that the same insertion order always builds the same graph and gives the same results.
+const HNSW_SEED = 100;
+const HNSW_M = 16;
+const HNSW_EF_CONSTRUCTION = 200;
+// Search breadth: archives are small (hundreds to a few thousand per bucket), so a wide beam
+// buys near-exact recall cheaply.
+const HNSW_EF_SEARCH = 200;
+// Extra candidates fetched past k, so that ties at the cut are broken by insertion order.
+const TIE_SLACK = 8;
+
+interface Bucket {
+  /** Entries in insertion order; an entry's position is its hnsw label. */
+  entries: ArchiveEntry[];
+  texts: Set<string>;
+  index: HierarchicalNSW | null;
+}
+
+/**
+ * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
+ * cosine similarity through its own hnswlib index. Grows without a capacity limit.
+ * Contract: results are deterministic for the same sequence of `add` calls; within a bucket an
+ * entry's normalized text is unique; entries are never removed.
+ */
+export class Archive {
+  /** Embedding length every key must have. */
+  readonly dim: number;
+  private readonly initialCapacity: number;
+  // Keyed by niche; `null` is the meta pool (Map keeps null distinct from any niche name).
+  private readonly buckets = new Map<string | null, Bucket>();
+  private readonly order: ArchiveEntry[] = [];
+
+  constructor(opts: ArchiveOptions) {
+    if (!Number.isInteger(opts.dim) || opts.dim <= 0) throw new RangeError(`Archive: dim must be a positive integer, got ${opts.dim}`);
+    this.dim = opts.dim;
+    this.initialCapacity = Math.max(1, Math.floor(opts.initialCapacity ?? 64));
+  }
+
+  /** Rebuild an archive from `toJSON` output, re-adding entries in their saved order. */
+  static fromJSON(data: ArchiveJSON, opts: Omit<ArchiveOptions, 'dim'> = {}): Archive {
+    if (data?.schemaVersion !== 1) {
+      throw new Error(`Archive.fromJSON: unsupported schemaVersion ${String(data?.schemaVersion)} (expected 1)`);
+    }
+    const archive = new Archive({ ...opts, dim: data.dim });
+    for (const e of data.entries) archive.add({ ...e, key: Float32Array.from(e.key) });
+    return archive;
+  }
+
+  /** Add an entry unless its normalized text is already in the same bucket; returns whether it was added. Throws on a key of the wrong length. */
+  add(entry: ArchiveEntry): boolean {
+    if (entry.key.length !== this.dim) {
+      throw new RangeError(`Archive.add: key length ${entry.key.length} does not match dim ${this.dim}`);
+    }
+    const bucket = this.bucket(entry.niche);
+    const norm = normalizeArchiveText(entry.text);
+    if (bucket.texts.has(norm)) return false;
+    if (!bucket.index) {
+      // Created on first use: most agents never touch most niches.
+      bucket.index = new hnswlib.HierarchicalNSW('cosine', this.dim);
+      bucket.index.initIndex({ maxElements: this.initialCapacity, m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: HNSW_SEED });
+    }
+    if (bucket.index.getCurrentCount() >= bucket.index.getMaxElements()) {
+      bucket.index.resizeIndex(bucket.index.getMaxElements() * 2);
+    }
+    // Stored as a copy so a caller reusing its buffer cannot change what was indexed.
+    const stored: ArchiveEntry = { ...entry, key: Float32Array.from(entry.key) };
+    bucket.index.addPoint(Array.from(stored.key), bucket.entries.length);
+    bucket.entries.push(stored);
+    bucket.texts.add(norm);
+    this.order.push(stored);
+    return true;
+  }
+
+  /** Top-`k` lessons from `niche`'s bucket and top-`kMeta` from the meta pool, by cosine to `query`, most similar first, ties in insertion order; throws RangeError on a query of the wrong length. */
+  retrieve(query: Float32Array, niche: string, k: number, kMeta: number): Retrieval {
+    return { lessons: this.search(this.buckets.get(niche), query, k), meta: this.search(this.buckets.get(null), query, kMeta) };
+  }
+
+  /** Total number of entries, meta pool included. */
+  size(): number {
+    return this.order.length;
+  }
+
+  /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
+  sizeByNiche(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [niche, bucket] of this.buckets) if (niche !== null) out[niche] = bucket.entries.length;
+    return out;
+  }
+
+  /** Number of entries in the meta pool. */
+  metaSize(): number {
+    return this.buckets.get(null)?.entries.length ?? 0;
+  }
+
+  /** All entries in insertion order (a new array; the entries themselves are shared). */
+  entries(): ArchiveEntry[] {
+    return this.order.slice();
+  }
+
+  /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool). */
+  has(text: string, niche: string | null): boolean {
+    return this.buckets.get(niche)?.texts.has(normalizeArchiveText(text)) ?? false;
+  }
+
+  /** A plain, JSON-serializable copy (keys as number arrays), in insertion order. */
+  toJSON(): ArchiveJSON {
+    return { schemaVersion: 1, dim: this.dim, entries: this.order.map((e) => ({ ...e, key: Array.from(e.key) })) };
+  }
+
+  /** A deep copy with its own indexes, e.g. for a forked agent; later changes to either do not affect the other. */
+  clone(): Archive {
+    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    for (const e of this.order) copy.add(e);
+    return copy;
+  }
+
+  /** Add every entry of `other` not already present (normalized text per bucket), in `other`'s insertion order; returns how many were added. */
+  mergeFrom(other: Archive): number {
+    let added = 0;
+    for (const e of other.order) if (this.add(e)) added++;
+    return added;
+  }
+
+  private bucket(niche: string | null): Bucket {
+    let bucket = this.buckets.get(niche);
+    if (!bucket) {
+      bucket = { entries: [], texts: new Set(), index: null };
+      this.buckets.set(niche, bucket);
+    }
+    return bucket;
+  }
+
+  private search(bucket: Bucket | undefined, query: Float32Array, k: number): ArchiveEntry[] {
+    if (query.length !== this.dim) throw new RangeError(`Archive.retrieve: query length ${query.length} does not match dim ${this.dim}`);
+    const n = bucket?.entries.length ?? 0;
+    const want = Math.min(Math.max(0, Math.floor(k)), n);
+    if (!bucket?.index || want === 0) return [];
+    // A zero query is equally far from everything; take the oldest rather than hnsw's arbitrary pick.
+    if (query.every((x) => x === 0)) return bucket.entries.slice(0, want);
+    // hnswlib rejects k above its capacity and may return fewer than asked, so clamp and fetch a margin.
+    const fetch = Math.min(want + TIE_SLACK, n);
+    bucket.index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
+    const { neighbors } = bucket.index.searchKnn(Array.from(query), fetch);
+    // Re-score exactly in JS: hnsw distances are float32 and its order among equals is not insertion order.
+    return neighbors
+      .map((label) => ({ label, sim: cosine(query, (bucket.entries[label] as ArchiveEntry).key) }))
+      .sort((a, b) => b.sim - a.sim || a.label - b.label)
+      .slice(0, want)
+      .map(({ label }) => bucket.entries[label] as ArchiveEntry);
+  }
+}

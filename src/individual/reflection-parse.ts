@@ -1,0 +1,67 @@
+import { parseJsonLoose, stripThinking } from '../llm/parse-json';
+
+/** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
+export interface ParsedReflection {
+  lesson: string;
+  meta: string;
+}
+
+// Keys are compared case-, space-, `_`- and `-`-insensitively, in priority order.
+const LESSON_KEYS = ['lesson', 'insight'];
+const META_KEYS = ['meta', 'metainsight'];
+
+const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Read `{lesson, meta}` from a reflection reply (tolerant JSON; `insight`, `meta_insight`,
+ * `metaInsight` accepted), else from `Lesson:` / `Meta:` lines. A non-string field counts as
+ * missing; `undefined` when there is no non-empty lesson. Never throws.
+ */
+export function parseReflection(text: string): ParsedReflection | undefined {
+  if (typeof text !== 'string') return undefined;
+  const value = parseJsonLoose(text);
+  if (isRecord(value)) {
+    const direct = fromRecord(value);
+    if (direct) return direct;
+    // Models sometimes wrap the answer: {"reflection": {"lesson": …}}.
+    for (const inner of Object.values(value)) {
+      const nested = isRecord(inner) ? fromRecord(inner) : undefined;
+      if (nested) return nested;
+    }
+  }
+  return fromLines(stripThinking(text));
+}
+
+function field(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  const entries = Object.entries(record).map(([k, v]) => [canonicalKey(k), v] as const);
+  for (const key of keys) {
+    const hit = entries.find(([k]) => k === key);
+    if (hit && typeof hit[1] === 'string') return hit[1].trim();
+  }
+  return undefined;
+}
+
+function fromRecord(record: Record<string, unknown>): ParsedReflection | undefined {
+  const lesson = field(record, LESSON_KEYS);
+  if (!lesson) return undefined;
+  return { lesson, meta: field(record, META_KEYS) ?? '' };
+}
+
+// Tolerates markdown decoration: "- **Lesson:** text", "## Meta insight: text".
+const LINE = /^[\s>*_#-]*(lesson|insight|meta(?:[\s_-]*insight)?)[\s*_]*:[\s*_]*(.*?)[\s*_]*$/i;
+
+function fromLines(text: string): ParsedReflection | undefined {
+  let lesson: string | undefined;
+  let meta: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const m = LINE.exec(line);
+    if (!m) continue;
+    const isMeta = canonicalKey(m[1] as string).startsWith('meta');
+    const body = (m[2] ?? '').trim();
+    if (isMeta) meta ??= body;
+    else lesson ??= body || undefined;
+  }
+  return lesson ? { lesson, meta: meta ?? '' } : undefined;
+}

@@ -1,0 +1,52 @@
+import type { Completion, CompletionRequest, LanguageModel, Stage } from './model';
+
+/** Per-stage totals: calls made and tokens spent. */
+export interface StageUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Token usage by stage, plus the total. Stage keys appear in first-use order. */
+export type TokenReport = Record<string, StageUsage> & { total: StageUsage };
+
+/**
+ * Wraps a model and counts calls and tokens per stage. The wrapper is the only place accounting
+ * happens, so callers never add usage by hand.
+ */
+export class AccountingModel implements LanguageModel {
+  readonly name: string;
+  private readonly byStage = new Map<Stage, StageUsage>();
+
+  constructor(private readonly inner: LanguageModel) {
+    this.name = inner.name;
+  }
+
+  async complete(req: CompletionRequest): Promise<Completion> {
+    const out = await this.inner.complete(req);
+    const u = this.byStage.get(req.stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+    u.calls += 1;
+    u.promptTokens += out.usage.promptTokens;
+    u.completionTokens += out.usage.completionTokens;
+    this.byStage.set(req.stage, u);
+    return out;
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.inner.embed(texts);
+  }
+
+  /** A copy of the totals so far, stages sorted by name for a stable summary. */
+  report(): TokenReport {
+    const total: StageUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
+    const out: Record<string, StageUsage> = {};
+    for (const stage of [...this.byStage.keys()].sort()) {
+      const u = this.byStage.get(stage)!;
+      out[stage] = { ...u };
+      total.calls += u.calls;
+      total.promptTokens += u.promptTokens;
+      total.completionTokens += u.completionTokens;
+    }
+    return Object.assign(out, { total }) as TokenReport;
+  }
+}

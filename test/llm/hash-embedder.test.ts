@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { cosine, createHashEmbedder, tokenizeWords } from '../../src/llm/hash-embedder';
+
+const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+
+describe('hash embedder', () => {
+  it('is deterministic across calls and instances', async () => {
+    const a = createHashEmbedder();
+    const b = createHashEmbedder();
+    const text = 'Check the units before adding the two quantities.';
+    expect(Array.from(a.embedSync(text))).toEqual(Array.from(b.embedSync(text)));
+    const [batched] = await a.embed([text]);
+    expect(Array.from(batched as Float32Array)).toEqual(Array.from(a.embedSync(text)));
+  });
+
+  it('gives unit vectors of the configured length', () => {
+    const e = createHashEmbedder({ dim: 64 });
+    const v = e.embedSync('Always verify the final answer.');
+    expect(e.dim).toBe(64);
+    expect(v.length).toBe(64);
+    expect(norm(v)).toBeCloseTo(1, 5);
+  });
+
+  it('embeds an empty or punctuation-only text as the zero vector, with cosine 0', () => {
+    const e = createHashEmbedder();
+    for (const t of ['', '   ', '?!...']) {
+      const v = e.embedSync(t);
+      expect(v.every((x) => x === 0)).toBe(true);
+      expect(cosine(v, e.embedSync('anything at all'))).toBe(0);
+    }
+  });
+
+  it('scores texts sharing words clearly above unrelated texts', () => {
+    const e = createHashEmbedder();
+    const q = e.embedSync('convert units before adding physical quantities');
+    const similar = e.embedSync('always convert the units before adding quantities');
+    const unrelated = e.embedSync('the poem rhymes with a gentle meter about the sea');
+    const simScore = cosine(q, similar);
+    const unrelScore = cosine(q, unrelated);
+    expect(simScore).toBeGreaterThan(0.5);
+    expect(simScore - unrelScore).toBeGreaterThan(0.3);
+  });
+
+  it('ignores case and punctuation, and is sensitive to word order only through bigrams', () => {
+    const e = createHashEmbedder();
+    expect(cosine(e.embedSync('Check Units!'), e.embedSync('check units'))).toBeCloseTo(1, 6);
+    const swapped = cosine(e.embedSync('dog bites man'), e.embedSync('man bites dog'));
+    expect(swapped).toBeLessThan(0.999);
+    expect(swapped).toBeGreaterThan(0.6);
+  });
+
+  it('relates inflected forms through character n-grams, and not when they are disabled', () => {
+    const withChars = createHashEmbedder();
+    const wordsOnly = createHashEmbedder({ ngram: 0 });
+    const a = 'recursion';
+    const b = 'recursive';
+    expect(cosine(withChars.embedSync(a), withChars.embedSync(b))).toBeGreaterThan(0.15);
+    expect(Math.abs(cosine(wordsOnly.embedSync(a), wordsOnly.embedSync(b)))).toBeLessThan(0.2);
+  });
+
+  it('rejects a bad dim and mismatched cosine lengths', () => {
+    expect(() => createHashEmbedder({ dim: 0 })).toThrow(RangeError);
+    expect(() => cosine(new Float32Array(3), new Float32Array(4))).toThrow(RangeError);
+  });
+
+  it('tokenizes Unicode words', () => {
+    expect(tokenizeWords('Ça va? Naïve-approach, x2')).toEqual(['ça', 'va', 'naïve', 'approach', 'x2']);
+  });
+});
