@@ -1,0 +1,80 @@
+import type { ChatMessage } from '../llm/model';
+import type { NicheSpec } from '../tasks/niche';
+import type { Task } from '../tasks/task';
+import type { ArchiveEntry } from './archive';
+import { loadTemplate, renderTemplate } from './prompt-template';
+
+/** What an agent retrieved from its archive for one task. */
+export interface Experience {
+  readonly lessons: readonly ArchiveEntry[];
+  readonly meta: readonly ArchiveEntry[];
+}
+
+/** The empty experience (agents without memory). */
+export const NO_EXPERIENCE: Experience = { lessons: [], meta: [] };
+
+function area(spec: NicheSpec): string {
+  return `${spec.title}: ${spec.description}`;
+}
+
+/** Render retrieved experience as the bullet list both prompts show. */
+export function formatExperience(exp: Experience): string {
+  if (exp.lessons.length === 0 && exp.meta.length === 0) return '(none yet)';
+  const parts: string[] = [];
+  if (exp.lessons.length > 0) parts.push('Lessons for this area:', ...exp.lessons.map((e) => `- ${e.text}`));
+  if (exp.meta.length > 0) parts.push('General insights:', ...exp.meta.map((e) => `- ${e.text}`));
+  return parts.join('\n');
+}
+
+function formatPublicTests(task: Task): string {
+  if (!task.publicTests || task.publicTests.length === 0) return '';
+  return `\nExamples your function must satisfy:\n${task.publicTests.join('\n')}\n`;
+}
+
+/** The solve prompt: persona as the system message, area, experience, task and answer format. */
+export function buildSolvePrompt(persona: string, spec: NicheSpec, task: Task, exp: Experience): ChatMessage[] {
+  const user = renderTemplate(loadTemplate(import.meta.url, 'solve'), {
+    area: area(spec),
+    experience: formatExperience(exp),
+    question: task.question,
+    publicTests: formatPublicTests(task),
+    answerFormat: spec.answerFormat,
+  });
+  return [
+    { role: 'system', content: persona },
+    { role: 'user', content: user },
+  ];
+}
+
+/** Inputs of one member's reflection. Feedback is the reward (and public-test output), never the gold. */
+export interface ReflectionInput {
+  readonly persona: string;
+  readonly spec: NicheSpec;
+  readonly task: Task;
+  readonly experience: Experience;
+  readonly ownAnswer: string | null;
+  readonly teamAnswer: string | null;
+  readonly reward: number;
+  readonly correct: boolean;
+  /** Extra feedback the agent may see (e.g. public-test results); empty for none. */
+  readonly feedback?: string;
+}
+
+/** The reflection prompt asking for `{"lesson", "meta"}` JSON. */
+export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
+  const clip = (s: string | null) => (s === null ? '(no answer)' : s.length > 600 ? `${s.slice(0, 600)}…` : s);
+  const user = renderTemplate(loadTemplate(import.meta.url, 'reflect'), {
+    area: area(input.spec),
+    question: input.task.question,
+    experience: formatExperience(input.experience),
+    ownAnswer: clip(input.ownAnswer),
+    teamAnswer: clip(input.teamAnswer),
+    reward: input.reward.toFixed(2),
+    verdict: input.correct ? 'solved' : input.reward > 0 ? 'partly solved' : 'not solved',
+    feedback: input.feedback ? `Feedback: ${input.feedback}\n` : '',
+  });
+  return [
+    { role: 'system', content: input.persona },
+    { role: 'user', content: user },
+  ];
+}

@@ -1,0 +1,55 @@
+import type { Rng } from '../../../engine/rng';
+import type { Strategy } from '../sim-world';
+import type { Responder } from './responder';
+
+const GENERIC_LESSONS = [
+  'Re-read the question once more before giving the final answer.',
+  'Write the final answer exactly in the requested format.',
+  'Check the last step again; most slips happen there.',
+  'Do not stop at the first plausible answer; confirm it against the statement.',
+];
+const GENERIC_META = [
+  'Slow down on the step that feels most routine.',
+  'State what is being asked in your own words before solving.',
+  'When two readings are possible, check which one the wording supports.',
+];
+
+/** The lesson text that carries a strategy: its phrase and what it says to do. */
+export function strategyLesson(s: Strategy, area: string): string {
+  return `When working on ${area}, apply the ${s.phrase}: ${s.gloss}.`;
+}
+
+function pickUnknown(candidates: readonly Strategy[], known: ReadonlySet<string>, rng: Rng): Strategy | undefined {
+  const unknown = candidates.filter((s) => !known.has(s.phrase));
+  return unknown.length > 0 ? rng.pick(unknown) : undefined;
+}
+
+/**
+ * Answers a reflection prompt with `{"lesson", "meta"}` JSON. Reading only the reward it is shown
+ * and the lessons already in the prompt, it may surface one of the task's strategies the agent
+ * lacked (more likely after a success); otherwise it writes a generic lesson.
+ */
+export const reflectResponder: Responder = ({ prompt, entry, world, params, rng }) => {
+  const rewardMatch = /Reward:\s*([0-9.]+)/.exec(prompt.full);
+  const reward = rewardMatch ? Number(rewardMatch[1]) : 0;
+  const known = new Set(world.mentioned(prompt.full).map((s) => s.phrase));
+  let lesson = rng.pick(GENERIC_LESSONS);
+  let meta = rng.pick(GENERIC_META);
+  if (entry) {
+    const { task, spec } = entry;
+    const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
+    if (rng.chance(pDiscover)) {
+      const s = pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
+        ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
+      if (s) lesson = strategyLesson(s, spec.title);
+    }
+    if (rng.chance(params.metaDiscovery)) {
+      const s = pickUnknown(world.crossStrategies(), known, rng);
+      if (s) meta = `On any task, use the ${s.phrase}: ${s.gloss}.`;
+    }
+  }
+  const json = JSON.stringify({ lesson, meta });
+  if (rng.chance(params.malformed)) return { text: `Lesson: ${lesson}\nMeta ${meta}`, lengthClass: 'json' };
+  const text = rng.chance(params.thinkBlock) ? `<think>\nWhat made the difference here?\n</think>\n\`\`\`json\n${json}\n\`\`\`` : json;
+  return { text, lengthClass: 'json' };
+};

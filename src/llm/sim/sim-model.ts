@@ -1,0 +1,74 @@
+import { createRng, hash32 } from '../../engine/rng';
+import { createHashEmbedder } from '../hash-embedder';
+import type { Completion, CompletionRequest, LanguageModel } from '../model';
+import { estimateTokens } from '../model';
+import { readPrompt, type RequestKind } from './prompt-reader';
+import { reflectResponder } from './responders/reflect-responder';
+import type { Responder } from './responders/responder';
+import { solveResponder } from './responders/solve-responder';
+import { SimSideChannel } from './side-channel';
+import { resolveSimParams, type SimParams } from './sim-params';
+import { SimWorld } from './sim-world';
+
+/** Options of the simulated model. */
+export interface SimModelOptions {
+  /** World and sampling seed. */
+  readonly seed: number;
+  /** Overrides of DEFAULT_SIM_PARAMS. */
+  readonly params?: Partial<SimParams>;
+  /** Where the engine registers in-flight tasks; a fresh one if omitted. */
+  readonly sideChannel?: SimSideChannel;
+  /** Extra responders by request kind (later levels add their prompts here). */
+  readonly responders?: Partial<Record<RequestKind, Responder>>;
+}
+
+/**
+ * The built-in simulated language model (DESIGN.md section 8): a world model that reads the same
+ * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
+ * request's seed key, whatever order requests arrive in. Runs in virtual time: `timing` is what
+ * the request would have taken on a single unbatched stream; nothing waits.
+ */
+export class SimModel implements LanguageModel {
+  readonly name = 'sim';
+  readonly params: SimParams;
+  readonly world: SimWorld;
+  readonly sideChannel: SimSideChannel;
+  private readonly responders: Partial<Record<RequestKind, Responder>>;
+  private readonly embedder = createHashEmbedder();
+  private unkeyed = 0;
+
+  constructor(private readonly opts: SimModelOptions) {
+    this.params = resolveSimParams(opts.params);
+    this.world = new SimWorld(opts.seed, this.params);
+    this.sideChannel = opts.sideChannel ?? new SimSideChannel();
+    this.responders = { solve: solveResponder, reflect: reflectResponder, ...opts.responders };
+  }
+
+  async complete(req: CompletionRequest): Promise<Completion> {
+    const prompt = readPrompt(req.messages);
+    const key = req.seedKey ?? `unkeyed/${this.unkeyed++}/${hash32(prompt.full)}`;
+    const rng = createRng(`${this.opts.seed}/${key}`);
+    const responder = this.responders[prompt.kind];
+    const reply = responder
+      ? responder({ prompt, entry: this.sideChannel.get(req.taskId), world: this.world, params: this.params, rng })
+      : { text: 'I do not know how to answer that.', lengthClass: 'qa' as const };
+    const promptTokens = estimateTokens(prompt.full);
+    // Billed length: log-normal around the class median, with a per-prompt effect so the same
+    // prompt gets similar lengths (LATENCY.md, "Output lengths").
+    const zPrompt = createRng(`${this.opts.seed}/len/${hash32(prompt.full)}`).normal();
+    const median = this.params.medianTokens[reply.lengthClass];
+    const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));
+    const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? Infinity, drawn));
+    const ttftMs = this.params.ttftMs;
+    return {
+      text: reply.text,
+      usage: { promptTokens, completionTokens },
+      timing: { ttftMs, totalMs: ttftMs + completionTokens * this.params.msPerToken },
+      model: this.name,
+    };
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.embedder.embed([...texts]);
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Every parameter of the simulated model, in one place. The simulator is a world model for
+ * exercising EvoChamber's mechanics: its numbers are chosen to make effects measurable, not
+ * fitted to any real LLM. A scenario may override any of them under `sim:`.
+ *
+ * Success of one solve attempt is a Bernoulli draw with probability
+ *   σ( base + personaMatch·[persona names the niche]
+ *          + coverage·(required strategies named in the prompt / required)
+ *          + subdomain·min(1, subdomain strategies named / 2)
+ *          + crossDomain·min(1, cross-domain strategies named / 2)
+ *          − difficulty·level − dilution·min(dilutionCap, off-niche strategy mentions) )
+ */
+export interface SimParams {
+  /** Logit of a bare model on a level-0 task. */
+  base: number;
+  /** Logit bonus when the persona mentions one of the niche's keywords. */
+  personaMatch: number;
+  /** Logit bonus at full coverage of the task's required strategies. */
+  coverage: number;
+  /** Logit bonus for knowing the domain's shared (subdomain) strategies. */
+  subdomain: number;
+  /** Logit bonus for knowing cross-domain strategies. */
+  crossDomain: number;
+  /** Logit cost per difficulty level. */
+  difficulty: number;
+  /** Logit cost per strategy mention that belongs to another niche's world (off-niche context). */
+  dilution: number;
+  /** Most off-niche mentions that count against one attempt. */
+  dilutionCap: number;
+  /** Latent strategies per niche. */
+  strategiesPerNiche: number;
+  /** Shared strategies per domain. */
+  strategiesPerDomain: number;
+  /** Strategies shared by every domain. */
+  crossDomainStrategies: number;
+  /** Required strategies of a task = min(strategiesPerNiche, requiredBase + level). */
+  requiredBase: number;
+  /** Chance that reflecting after a success names one of the task's strategies the agent lacked. */
+  discoverOnSuccess: number;
+  /** The same after a failure. */
+  discoverOnFailure: number;
+  /** Chance that a reflection's general insight names a cross-domain strategy. */
+  metaDiscovery: number;
+  /** Wrong answers pick distractor i with weight skew^i: lower skew makes wrong answers agree more. */
+  distractorSkew: number;
+  /** Chance a wrong answer is a fresh, unique mistake instead of a shared distractor. */
+  uniqueMistake: number;
+  /** Chance an answer is wrapped in a `<think>` block (exercises answer extraction). */
+  thinkBlock: number;
+  /** Chance a reply is malformed (no answer in the requested format / broken JSON). */
+  malformed: number;
+  /** Median simulated output length (tokens) per request kind; log-normal with `lengthSigma`. */
+  medianTokens: { math: number; code: number; qa: number; json: number };
+  /** Log-normal σ of output lengths. */
+  lengthSigma: number;
+  /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
+  ttftMs: number;
+  msPerToken: number;
+}
+
+/** Defaults; see the table in README "The simulated model". */
+export const DEFAULT_SIM_PARAMS: SimParams = {
+  base: 1.2,
+  personaMatch: 0.6,
+  coverage: 2.6,
+  subdomain: 0.3,
+  crossDomain: 0.3,
+  difficulty: 0.9,
+  dilution: 0.15,
+  dilutionCap: 10,
+  strategiesPerNiche: 6,
+  strategiesPerDomain: 2,
+  crossDomainStrategies: 3,
+  requiredBase: 0,
+  discoverOnSuccess: 0.5,
+  discoverOnFailure: 0.3,
+  metaDiscovery: 0.3,
+  distractorSkew: 0.5,
+  uniqueMistake: 0.25,
+  thinkBlock: 0.2,
+  malformed: 0.02,
+  medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
+  lengthSigma: 0.8,
+  ttftMs: 60,
+  msPerToken: 7.3,
+};
+
+/** Merge scenario overrides into the defaults (nested `medianTokens` merged key by key). */
+export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams {
+  return {
+    ...DEFAULT_SIM_PARAMS,
+    ...overrides,
+    medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
+  };
+}
