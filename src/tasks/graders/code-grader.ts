@@ -1,0 +1,164 @@
+/**
+ * Code grader: pass@1 of a Python candidate against the task's hidden assert tests, run in the
+ * sandbox pool. Reward 1 iff every hidden test passes.
+ */
+import type { Grade, Grader, Task } from '../task';
+import { stripThinking } from './answer-text';
+import { createSandboxPool, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
+import type { SandboxIsolation } from './sandbox-isolation';
+
+/** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
+export type CodeGraderOptions = SandboxOptions;
+
+/** Result of running a candidate against a list of tests (public tests, for critics). */
+export interface TestRunReport {
+  readonly passed: number;
+  readonly total: number;
+  readonly results: readonly TestOutcome[];
+  readonly timedOut: boolean;
+  /** Load error, abnormal exit or sandbox failure; null when every test got a verdict. */
+  readonly error: string | null;
+  /** Short summary such as "3/5 tests passed" or "timeout after 2000 ms". */
+  readonly detail: string;
+}
+
+/** A `Grader` that also runs arbitrary test lists and owns a worker pool (call `close()`). */
+export interface CodeGrader extends Grader {
+  /** Run `code` against `tests` (Python statements) in the sandbox; never rejects. */
+  runTests(code: string, tests: readonly string[]): Promise<TestRunReport>;
+  readonly isolation: SandboxIsolation;
+  close(): Promise<void>;
+}
+
+const PYTHON_TAGS = new Set(['python', 'py', 'python3']);
+const FENCE_LINE = /^\s*```\s*([\w+.-]*)/;
+
+interface CodeBlock { readonly lang: string; readonly code: string; readonly closed: boolean }
+
+/** Markdown fenced blocks, line by line (a regex over the whole text can backtrack quadratically). */
+function fencedBlocks(text: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let open: { lang: string; lines: string[] } | null = null;
+  for (const line of text.split('\n')) {
+    const fence = FENCE_LINE.exec(line);
+    if (open && fence && /^\s*```\s*$/.test(line)) {
+      blocks.push({ lang: open.lang, code: open.lines.join('\n'), closed: true });
+      open = null;
+    } else if (open) {
+      open.lines.push(line);
+    } else if (fence) {
+      open = { lang: (fence[1] ?? '').toLowerCase(), lines: [] };
+    }
+  }
+  // A completion cut off inside its last fence still carries usable code.
+  if (open) blocks.push({ lang: open.lang, code: open.lines.join('\n'), closed: false });
+  return blocks;
+}
+
+/** The candidate program: last ```python block, else last ``` block, else bare text with a `def`. */
+export function extractCode(completion: string): string | null {
+  const text = stripThinking(completion);
+  const blocks = fencedBlocks(text);
+  const closed = blocks.filter((b) => b.closed);
+  const pick = closed.filter((b) => PYTHON_TAGS.has(b.lang)).pop() ?? closed.pop() ?? blocks.pop();
+  const code = pick ? pick.code : /\bdef\s+\w+\s*\(/.test(text) ? text : '';
+  const trimmed = code.replace(/^\s*\n/, '').trimEnd();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Python source without comments (string-aware), blank lines or cosmetic whitespace. */
+export function normalizeCode(code: string): string {
+  let src = '';
+  let quote: string | null = null;
+  for (let i = 0; i < code.length; ) {
+    const ch = code[i]!;
+    if (quote) {
+      if (ch === '\\') { src += code.slice(i, i + 2); i += 2; continue; }
+      if (code.startsWith(quote, i)) { src += quote; i += quote.length; quote = null; continue; }
+      src += ch; i++;
+      continue;
+    }
+    if (ch === '#') { while (i < code.length && code[i] !== '\n') i++; continue; }
+    if (ch === '"' || ch === "'") {
+      quote = code.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
+      src += quote; i += quote.length;
+      continue;
+    }
+    src += ch; i++;
+  }
+  // Indentation becomes a nesting depth, so 2- and 4-space versions of one program compare equal.
+  const widths: number[] = [0];
+  const lines: string[] = [];
+  for (const line of src.replace(/\t/g, '        ').split('\n')) {
+    const body = line.trim();
+    if (body === '') continue;
+    const width = line.length - line.trimStart().length;
+    while (widths.length > 1 && width < widths[widths.length - 1]!) widths.pop();
+    if (width > widths[widths.length - 1]!) widths.push(width);
+    lines.push(`${' '.repeat(widths.length - 1)}${body.replace(/\s+/g, ' ')}`);
+  }
+  return lines.join('\n');
+}
+
+/** One line, at most n characters: details end up in logs and reports. */
+function clip(text: string, n: number): string {
+  const s = text.replace(/\s+/g, ' ').trim();
+  return s.length > n ? `${s.slice(0, n - 3)}...` : s;
+}
+
+/** Turn a sandbox result into counts and a one-line reason. */
+export function summarizeRun(run: SandboxResult, timeoutMs: number): TestRunReport {
+  const total = run.results.length;
+  const passed = run.results.filter((r) => r.passed).length;
+  const base = { passed, total, results: run.results, timedOut: run.timedOut };
+  if (run.failure) return { ...base, error: run.failure, detail: run.failure };
+  if (run.timedOut) return { ...base, error: `timeout after ${timeoutMs} ms`, detail: `timeout after ${timeoutMs} ms (${passed}/${total} tests passed before)` };
+  if (run.loadError) {
+    const error = run.exit ? `candidate ${run.exit} before its tests ran` : run.loadError;
+    return { ...base, error, detail: clip(error, 200) };
+  }
+  let detail = `${passed}/${total} tests passed`;
+  const firstFail = run.results.find((r) => !r.passed);
+  if (firstFail) detail += `; first failure: ${clip(firstFail.test, 80)} -> ${clip(firstFail.output || 'failed', 80)}`;
+  if (run.exit) detail += ` (candidate ${run.exit})`;
+  return { ...base, error: run.exit ? `candidate ${run.exit}` : null, detail };
+}
+
+/** Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers. */
+export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
+  const pool = createSandboxPool(opts);
+
+  const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> =>
+    summarizeRun(await pool.run(code, tests), pool.timeoutMs);
+
+  return {
+    isolation: pool.isolation,
+    extract: (completion) => {
+      try {
+        return extractCode(completion);
+      } catch {
+        return null;
+      }
+    },
+    equivalent: (a, b) => {
+      const na = normalizeCode(extractCode(a) ?? a);
+      return na !== '' && na === normalizeCode(extractCode(b) ?? b);
+    },
+    runTests,
+    grade: async (completion: string, task: Task): Promise<Grade> => {
+      let extracted: string | null = null;
+      try {
+        extracted = extractCode(completion);
+        if (extracted === null) return { reward: 0, correct: false, extracted, detail: 'no code found' };
+        const tests = task.hidden.tests ?? [];
+        if (tests.length === 0) return { reward: 0, correct: false, extracted, detail: 'task has no hidden tests' };
+        const report = await runTests(extracted, tests);
+        const ok = report.error === null && report.passed === report.total;
+        return { reward: ok ? 1 : 0, correct: ok, extracted, detail: report.detail };
+      } catch (err) {
+        return { reward: 0, correct: false, extracted, detail: `grader error: ${String(err)}` };
+      }
+    },
+    close: () => pool.close(),
+  };
+}

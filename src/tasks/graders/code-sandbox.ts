@@ -1,0 +1,268 @@
+/**
+ * A small pool of long-lived Python sandbox workers (see sandbox-worker.py). Jobs travel as JSON
+ * lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
+ * answering is killed (whole process group) and replaced; its job comes back as a failed result.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { planWorkerLaunch, type SandboxIsolation, type WorkerLaunch } from './sandbox-isolation';
+
+/** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
+export interface SandboxOptions {
+  readonly workers?: number;
+  /** Wall-clock limit for one candidate plus all its tests, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** Address-space limit (RLIMIT_AS) for one candidate, in megabytes. */
+  readonly memoryMb?: number;
+  /** Python command to resolve (default `python3`). */
+  readonly python?: string;
+  /** `fallback` skips bubblewrap even when it works (for testing the weaker path). */
+  readonly isolation?: 'auto' | 'fallback';
+}
+
+/** Outcome of one test statement. */
+export interface TestOutcome {
+  readonly test: string;
+  readonly passed: boolean;
+  /** Captured stdout/stderr plus the exception, truncated; or why the test did not run. */
+  readonly output: string;
+}
+
+/** Outcome of one job. Exactly one per `run()` call, even when a worker dies mid-job. */
+export interface SandboxResult {
+  readonly results: readonly TestOutcome[];
+  /** Exception raised while defining the candidate (e.g. "SyntaxError: … (line 3)"), else null. */
+  readonly loadError: string | null;
+  /** The candidate hit the wall-clock limit and was killed. */
+  readonly timedOut: boolean;
+  /** How the candidate process ended abnormally ("killed by SIGXCPU", "exited with status 3"), else null. */
+  readonly exit: string | null;
+  /** Infrastructure failure: worker crashed, stopped answering, pool closed. Null when the job ran. */
+  readonly failure: string | null;
+}
+
+/** Handle to a running pool. `run` never rejects; `close` is idempotent. */
+export interface SandboxPool {
+  readonly isolation: SandboxIsolation;
+  readonly timeoutMs: number;
+  run(code: string, tests: readonly string[]): Promise<SandboxResult>;
+  /** OS pids of live worker processes (the bwrap/unshare wrapper when there is one); diagnostics only. */
+  workerPids(): number[];
+  close(): Promise<void>;
+}
+
+interface Job {
+  readonly id: number;
+  readonly code: string;
+  readonly tests: readonly string[];
+  readonly resolve: (r: SandboxResult) => void;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+interface Worker {
+  readonly proc: ChildProcessWithoutNullStreams;
+  ready: boolean;
+  job: Job | null;
+  /** Set once we have decided to kill it: never dispatch to it again. */
+  retired: boolean;
+  dead: boolean;
+  buf: string;
+  stderr: string;
+  readonly exited: Promise<void>;
+  markExited: () => void;
+}
+
+/** A worker that dies this many times in a row before saying "ready" marks the pool broken. */
+const MAX_START_FAILURES = 3;
+const MAX_LINE = 16 * 1024 * 1024;
+
+function failed(tests: readonly string[], failure: string): SandboxResult {
+  return { results: tests.map((test) => ({ test, passed: false, output: `not run: ${failure}` })), loadError: null, timedOut: false, exit: null, failure };
+}
+
+/**
+ * Idle workers must not keep Node alive (a forgotten `close()` would hang the process), but a
+ * worker that is starting for a queued job, or running one, must: its reply is awaited.
+ */
+function hold(w: Worker, on: boolean): void {
+  for (const h of [w.proc, w.proc.stdout, w.proc.stdin, w.proc.stderr] as unknown[]) {
+    const handle = h as { ref?: () => void; unref?: () => void };
+    if (on) handle.ref?.();
+    else handle.unref?.();
+  }
+}
+
+interface WorkerReply {
+  id?: unknown;
+  error?: unknown;
+  load?: unknown;
+  results?: unknown;
+  timedOut?: unknown;
+  exit?: unknown;
+}
+
+function toResult(job: Job, msg: WorkerReply): SandboxResult {
+  if (typeof msg.error === 'string') return failed(job.tests, `sandbox error: ${msg.error}`);
+  const timedOut = msg.timedOut === true;
+  const exit = typeof msg.exit === 'string' ? msg.exit : null;
+  const loadError = typeof msg.load === 'string' ? msg.load : null;
+  const raw = Array.isArray(msg.results) ? (msg.results as unknown[]) : [];
+  const why = timedOut ? 'timeout' : exit ? `candidate ${exit}` : loadError ? 'candidate failed to load' : 'candidate exited before reporting';
+  const results = job.tests.map((test, i): TestOutcome => {
+    const r = raw[i] as { ok?: unknown; out?: unknown } | null | undefined;
+    return r ? { test, passed: r.ok === true, output: String(r.out ?? '') } : { test, passed: false, output: `not run: ${why}` };
+  });
+  return { results, loadError, timedOut, exit, failure: null };
+}
+
+/** Start a pool. Throws right away when python3 is missing; workers themselves start lazily. */
+export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
+  const size = Math.max(1, Math.floor(opts.workers ?? 2));
+  const timeoutMs = Math.max(1, opts.timeoutMs ?? 2000);
+  const memoryMb = Math.max(32, opts.memoryMb ?? 512);
+  // The worker enforces timeoutMs itself; this margin only catches a worker that stopped answering.
+  const hardDeadlineMs = timeoutMs + Math.max(2000, timeoutMs);
+  const launch: WorkerLaunch = planWorkerLaunch({ python: opts.python, isolation: opts.isolation });
+  const workers: Worker[] = [];
+  const queue: Job[] = [];
+  let nextId = 1;
+  let startFailures = 0;
+  let broken: string | null = null;
+  let closing: Promise<void> | null = null;
+
+  function killGroup(w: Worker): void {
+    w.retired = true;
+    const pid = w.proc.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL'); // detached: the worker leads its own process group
+    } catch {
+      // already gone
+    }
+  }
+
+  function spawnWorker(): void {
+    const proc = spawn(launch.command, [...launch.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...launch.env }, cwd: tmpdir() });
+    let markExited = (): void => {};
+    const exited = new Promise<void>((res) => { markExited = res; });
+    const w: Worker = { proc, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
+    workers.push(w);
+    hold(w, true); // only spawned when a job is waiting; released once ready and idle
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.setEncoding('utf8');
+    proc.stdout.on('data', (chunk: string) => onData(w, chunk));
+    proc.stderr.on('data', (chunk: string) => { w.stderr = (w.stderr + chunk).slice(-2000); });
+    proc.stdin.on('error', () => {}); // EPIPE after a crash; the exit handler reports it
+    proc.on('error', (err) => onDeath(w, `could not start (${err.message})`));
+    proc.on('exit', (code, signal) => onDeath(w, signal ? `killed by ${signal}` : `exited with code ${code}`));
+  }
+
+  function onData(w: Worker, chunk: string): void {
+    if (w.retired) return;
+    w.buf += chunk;
+    if (w.buf.length > MAX_LINE) return killGroup(w); // replies are capped far below this
+    let nl: number;
+    while ((nl = w.buf.indexOf('\n')) >= 0) {
+      const line = w.buf.slice(0, nl);
+      w.buf = w.buf.slice(nl + 1);
+      let msg: WorkerReply & { ready?: unknown };
+      try {
+        msg = JSON.parse(line) as WorkerReply & { ready?: unknown };
+      } catch {
+        msg = {};
+      }
+      if (msg.ready === true && !w.ready) {
+        w.ready = true;
+        startFailures = 0;
+        hold(w, false);
+      } else if (w.job && msg.id === w.job.id) {
+        const job = w.job;
+        w.job = null;
+        clearTimeout(job.timer);
+        hold(w, false);
+        job.resolve(toResult(job, msg));
+      } else {
+        // Anything else means the protocol is broken (or forged): this worker cannot be trusted.
+        killGroup(w);
+        return;
+      }
+    }
+    pump();
+  }
+
+  function onDeath(w: Worker, reason: string): void {
+    if (w.dead) return;
+    w.dead = true;
+    // No group kill here: the pid is already reaped and could be reused. Leftovers die with their
+    // namespace (bwrap --die-with-parent, unshare --kill-child) or sit in the candidate's own group.
+    w.retired = true;
+    workers.splice(workers.indexOf(w), 1);
+    w.markExited();
+    const tail = w.stderr.trim().split('\n').slice(-2).join(' | ');
+    if (!w.ready && !closing && ++startFailures >= MAX_START_FAILURES) {
+      broken = `sandbox workers fail to start (${reason})${tail ? `: ${tail}` : ''}`;
+      for (const job of queue.splice(0)) job.resolve(failed(job.tests, broken));
+    }
+    if (w.job) {
+      const job = w.job;
+      w.job = null;
+      clearTimeout(job.timer);
+      job.resolve(failed(job.tests, closing ? 'sandbox closed' : `sandbox worker ${reason} during the job`));
+    }
+    pump();
+  }
+
+  function pump(): void {
+    if (closing || broken) return;
+    for (;;) {
+      const idle = workers.find((w) => w.ready && !w.job && !w.retired);
+      if (!idle || queue.length === 0) break;
+      dispatch(idle, queue.shift()!);
+    }
+    // Start as many workers as the backlog needs, up to the pool size (retired ones are on their way out).
+    let alive = workers.filter((w) => !w.retired).length;
+    let wanted = queue.length - workers.filter((w) => !w.ready && !w.retired).length;
+    for (; wanted > 0 && alive < size; wanted--, alive++) spawnWorker();
+  }
+
+  function dispatch(w: Worker, job: Job): void {
+    w.job = job;
+    hold(w, true);
+    job.timer = setTimeout(() => {
+      if (w.job !== job) return;
+      w.job = null;
+      killGroup(w);
+      job.resolve(failed(job.tests, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`));
+      pump();
+    }, hardDeadlineMs);
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, tests: job.tests, timeoutMs, memoryMb })}\n`);
+  }
+
+  return {
+    isolation: launch.isolation,
+    timeoutMs,
+    run(code, tests) {
+      return new Promise<SandboxResult>((resolve) => {
+        if (closing) return resolve(failed(tests, 'sandbox closed'));
+        if (broken) return resolve(failed(tests, broken));
+        queue.push({ id: nextId++, code, tests: [...tests], resolve });
+        pump();
+      });
+    },
+    workerPids: () => workers.filter((w) => !w.dead && w.proc.pid !== undefined).map((w) => w.proc.pid!),
+    close() {
+      if (!closing) {
+        closing = (async () => {
+          for (const job of queue.splice(0)) job.resolve(failed(job.tests, 'sandbox closed'));
+          const live = [...workers];
+          for (const w of live) {
+            hold(w, true); // an unref'd handle would let Node exit before the awaited 'exit' event
+            killGroup(w);
+          }
+          await Promise.all(live.map((w) => w.exited));
+        })();
+      }
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { createMathGrader, normalizeMathAnswer } from '../../../src/tasks/graders';
+import { MATH_COMPLETIONS, taskOf } from './completions.fixtures';
+
+const grader = createMathGrader();
+
+describe('math grader: extraction from real completion shapes', () => {
+  for (const c of MATH_COMPLETIONS) {
+    it(`extracts from ${c.name}`, () => {
+      expect(grader.extract(c.text)).toBe(c.extracted);
+    });
+  }
+});
+
+describe('math grader: normalization', () => {
+  it.each([
+    ['$\\left(3\\right)$', '(3)'],
+    ['1,234,567', '1234567'],
+    ['\\$1,000', '1000'],
+    ['5\\text{ cm}', '5'],
+    ['12 dollars', '12'],
+    ['50\\%', '50'],
+    ['90^\\circ', '90'],
+    ['\\dfrac{1}{2}', '(1)/(2)'],
+    ['\\tfrac12', '(1)/(2)'],
+    ['\\frac{\\frac{1}{2}}{3}', '((1)/(2))/(3)'],
+    ['\\sqrt{2}', 'sqrt(2)'],
+    ['\\sqrt[3]{8}', 'nthRoot(8,3)'],
+    ['2\\cdot 3', '2*3'],
+    ['x^{2}', 'x^(2)'],
+    ['x = 7', '7'],
+    ['\\boxed{\\frac12}', '(1)/(2)'],
+    ['5 x', '5x'],
+  ])('normalizes %s to %s', (raw, want) => {
+    expect(normalizeMathAnswer(raw)).toBe(want);
+  });
+});
+
+describe('math grader: equivalence', () => {
+  it.each([
+    ['0.5', '1/2'],
+    ['0.5', '\\frac{1}{2}'],
+    ['\\boxed{\\frac12}', '0.5'],
+    ['1,234', '1234'],
+    ['12 dollars', '12'],
+    ['\\sqrt{2}/2', '\\frac{1}{\\sqrt{2}}'],
+    ['\\dfrac{\\sqrt{3}}{2}', '0.8660254037844386'],
+    ['2^{10}', '1024'],
+    ['(1, \\frac{1}{2})', '(1,0.5)'],
+    ['2x+2', '2(x+1)'],
+    ['x(x+1)', 'x^2+x'],
+    ['(x+1)^2', 'x^2 + 2x + 1'],
+    ['y = 3x', '3x'],
+  ])('treats %s and %s as equal', (a, b) => {
+    expect(grader.equivalent(a, b)).toBe(true);
+    expect(grader.equivalent(b, a)).toBe(true);
+  });
+
+  it.each([
+    ['0.5', '0.50000001'],
+    ['3', '4'],
+    ['x', 'y'],
+    ['2x', 'x^2'],
+    ['abs(x)', 'x'],
+    ['(1,2)', '(2,1)'],
+    ['(1,2)', '[1,2]'],
+    ['9^9^9^9', '9^9^9^8'],
+    ['aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'a^66'],
+    ['', ''],
+  ])('tells %s and %s apart', (a, b) => {
+    expect(grader.equivalent(a, b)).toBe(false);
+  });
+
+  it('uses relative tolerance for large magnitudes', () => {
+    expect(grader.equivalent('1000000000000', '1000000000000.0001')).toBe(true);
+    expect(grader.equivalent('1000000000000', '1000000010000')).toBe(false);
+  });
+
+  it('never throws on garbage and never calls it equal to a number', () => {
+    const garbage = ['((((', '\\frac{', '}}}{{{', '1/0', 'x=y=z', '\\boxed{', 'ones(10000,10000)', 'import(1)',
+      `${'('.repeat(5000)}1`, '9^9^9^9^9', 'NaN', 'Infinity - Infinity', '\u0000\u0001', 'a'.repeat(100_000),
+      // Shapes that make mathjs simplify() crawl; they must come back promptly.
+      'a'.repeat(190), 'x/y/z/w/v/u/t/s/r/q/p', `${'ab*'.repeat(60)}c`];
+    for (const g of garbage) {
+      expect(() => grader.equivalent(g, '1')).not.toThrow();
+      expect(grader.equivalent(g, '1')).toBe(false);
+      expect(grader.equivalent(g, 'x+1')).toBe(false);
+      expect(() => grader.extract(g)).not.toThrow();
+    }
+  });
+});
+
+describe('math grader: grading', () => {
+  it('rewards a boxed fraction that equals a decimal gold answer', async () => {
+    const g = await grader.grade('<think>1/2?</think> So $\\boxed{\\dfrac{1}{2}}$.', taskOf('math', '0.5'));
+    expect(g).toMatchObject({ reward: 1, correct: true, extracted: '\\dfrac{1}{2}' });
+  });
+
+  it('reduces a GSM8K-style gold solution to its #### answer', async () => {
+    const g = await grader.grade('The total is 1,234 dollars.', taskOf('math', 'Add them.\n#### 1234'));
+    expect(g.reward).toBe(1);
+  });
+
+  it('says what was expected and what it got on a wrong answer', async () => {
+    const g = await grader.grade('\\boxed{7}', taskOf('math', '8'));
+    expect(g).toMatchObject({ reward: 0, correct: false, extracted: '7', detail: 'expected 8 got 7' });
+  });
+
+  it('reports "no answer found" when nothing can be extracted', async () => {
+    const g = await grader.grade('<think>still thinking about 5', taskOf('math', '5'));
+    expect(g).toMatchObject({ reward: 0, correct: false, extracted: null, detail: 'no answer found' });
+  });
+
+  it('grades the same completion the same way twice', async () => {
+    const t = taskOf('math', '2(x+1)');
+    const a = await grader.grade('\\boxed{2x+2}', t);
+    const b = await grader.grade('\\boxed{2x+2}', t);
+    expect(a).toEqual(b);
+    expect(a.reward).toBe(1);
+  });
+});
