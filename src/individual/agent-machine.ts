@@ -1,0 +1,97 @@
+import { assign, setup } from 'xstate';
+import { Archive, type ArchiveEntry } from './archive';
+import { observe, type CompetenceParams } from './competence';
+
+/** How an agent came to be. */
+export interface AgentOrigin {
+  readonly kind: 'seed' | 'genesis' | 'fork' | 'merge';
+  readonly parents: readonly string[];
+  readonly poolVersion: number;
+  readonly reason?: string;
+}
+
+/** What an agent actor owns. Only its own actions change it. */
+export interface AgentContext extends CompetenceParams {
+  readonly id: string;
+  readonly persona: string;
+  /** Mutable index structure; written only by this actor's `addExperience` action. */
+  readonly archive: Archive;
+  readonly competence: Readonly<Record<string, number>>;
+  readonly exposure: Readonly<Record<string, number>>;
+  /** Rewards in the order observed, for windowed statistics (prune). */
+  readonly history: ReadonlyArray<{ readonly niche: string; readonly reward: number; readonly poolVersion: number }>;
+  readonly origin: AgentOrigin;
+  /** Set when retired by a merge: where its updates go now. */
+  readonly successor: string | null;
+}
+
+/** Input to create an agent actor. */
+export interface AgentInput extends CompetenceParams {
+  readonly id: string;
+  readonly persona: string;
+  readonly dim: number;
+  readonly origin: AgentOrigin;
+  readonly archive?: Archive;
+  readonly competence?: Record<string, number>;
+  readonly exposure?: Record<string, number>;
+}
+
+/** Events an agent accepts. */
+export type AgentEvent =
+  | { type: 'OBSERVE'; niche: string; reward: number; poolVersion: number }
+  | { type: 'ADD_EXPERIENCE'; entry: ArchiveEntry }
+  | { type: 'SET_PERSONA'; persona: string }
+  | { type: 'RETIRE'; successor?: string };
+
+/**
+ * The agent actor (xstate v5): owns persona, archive, competence and exposure.
+ * States: `active` → `retired` (final; the snapshot keeps every field for inspection).
+ */
+export const agentMachine = setup({
+  types: {
+    context: {} as AgentContext,
+    events: {} as AgentEvent,
+    input: {} as AgentInput,
+  },
+  actions: {
+    observe: assign(({ context, event }) => {
+      if (event.type !== 'OBSERVE') return {};
+      const next = observe(context, event.niche, event.reward, context);
+      return {
+        ...next,
+        history: [...context.history, { niche: event.niche, reward: event.reward, poolVersion: event.poolVersion }],
+      };
+    }),
+    addExperience: ({ context, event }) => {
+      if (event.type === 'ADD_EXPERIENCE') context.archive.add(event.entry);
+    },
+    setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
+    retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
+  },
+}).createMachine({
+  id: 'agent',
+  context: ({ input }) => ({
+    id: input.id,
+    persona: input.persona,
+    archive: input.archive ?? new Archive({ dim: input.dim }),
+    competence: input.competence ?? {},
+    exposure: input.exposure ?? {},
+    history: [],
+    origin: input.origin,
+    successor: null,
+    eta: input.eta,
+    c0: input.c0,
+  }),
+  initial: 'active',
+  states: {
+    active: {
+      on: {
+        OBSERVE: { actions: 'observe' },
+        ADD_EXPERIENCE: { actions: 'addExperience' },
+        SET_PERSONA: { actions: 'setPersona' },
+        RETIRE: { target: 'retired', actions: 'retire' },
+      },
+    },
+    retired: { type: 'final' },
+  },
+});
