@@ -1,0 +1,156 @@
+import { createActor, toPromise, type ActorRefFrom } from 'xstate';
+import type { LanguageModel } from '../llm/model';
+import type { SimSideChannel } from '../llm/sim/side-channel';
+import { viewAgent, viewRoster } from '../population/roster';
+import type { PoolUpdate, supervisorMachine } from '../population/supervisor-machine';
+import type { EventLog } from '../store/event-log';
+import type { Niche } from '../tasks/niche';
+import type { Task } from '../tasks/task';
+import type { Preset } from './presets';
+import type { Rng } from './rng';
+import type { Scenario } from './scenario-schema';
+import type { SummaryBuilder } from './summary';
+import { taskRunMachine, type TaskOutcome } from './task-run-machine';
+
+/** Progress after each committed task. */
+export interface Progress {
+  readonly done: number;
+  readonly total: number;
+  /** Mean reward so far. */
+  readonly accuracy: number;
+}
+
+/** What the engine loop needs. */
+export interface EngineOptions {
+  readonly scenario: Scenario;
+  readonly preset: Preset;
+  readonly model: LanguageModel;
+  readonly niches: ReadonlyMap<string, Niche>;
+  readonly tasks: Iterable<Task>;
+  readonly total: number;
+  readonly supervisor: ActorRefFrom<typeof supervisorMachine>;
+  readonly log: EventLog;
+  readonly rng: Rng;
+  readonly summary: SummaryBuilder;
+  readonly sideChannel?: SimSideChannel;
+  readonly onProgress?: (p: Progress) => void;
+}
+
+const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/**
+ * Runs the stream with up to `engine.inFlight` task runs at once. Task i starts once task
+ * i − inFlight has committed, and outcomes commit strictly in stream order, so the pool state a
+ * task sees, the event log and the summary are the same on every run with the same seed —
+ * whatever order model calls or sandboxed graders finish in. With inFlight = 1 this is the
+ * paper's sequential loop.
+ */
+export async function runEngine(o: EngineOptions): Promise<void> {
+  const window = o.scenario.engine.inFlight;
+  const it = o.tasks[Symbol.iterator]();
+  const running = new Map<number, Promise<TaskOutcome>>();
+  let started = 0;
+  let committed = 0;
+  let exhausted = false;
+
+  const start = () => {
+    const next = it.next();
+    if (next.done) { exhausted = true; return; }
+    const task = next.value;
+    const niche = o.niches.get(task.niche)!;
+    o.sideChannel?.register(task, niche.spec);
+    const sup = o.supervisor.getSnapshot().context;
+    const actor = createActor(taskRunMachine, {
+      input: {
+        model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
+        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
+      },
+    });
+    running.set(started, toPromise(actor));
+    actor.start();
+    started++;
+  };
+
+  for (;;) {
+    while (!exhausted && started - committed < window) start();
+    const pending = running.get(committed);
+    if (!pending) break;
+    const outcome = await pending;
+    running.delete(committed);
+    commit(o, outcome);
+    committed++;
+    o.onProgress?.({ ...o.summary.progress(), total: o.total });
+  }
+}
+
+function commit(o: EngineOptions, out: TaskOutcome): void {
+  const { task } = out.deps;
+  const log = o.log;
+  log.append({ type: 'task.started', taskId: task.id, niche: task.niche, difficulty: task.difficulty, block: task.block, poolVersion: out.deps.poolVersion });
+  if (out.team) {
+    log.append({ type: 'team.assembled', taskId: task.id, members: out.team.members.map((m) => ({ agentId: m.agent.id, role: m.role })), scores: out.team.scores ?? null });
+  }
+  if (out.structure) log.append({ type: 'structure.chosen', taskId: task.id, structure: out.structure });
+  for (const [agentId, exp] of out.experience) {
+    if (exp.lessons.length + exp.meta.length > 0) {
+      log.append({ type: 'experience.retrieved', taskId: task.id, agentId, lessons: exp.lessons.map((e) => e.id), meta: exp.meta.map((e) => e.id) });
+    }
+  }
+  for (const a of out.result?.attempts ?? []) {
+    log.append({
+      type: 'attempt', taskId: task.id, agentId: a.agentId, role: a.role, step: a.step, index: a.index,
+      extracted: a.extracted, text: clip(a.text), promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens,
+      ...(a.error ? { error: a.error } : {}),
+    });
+  }
+
+  // A task fails when a stage threw or every model call of its structure failed (backend down).
+  const attempts = out.result?.attempts ?? [];
+  const failed = out.error !== null || !out.grading || (attempts.length > 0 && attempts.every((a) => a.error !== undefined));
+  const team = out.grading?.team;
+  log.append({
+    type: 'task.graded', taskId: task.id, niche: task.niche,
+    reward: team?.reward ?? 0, correct: team?.correct ?? false, extracted: team?.extracted ?? null,
+    detail: team?.detail ?? out.error?.message ?? 'not graded', disagreement: out.result?.disagreement ?? false,
+  });
+  if (out.error) log.append({ type: 'task.failed', taskId: task.id, stage: out.error.stage, error: out.error.message });
+
+  const sup = o.supervisor.getSnapshot().context;
+  const observations: PoolUpdate['observations'][number][] = [];
+  const experiences: PoolUpdate['experiences'][number][] = [];
+  if (!failed && out.team && out.grading) {
+    // A backend outage says nothing about the agent, so failed tasks leave competence alone.
+    for (const m of out.team.members) {
+      observations.push({ agentId: m.agent.id, niche: task.niche, reward: (out.grading.members[m.agent.id] ?? team!).reward });
+    }
+  }
+  for (const r of out.reflections) {
+    log.append({ type: 'reflection', taskId: task.id, agentId: r.agentId, parsed: r.parsed, lesson: r.lesson, meta: r.meta });
+    if (r.parsed) o.summary.reflectionsParsed++;
+    else o.summary.reflectionsFailed++;
+    const archive = sup.agents.get(r.agentId)?.getSnapshot().context.archive;
+    for (const entry of r.entries) {
+      if (archive?.has(entry.text, entry.niche)) continue;
+      experiences.push({ agentId: r.agentId, entry });
+    }
+  }
+  o.supervisor.send({ type: 'APPLY_UPDATE', update: { taskId: task.id, observations, experiences } });
+  const version = o.supervisor.getSnapshot().context.poolVersion;
+
+  for (const x of experiences) {
+    log.append({
+      type: 'lesson.added', taskId: task.id, agentId: x.agentId, entryId: x.entry.id, niche: x.entry.niche,
+      level: x.entry.level, source: x.entry.source, text: x.entry.text, poolVersion: version,
+    });
+  }
+  for (const ob of observations) {
+    const a = viewAgent(sup.agents.get(ob.agentId)!);
+    log.append({
+      type: 'competence.updated', taskId: task.id, agentId: ob.agentId, niche: ob.niche, reward: ob.reward,
+      competence: a.competence[ob.niche], exposure: a.exposure[ob.niche], poolVersion: version,
+    });
+  }
+  log.append({ type: 'task.done', taskId: task.id, reward: team?.reward ?? 0, poolVersion: version, startedAt: out.deps.poolVersion });
+  o.summary.add(task.niche, team?.reward ?? 0, team?.correct ?? false, failed);
+  o.sideChannel?.unregister(task.id);
+}

@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { z } from 'zod';
+import { getPreset } from './presets';
+import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema';
+import { loadBuiltinNicheSpecs } from '../tasks/niche-registry';
+
+/** A scenario that failed to load: the message names the file and the field. */
+export class ScenarioError extends Error {
+  constructor(readonly file: string, readonly field: string, detail: string) {
+    super(`${file}: ${field ? `${field}: ` : ''}${detail}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+/** A validated scenario plus where it came from (dataset paths resolve against `dir`). */
+export interface LoadedScenario {
+  readonly scenario: Scenario;
+  readonly file: string;
+  readonly dir: string;
+}
+
+function fieldPath(p: readonly PropertyKey[]): string {
+  return p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+}
+
+function firstIssue(file: string, error: z.ZodError): ScenarioError {
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
+    return new ScenarioError(file, fieldPath([...issue.path, key]), 'unknown field');
+  }
+  return new ScenarioError(file, fieldPath(issue.path), issue.message);
+}
+
+/**
+ * Validate a scenario object: schema, then references (variant, niche ids, dataset files).
+ * `file` names the source in errors; `dir` is where relative dataset paths start.
+ */
+export function parseScenario(input: unknown, file = '<scenario>', dir = process.cwd()): LoadedScenario {
+  const parsed = scenarioSchema.safeParse(input);
+  if (!parsed.success) throw firstIssue(file, parsed.error);
+  const scenario = parsed.data;
+  try {
+    getPreset(scenario.variant);
+  } catch (err) {
+    throw new ScenarioError(file, 'variant', (err as Error).message);
+  }
+  const builtin = loadBuiltinNicheSpecs();
+  const seen = new Set<string>();
+  scenario.stream.niches.forEach((n, i) => {
+    const at = `stream.niches[${i}]`;
+    if (seen.has(n.id)) throw new ScenarioError(file, `${at}.id`, `niche "${n.id}" listed twice`);
+    seen.add(n.id);
+    if (n.dataset) {
+      const p = path.resolve(dir, n.dataset.path);
+      if (!existsSync(p)) throw new ScenarioError(file, `${at}.dataset.path`, `dataset file not found: ${p}`);
+      return;
+    }
+    const spec = builtin.get(n.id);
+    if (!spec) throw new ScenarioError(file, `${at}.id`, `unknown niche "${n.id}" (built-in: ${[...builtin.keys()].join(', ')}; or give a dataset)`);
+    const bad = n.difficulty?.find((d) => !spec.difficulties.includes(d));
+    if (bad !== undefined) throw new ScenarioError(file, `${at}.difficulty`, `niche "${n.id}" has no level ${bad} (levels: ${spec.difficulties.join(', ')})`);
+  });
+  return { scenario, file, dir };
+}
+
+/** Read and validate a scenario file (JSON). */
+export function loadScenario(file: string): LoadedScenario {
+  if (!existsSync(file)) throw new ScenarioError(file, '', 'scenario file not found');
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new ScenarioError(file, '', `not valid JSON: ${(err as Error).message}`);
+  }
+  return parseScenario(json, file, path.dirname(path.resolve(file)));
+}
+
+/** Deep partial, for overrides. */
+export type DeepPartial<T> = T extends readonly (infer U)[] ? U[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+function merge(base: unknown, patch: unknown): unknown {
+  if (patch === undefined) return base;
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> = { ...(base && typeof base === 'object' ? (base as Record<string, unknown>) : {}) };
+  for (const [k, v] of Object.entries(patch)) out[k] = merge(out[k], v);
+  return out;
+}
+
+/** A copy of a loaded scenario with parts overridden (deep merge; arrays replace), re-validated. */
+export function withOverrides(loaded: LoadedScenario, patch: DeepPartial<ScenarioInput>): LoadedScenario {
+  return parseScenario(merge(loaded.scenario, patch), `${loaded.file} (with overrides)`, loaded.dir);
+}

@@ -1,0 +1,8 @@
+import type { Assembler } from './assembler';
+
+/** The first active agent works alone (single-agent and self-consistency baselines). */
+export const firstAgent: Assembler = ({ roster }) => {
+  const agent = roster[0];
+  if (!agent) throw new Error('no active agent in the pool');
+  return { members: [{ agent, role: 'solo' }] };
+};

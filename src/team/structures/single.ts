@@ -1,0 +1,14 @@
+import { generate } from '../operators/generate';
+import type { Structure } from './structure';
+
+/** The leader answers alone, once. */
+export const single: Structure = async (ctx) => {
+  const member = ctx.team.members[0]!;
+  const attempt = await generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 });
+  return {
+    finalText: attempt.text || null,
+    attempts: [attempt],
+    memberAnswers: { [member.agent.id]: { text: attempt.text, extracted: attempt.extracted } },
+    disagreement: false,
+  };
+};
