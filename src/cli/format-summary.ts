@@ -1,0 +1,19 @@
+import type { RunSummary } from '../engine/summary';
+
+const k = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+/** The human-readable run summary printed at the end of `evochamber run`. */
+export function formatSummary(s: RunSummary): string {
+  const lines = [
+    `EvoChamber run: ${s.scenario} · variant ${s.variant} · seed ${s.seed} · ${s.tasks} tasks · backend ${s.backend} · in flight ${s.inFlight}`,
+    `accuracy ${s.accuracy.toFixed(3)} (mean reward; exact ${s.exactRate.toFixed(3)})${s.failures ? ` · ${s.failures} failed tasks` : ''}`,
+    'per niche:',
+    ...Object.entries(s.perNiche).map(([n, a]) => `  ${n.padEnd(20)} ${a.toFixed(3)}`),
+    'tokens by stage (calls, prompt / completion):',
+    ...Object.entries(s.tokens).map(([st, u]) => `  ${st.padEnd(20)} ${String(u.calls).padStart(6)}  ${k(u.promptTokens)} / ${k(u.completionTokens)}`),
+    `agents ${s.agents.count} · lessons ${s.agents.lessons} · meta-insights ${s.agents.metaInsights} · reflections parsed ${s.reflections.parsed}, failed ${s.reflections.failed}`,
+    `${s.timing.wallSeconds.toFixed(2)} s wall · ${s.timing.tasksPerSecond} tasks/s`,
+    `run directory: ${s.runDir}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+import { ScenarioError } from '../engine/scenario';
+import { INSPECT_HELP, inspectCommand } from './commands/inspect';
+import { RUN_HELP, runCommand } from './commands/run';
+import { UsageError } from './usage';
+
+const HELP = `Usage: evochamber <command> [options]
+
+Commands:
+  run <scenario>     run a scenario's task stream (simulated model by default)
+  inspect <run-dir>  show a run's status and summary
+
+Run "evochamber <command> --help" for a command's options.
+`;
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  run: runCommand,
+  inspect: inspectCommand,
+};
+
+/** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(HELP);
+    return cmd ? 0 : 2;
+  }
+  const run = COMMANDS[cmd];
+  try {
+    if (!run) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
+    await run(rest);
+    return 0;
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError) {
+      process.stderr.write(`evochamber: error: ${e.message}\n${err.help ?? ''}`);
+      return 2;
+    }
+    if (e.code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`evochamber: error: ${e.message}\n${cmd === 'run' ? RUN_HELP : cmd === 'inspect' ? INSPECT_HELP : ''}`);
+      return 2;
+    }
+    const msg = err instanceof ScenarioError ? e.message : (e.message ?? String(err));
+    process.stderr.write(`evochamber: error: ${msg}\n`);
+    if (process.env.EVOCHAMBER_DEBUG && e.stack) process.stderr.write(`${e.stack}\n`);
+    return 1;
+  }
+}
+
+const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+}

@@ -1,0 +1,15 @@
+/** A command-line mistake: printed with the command's help, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string, readonly help?: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Parse an integer flag; undefined when absent; a UsageError naming the flag when malformed. */
+export function intFlag(value: string | undefined, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} takes a whole number ≥ ${min}, got "${value}"`);
+  return n;
+}

@@ -1,0 +1,52 @@
+// EvoChamber's public API: load a scenario, override parts of it, run it, compare results.
+
+// Scenarios and runs
+export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
+export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
+export { runScenario, applyRunOptions, type RunOptions, type RunResult } from './engine/run-scenario';
+export type { RunSummary } from './engine/summary';
+export type { Progress } from './engine/engine';
+export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
+export { createRng, hash32, type Rng } from './engine/rng';
+export { systemClock, ManualClock, type Clock } from './engine/clock';
+export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
+
+// Individual level
+export { agentMachine, type AgentContext, type AgentEvent, type AgentInput, type AgentOrigin } from './individual/agent-machine';
+export { Archive, type ArchiveEntry } from './individual/archive';
+export { observe, competenceOf, type CompetenceState, type CompetenceParams } from './individual/competence';
+export { buildSolvePrompt, buildReflectPrompt, formatExperience, type Experience } from './individual/agent-prompts';
+export { parseReflection } from './individual/reflection-parse';
+export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
+
+// Team level
+export { vote, type VoteResult } from './team/operators/vote';
+export { generate, type Attempt } from './team/operators/generate';
+export type { Structure, StructureContext, StructureResult } from './team/structures/structure';
+export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
+export type { Team, TeamMember, Role } from './team/team';
+
+// Population level
+export { supervisorMachine, type PoolUpdate, type AgentRef } from './population/supervisor-machine';
+export { viewAgent, viewRoster, type AgentView } from './population/roster';
+
+// Models
+export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
+export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
+export { createHashEmbedder, cosine } from './llm/hash-embedder';
+export { parseJsonLoose } from './llm/parse-json';
+export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
+export { SimSideChannel } from './llm/sim/side-channel';
+export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
+export { SimWorld, type Strategy } from './llm/sim/sim-world';
+
+// Tasks
+export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
+export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
+export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
+export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
+export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from './tasks/graders';
+
+// Runs on disk
+export { RunStore, RUN_SCHEMA_VERSION, type RunFile } from './store/run-store';
+export { EventLog } from './store/event-log';

@@ -1,0 +1,14 @@
+// `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
+import { benchCodeGrader } from './code-grader.bench';
+import { benchMemory } from './memory.bench';
+import { benchQuickstart } from './quickstart.bench';
+
+const benches: [string, () => Promise<void>][] = [
+  ['quickstart', benchQuickstart],
+  ['code grader', benchCodeGrader],
+  ['memory', benchMemory],
+];
+for (const [name, run] of benches) {
+  console.log(`\n== ${name}`);
+  await run();
+}
