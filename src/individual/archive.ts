@@ -1,7 +1,4 @@
-// hnswlib-node is CommonJS with no statically detectable named exports, so take the default.
-import hnswlib from 'hnswlib-node';
-import type { HierarchicalNSW } from 'hnswlib-node';
-import { cosine } from '../llm/hash-embedder';
+import { VectorIndex } from '../store/vector-index';
 
 /** How general an archived insight is, from one task's detail up to a cross-niche meta-insight. */
 export type ArchiveLevel = 'task-local' | 'subdomain' | 'cross-domain' | 'lesson' | 'meta';
@@ -53,21 +50,9 @@ export function normalizeArchiveText(text: string): string {
   return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-// Fixed so that the same insertion order always builds the same graph and gives the same results.
-const HNSW_SEED = 100;
-const HNSW_M = 16;
-const HNSW_EF_CONSTRUCTION = 200;
-// Search breadth: archives are small (hundreds to a few thousand per bucket), so a wide beam
-// buys near-exact recall cheaply.
-const HNSW_EF_SEARCH = 200;
-// Extra candidates fetched past k, so that ties at the cut are broken by insertion order.
-const TIE_SLACK = 8;
-
 interface Bucket {
-  /** Entries in insertion order; an entry's position is its hnsw label. */
-  entries: ArchiveEntry[];
+  index: VectorIndex<ArchiveEntry>;
   texts: Set<string>;
-  index: HierarchicalNSW | null;
 }
 
 /**
@@ -108,18 +93,9 @@ export class Archive {
     const bucket = this.bucket(entry.niche);
     const norm = normalizeArchiveText(entry.text);
     if (bucket.texts.has(norm)) return false;
-    if (!bucket.index) {
-      // Created on first use: most agents never touch most niches.
-      bucket.index = new hnswlib.HierarchicalNSW('cosine', this.dim);
-      bucket.index.initIndex({ maxElements: this.initialCapacity, m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: HNSW_SEED });
-    }
-    if (bucket.index.getCurrentCount() >= bucket.index.getMaxElements()) {
-      bucket.index.resizeIndex(bucket.index.getMaxElements() * 2);
-    }
     // Stored as a copy so a caller reusing its buffer cannot change what was indexed.
     const stored: ArchiveEntry = { ...entry, key: Float32Array.from(entry.key) };
-    bucket.index.addPoint(Array.from(stored.key), bucket.entries.length);
-    bucket.entries.push(stored);
+    bucket.index.add(stored);
     bucket.texts.add(norm);
     this.order.push(stored);
     return true;
@@ -138,13 +114,13 @@ export class Archive {
   /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
   sizeByNiche(): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const [niche, bucket] of this.buckets) if (niche !== null) out[niche] = bucket.entries.length;
+    for (const [niche, bucket] of this.buckets) if (niche !== null) out[niche] = bucket.index.size;
     return out;
   }
 
   /** Number of entries in the meta pool. */
   metaSize(): number {
-    return this.buckets.get(null)?.entries.length ?? 0;
+    return this.buckets.get(null)?.index.size ?? 0;
   }
 
   /** All entries in insertion order (a new array; the entries themselves are shared). */
@@ -179,7 +155,7 @@ export class Archive {
   private bucket(niche: string | null): Bucket {
     let bucket = this.buckets.get(niche);
     if (!bucket) {
-      bucket = { entries: [], texts: new Set(), index: null };
+      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, this.initialCapacity), texts: new Set() };
       this.buckets.set(niche, bucket);
     }
     return bucket;
@@ -187,20 +163,6 @@ export class Archive {
 
   private search(bucket: Bucket | undefined, query: Float32Array, k: number): ArchiveEntry[] {
     if (query.length !== this.dim) throw new RangeError(`Archive.retrieve: query length ${query.length} does not match dim ${this.dim}`);
-    const n = bucket?.entries.length ?? 0;
-    const want = Math.min(Math.max(0, Math.floor(k)), n);
-    if (!bucket?.index || want === 0) return [];
-    // A zero query is equally far from everything; take the oldest rather than hnsw's arbitrary pick.
-    if (query.every((x) => x === 0)) return bucket.entries.slice(0, want);
-    // hnswlib rejects k above its capacity and may return fewer than asked, so clamp and fetch a margin.
-    const fetch = Math.min(want + TIE_SLACK, n);
-    bucket.index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
-    const { neighbors } = bucket.index.searchKnn(Array.from(query), fetch);
-    // Re-score exactly in JS: hnsw distances are float32 and its order among equals is not insertion order.
-    return neighbors
-      .map((label) => ({ label, sim: cosine(query, (bucket.entries[label] as ArchiveEntry).key) }))
-      .sort((a, b) => b.sim - a.sim || a.label - b.label)
-      .slice(0, want)
-      .map(({ label }) => bucket.entries[label] as ArchiveEntry);
+    return bucket ? bucket.index.search(query, k).map((r) => r.item) : [];
   }
 }
