@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { PROFILES } from '../../llm/sim/server/profiles';
+import { formatFaults } from '../../llm/sim/server/faults';
+import { startServeSim } from '../../llm/sim/server/serve-sim';
+import { UsageError, intFlag } from '../usage';
+
+/** Help text of `evochamber serve-sim`. */
+export const SERVE_SIM_HELP = `Usage: evochamber serve-sim [options]
+
+Serve the simulated model as an OpenAI-compatible HTTP API (/v1/chat/completions, plain and
+streamed; /v1/embeddings; /v1/models) with a real-time latency profile and optional faults.
+It is a simulation: its answers speak about EvoChamber's mechanics, never about LLMs.
+
+Options:
+  --port N           port (default 8000; 0 picks a free one)
+  --host ADDR        interface to bind (default 127.0.0.1)
+  --profile NAME     latency profile: ${Object.keys(PROFILES).join(', ')} (default qwen3-8b-h100-vllm)
+  --faults SPEC      e.g. error=0.1,429=0.05,hang=0.02,drop=0.02 (5xx, 429 with retry headers,
+                     requests that never answer, connections cut mid-response); seeded
+  --seed N           world, sampling, latency and fault seed (default 1)
+  --time-scale X     run the latency model X times faster than real time (default 1)
+  --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
+  --model-id NAME    model id listed by /v1/models (default sim)
+
+Runs until SIGINT or SIGTERM.
+`;
+
+/** `evochamber serve-sim`: prints one line with its URL once listening; resolves after a clean shutdown. */
+export async function serveSimCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, faults: { type: 'string' },
+      seed: { type: 'string' }, 'time-scale': { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' },
+      'model-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { process.stdout.write(SERVE_SIM_HELP); return; }
+  if (positionals.length > 0) throw new UsageError(`serve-sim takes no positional arguments (got "${positionals[0]}")`, SERVE_SIM_HELP);
+  const profile = values.profile ?? 'qwen3-8b-h100-vllm';
+  if (!PROFILES[profile]) throw new UsageError(`unknown profile "${profile}" (profiles: ${Object.keys(PROFILES).join(', ')})`, SERVE_SIM_HELP);
+  const timeScale = values['time-scale'] === undefined ? 1 : Number(values['time-scale']);
+  if (!(timeScale > 0)) throw new UsageError(`--time-scale takes a positive number, got "${values['time-scale']}"`, SERVE_SIM_HELP);
+  const rpm = intFlag(values.rpm, '--rpm', 1);
+  const tpm = intFlag(values.tpm, '--tpm', 1);
+  let server;
+  try {
+    server = await startServeSim({
+      port: intFlag(values.port, '--port', 0) ?? 8000,
+      host: values.host ?? '127.0.0.1',
+      profile,
+      ...(values.faults !== undefined ? { faults: values.faults } : {}),
+      seed: intFlag(values.seed, '--seed', 0) ?? 1,
+      timeScale,
+      ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
+      ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
+      ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
+    });
+  } catch (err) {
+    const msg = (err as Error).message;
+    if (/bad fault|fault rates/.test(msg)) throw new UsageError(`--faults: ${msg}`, SERVE_SIM_HELP);
+    throw err;
+  }
+  const scale = timeScale === 1 ? '' : `, time ×${timeScale}`;
+  process.stdout.write(`serve-sim listening on ${server.url} (profile ${server.profile.name}, faults ${formatFaults(server.faults)}, seed ${intFlag(values.seed, '--seed', 0) ?? 1}${scale})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

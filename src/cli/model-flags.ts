@@ -1,0 +1,100 @@
+import { parseScenario, type LoadedScenario } from '../engine/scenario';
+import type { ScenarioInput } from '../engine/scenario-schema';
+import { listModelIds } from '../llm/openai/discover-models';
+import { UsageError, intFlag } from './usage';
+
+/** The backend flags of `evochamber run`, as parseArgs returns them. */
+export interface ModelFlags {
+  readonly backend?: string;
+  readonly 'base-url'?: string[];
+  readonly model?: string;
+  readonly 'api-key-env'?: string;
+  readonly 'max-concurrency'?: string;
+  readonly 'timeout-ms'?: string;
+  readonly retries?: string;
+  readonly stream?: boolean;
+  readonly 'sim-side-channel'?: boolean;
+  readonly 'no-sim-side-channel'?: boolean;
+  readonly 'embed-model'?: string;
+  readonly 'embed-base-url'?: string;
+}
+
+/** parseArgs option specs of the backend flags. */
+export const MODEL_FLAG_OPTIONS = {
+  backend: { type: 'string' }, 'base-url': { type: 'string', multiple: true }, model: { type: 'string' },
+  'api-key-env': { type: 'string' }, 'max-concurrency': { type: 'string' }, 'timeout-ms': { type: 'string' },
+  retries: { type: 'string' }, stream: { type: 'boolean' }, 'sim-side-channel': { type: 'boolean' },
+  'no-sim-side-channel': { type: 'boolean' }, 'embed-model': { type: 'string' }, 'embed-base-url': { type: 'string' },
+} as const;
+
+/** Help lines of the backend flags. */
+export const MODEL_FLAGS_HELP = `Backend (default: the scenario's, usually the in-process simulator):
+  --backend sim|openai      model backend
+  --base-url URL            OpenAI-compatible endpoint incl. /v1 (repeat for several; implies openai;
+                            replaces the scenario's endpoints and bindings)
+  --model NAME              model id on the endpoints (default: the first one GET /models lists)
+  --api-key-env VAR         environment variable holding the key (default OPENAI_API_KEY; may be unset)
+  --max-concurrency N       requests in flight per endpoint (default 32)
+  --timeout-ms N            per-attempt timeout (default 120000)
+  --retries N               retries after the first attempt (default 4)
+  --stream                  stream responses (measures time to first token)
+  --sim-side-channel        send gold answers to every endpoint: serve-sim only (default: to endpoints
+  --no-sim-side-channel     whose /models says they are serve-sim); never to a real server
+  --embed-model NAME        embeddings through /v1/embeddings (default: local hashed embedder)
+  --embed-base-url URL      embeddings endpoint (default: the first --base-url)
+`;
+
+/** Apply the backend flags to a loaded scenario (validated again); unchanged when none are given. */
+export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Promise<LoadedScenario> {
+  const urls = f['base-url'] ?? [];
+  const backend = f.backend ?? (urls.length > 0 ? 'openai' : undefined);
+  if (backend !== undefined && backend !== 'sim' && backend !== 'openai') throw new UsageError(`--backend takes sim or openai, got "${backend}"`);
+  const current = loaded.scenario.model;
+  const tuning = f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
+    || f['embed-model'] !== undefined || f['max-concurrency'] !== undefined;
+  if (backend === undefined && !tuning) return loaded;
+  if (backend === 'sim') {
+    if (urls.length > 0) throw new UsageError('--base-url needs --backend openai');
+    return reparse(loaded, { backend: 'sim' });
+  }
+  if (f['sim-side-channel'] && f['no-sim-side-channel']) throw new UsageError('--sim-side-channel and --no-sim-side-channel exclude each other');
+  const base = current.backend === 'openai' ? current : undefined;
+  if (!base && urls.length === 0) throw new UsageError('--backend openai needs --base-url (or a scenario with model.endpoints)');
+  const maxConcurrency = intFlag(f['max-concurrency'], '--max-concurrency', 1);
+  let endpoints: Array<Record<string, unknown>> = base ? base.endpoints.map((e) => ({ ...e })) : [];
+  if (urls.length > 0) {
+    const model = f.model ?? await defaultModel(urls[0]!, f['api-key-env']);
+    endpoints = urls.map((baseURL) => ({ baseURL, model, ...(f['api-key-env'] ? { apiKeyEnv: f['api-key-env'] } : {}) }));
+  } else if (f.model !== undefined) {
+    endpoints = endpoints.map((e) => ({ ...e, model: f.model }));
+  }
+  if (maxConcurrency !== undefined) endpoints = endpoints.map((e) => ({ ...e, maxConcurrency }));
+  const timeoutMs = intFlag(f['timeout-ms'], '--timeout-ms', 100);
+  const retries = intFlag(f.retries, '--retries', 0);
+  const side = f['sim-side-channel'] ? true : f['no-sim-side-channel'] ? false : base?.simSideChannel;
+  const embeddings = f['embed-model'] !== undefined
+    ? { model: f['embed-model'], ...(f['embed-base-url'] ? { baseURL: f['embed-base-url'] } : {}), ...(f['api-key-env'] ? { apiKeyEnv: f['api-key-env'] } : {}) }
+    : base?.embeddings;
+  const { bindings: _dropped, ...kept } = base ?? {};
+  return reparse(loaded, {
+    ...(urls.length > 0 ? kept : base ?? {}),
+    backend: 'openai',
+    endpoints,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(retries !== undefined ? { retries } : {}),
+    ...(f.stream ? { stream: true } : {}),
+    ...(side !== undefined ? { simSideChannel: side } : {}),
+    ...(embeddings ? { embeddings } : {}),
+  });
+}
+
+async function defaultModel(baseURL: string, apiKeyEnv: string | undefined): Promise<string> {
+  const ids = await listModelIds(baseURL, apiKeyEnv);
+  if (ids.length === 0) throw new UsageError(`${baseURL} lists no models; pass --model`);
+  return ids[0]!;
+}
+
+function reparse(loaded: LoadedScenario, model: Record<string, unknown>): LoadedScenario {
+  const input = { ...loaded.scenario, model } as unknown as ScenarioInput;
+  return parseScenario(input, `${loaded.file} (with backend flags)`, loaded.dir);
+}

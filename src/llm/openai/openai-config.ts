@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+const int = () => z.number().int();
+const envName = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+/** Keys never go in a scenario: a field named `apiKey` is rejected with this message. */
+const noKey = () => z.never({ error: 'API keys never go in a scenario file; name the environment variable that holds it in "apiKeyEnv"' }).optional();
+
+/** One OpenAI-compatible endpoint (a vLLM / SGLang server, or a hosted API). */
+export const endpointConfigSchema = z.strictObject({
+  /** Name in stats and the run summary; default `<model>@<host>`. */
+  name: z.string().min(1).optional(),
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
+  baseURL: z.url({ protocol: /^https?$/ }),
+  /** Model id as the server knows it (`--served-model-name` for vLLM). */
+  model: z.string().min(1),
+  /** Most requests in flight to this endpoint at once; more wait in the pool's queue. */
+  maxConcurrency: int().min(1).max(4096).default(32),
+  /** Environment variable holding the key; default `OPENAI_API_KEY`; absent is fine for local servers. */
+  apiKeyEnv: envName().optional(),
+  /** Binding group (heterogeneous pools): agents bound to this name use only its endpoints. */
+  group: z.string().min(1).optional(),
+  apiKey: noKey(),
+});
+
+/** An `/v1/embeddings` endpoint. */
+export const embeddingsConfigSchema = z.strictObject({
+  /** Default: the first chat endpoint's base URL (and key variable). */
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  model: z.string().min(1),
+  apiKeyEnv: envName().optional(),
+  /** Texts per request. */
+  batchSize: int().min(1).max(2048).default(64),
+  /** Requested vector size, for models that support it. */
+  dimensions: int().positive().optional(),
+  apiKey: noKey(),
+});
+
+/** The `model` section of a scenario for `backend: "openai"`. */
+export const openaiModelSchema = z.strictObject({
+  backend: z.literal('openai'),
+  endpoints: z.array(endpointConfigSchema).min(1),
+  embeddings: embeddingsConfigSchema.optional(),
+  /** agentId → group or model name (`"*"`: every agent not listed). */
+  bindings: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** Per-attempt timeout (whole request, streamed body included). */
+  timeoutMs: int().min(100).default(120_000),
+  /** Retries after the first attempt (so `retries + 1` attempts at most). */
+  retries: int().min(0).max(50).default(4),
+  backoff: z.strictObject({
+    baseMs: int().min(0).default(500),
+    maxMs: int().min(0).default(20_000),
+  }).default({ baseMs: 500, maxMs: 20_000 }),
+  health: z.strictObject({
+    /** Consecutive failures (5xx, timeouts, connection errors) that take an endpoint out. */
+    failureThreshold: int().min(1).default(5),
+    /** Wait before probing an endpoint that was taken out (`GET /models`). */
+    cooldownMs: int().min(1).default(10_000),
+  }).default({ failureThreshold: 5, cooldownMs: 10_000 }),
+  /** Stream responses (SSE with usage) and measure time to first token. */
+  stream: z.boolean().default(false),
+  /** `max_tokens` sent when a request sets none. */
+  maxTokens: int().positive().optional(),
+  /**
+   * The simulator's side channel (serve-sim only): true sends each task's gold answer to every
+   * endpoint, false never; absent: only to endpoints whose `/models` shows they are serve-sim.
+   */
+  simSideChannel: z.boolean().optional(),
+}).superRefine((m, ctx) => {
+  const targets = new Set(m.endpoints.flatMap((e) => [e.model, ...(e.group ? [e.group] : [])]));
+  for (const [agent, target] of Object.entries(m.bindings ?? {})) {
+    if (!targets.has(target)) {
+      ctx.addIssue({ code: 'custom', path: ['bindings', agent], message: `no endpoint has group or model "${target}"` });
+    }
+  }
+});
+
+/** A validated OpenAI backend configuration. */
+export type OpenAIModelConfig = z.infer<typeof openaiModelSchema>;
+/** One validated endpoint. */
+export type EndpointConfig = z.infer<typeof endpointConfigSchema>;
+/** Endpoint settings as written (defaults not applied), e.g. for `addEndpoint`. */
+export type EndpointConfigInput = z.input<typeof endpointConfigSchema>;
+/** A validated embeddings endpoint. */
+export type EmbeddingsConfig = z.infer<typeof embeddingsConfigSchema>;

@@ -1,0 +1,250 @@
+import { systemClock, type Clock } from '../../engine/clock';
+import { createRng, type Rng } from '../../engine/rng';
+import { createHashEmbedder } from '../hash-embedder';
+import type { Completion, CompletionRequest, LanguageModel } from '../model';
+import { chatAttempt } from './chat-attempt';
+import { Endpoint, type EndpointStats, type EndpointUsage } from './endpoint';
+import { EndpointRouter, NoEndpointError } from './endpoint-router';
+import { OpenAIEmbedder } from './openai-embedder';
+import { endpointConfigSchema, openaiModelSchema, type EndpointConfigInput, type OpenAIModelConfig } from './openai-config';
+import { AttemptTimeoutError, backgroundSleep, backoffMs, classifyFailure, realSleep, type AttemptFailure, type Sleep } from './retry-policy';
+import { Redactor, resolveApiKey, safeUrlName } from './secrets';
+
+/** Injected dependencies: everything that waits, chooses, or reaches outside. */
+export interface PoolDeps {
+  /** Seeded rng for backoff jitter. */
+  readonly rng?: Rng;
+  /** Measures latency and deadlines. */
+  readonly clock?: Clock;
+  /** Waits between retries and before health probes (tests pass a fast one). */
+  readonly sleep?: Sleep;
+  /** Where keys are read from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The fetch the `openai` clients use. */
+  readonly fetch?: typeof fetch;
+  /**
+   * Runs after an endpoint is chosen and before the request is sent (the simulator's side
+   * channel registers the task there). A rejection fails the attempt like a network error.
+   */
+  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void>;
+}
+
+/** Every attempt failed, or one failed in a way retrying cannot fix. The message never holds a key. */
+export class ModelRequestError extends Error {
+  constructor(message: string, readonly attempts: number, readonly status?: number) {
+    super(message);
+    this.name = 'ModelRequestError';
+  }
+}
+
+/**
+ * A pool of OpenAI-compatible endpoints behind the one `LanguageModel` interface (DESIGN.md §6):
+ * least-outstanding routing within each endpoint's `maxConcurrency`, per-attempt timeouts,
+ * retries with exponential backoff and seeded jitter that honour `retry-after-ms` /
+ * `retry-after` and move to another endpoint, endpoints taken out after repeated failures and
+ * probed back in (`GET /models`), endpoints added and removed while running, agents bound to
+ * groups or models. Reasoning (`<think>`, `reasoning_content`) is kept out of `text`.
+ * Contract: `complete` resolves, or rejects with a ModelRequestError once its attempts are spent;
+ * no key ever appears in an error, a stat or a name.
+ */
+export class OpenAIPoolModel implements LanguageModel {
+  readonly name = 'openai';
+  readonly config: OpenAIModelConfig;
+  private readonly router = new EndpointRouter();
+  private readonly redactor = new Redactor();
+  private readonly probes = new Map<Endpoint, AbortController>();
+  private readonly embedder: OpenAIEmbedder | undefined;
+  private readonly localEmbedder = createHashEmbedder();
+  private readonly rng: Rng;
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+  private readonly probeSleep: Sleep;
+  private readonly env: Readonly<Record<string, string | undefined>>;
+  private closed = false;
+
+  constructor(config: OpenAIModelConfig | Record<string, unknown>, private readonly deps: PoolDeps = {}) {
+    const parsed = openaiModelSchema.safeParse({ backend: 'openai', ...config });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`openai backend config: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    this.config = parsed.data;
+    this.rng = deps.rng ?? createRng('openai-pool');
+    this.clock = deps.clock ?? systemClock;
+    this.sleep = deps.sleep ?? realSleep;
+    this.probeSleep = deps.sleep ?? backgroundSleep;
+    this.env = deps.env ?? process.env;
+    for (const e of this.config.endpoints) this.addEndpoint(e);
+    const emb = this.config.embeddings;
+    if (emb) {
+      const first = this.config.endpoints[0]!;
+      const baseURL = emb.baseURL ?? first.baseURL;
+      const apiKey = resolveApiKey(this.env, emb.apiKeyEnv ?? (emb.baseURL ? undefined : first.apiKeyEnv));
+      this.redactor.add(apiKey);
+      const ep = new Endpoint({ baseURL, model: emb.model, maxConcurrency: 4 }, `embeddings:${emb.model}@${safeUrlName(baseURL)}`, safeUrlName(baseURL), { apiKey, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+      this.embedder = new OpenAIEmbedder(ep, emb, { retries: this.config.retries, timeoutMs: this.config.timeoutMs, backoff: this.config.backoff, rng: this.rng.fork('embed'), clock: this.clock, sleep: this.sleep, redact: (s) => this.redactor.redact(s) });
+    }
+  }
+
+  /** Add an endpoint while running; returns its (unique) name. */
+  addEndpoint(input: EndpointConfigInput): string {
+    const cfg = endpointConfigSchema.parse(input);
+    const taken = new Set(this.router.all().map((e) => e.name));
+    let name = cfg.name ?? `${cfg.model}@${safeUrlName(cfg.baseURL)}`;
+    for (let i = 2; taken.has(name); i++) name = `${cfg.name ?? `${cfg.model}@${safeUrlName(cfg.baseURL)}`}#${i}`;
+    const apiKey = resolveApiKey(this.env, cfg.apiKeyEnv);
+    this.redactor.add(apiKey);
+    this.router.add(new Endpoint(cfg, name, safeUrlName(cfg.baseURL), { apiKey, ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}) }));
+    return name;
+  }
+
+  /** Stop routing to an endpoint (requests in flight there finish); false when no such active endpoint. */
+  removeEndpoint(name: string): boolean {
+    const ep = this.router.all().find((e) => e.name === name && e.active);
+    if (!ep) return false;
+    this.probes.get(ep)?.abort();
+    this.router.remove(ep);
+    return true;
+  }
+
+  /** Live figures of every endpoint (removed ones included), by name. */
+  stats(): Record<string, EndpointStats> {
+    const out: Record<string, EndpointStats> = {};
+    for (const e of this.router.all()) out[e.name] = e.stats();
+    if (this.embedder) out[this.embedder.endpoint.name] = this.embedder.endpoint.stats();
+    return out;
+  }
+
+  /** Per-endpoint usage for the run summary. */
+  usage(): Record<string, EndpointUsage> {
+    return Object.fromEntries(Object.entries(this.stats()).map(([n, s]) => [n, {
+      requests: s.requests, retries: s.retries, failures: s.failures, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
+    }]));
+  }
+
+  /** The binding of an agent: its entry in `bindings`, else `"*"`, else none. */
+  bindingFor(agentId: string | undefined): string | undefined {
+    const b = this.config.bindings ?? {};
+    return (agentId !== undefined ? b[agentId] : undefined) ?? b['*'];
+  }
+
+  async complete(req: CompletionRequest): Promise<Completion> {
+    const target = this.bindingFor(req.agentId);
+    const avoid = new Set<Endpoint>();
+    const attempts = this.config.retries + 1;
+    let last: { ep?: Endpoint; f: AttemptFailure } | undefined;
+    for (let a = 0; a < attempts; a++) {
+      if (this.closed) throw new ModelRequestError('openai backend: the pool is closed', a);
+      if (a > 0) await this.sleep(last?.f.retryAfterMs ?? backoffMs(a, this.config.backoff, this.rng));
+      let ep: Endpoint | undefined;
+      try {
+        ep = await this.acquire(target, avoid, a > 0);
+      } catch (err) {
+        if (err instanceof NoEndpointError) throw new ModelRequestError(`openai backend: ${err.message}${describe(req)}`, a);
+        throw err;
+      }
+      if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
+      try {
+        const r = await this.timed(this.config.timeoutMs, async (signal) => {
+          await this.deps.beforeSend?.(ep, req, signal);
+          return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock });
+        });
+        ep.recordSuccess(r.totalMs, r.ttftMs, r.promptTokens, r.completionTokens, r.reasoningTokens);
+        this.router.changed();
+        return {
+          text: r.text,
+          usage: { promptTokens: r.promptTokens, completionTokens: r.completionTokens },
+          timing: { ttftMs: r.ttftMs, totalMs: r.totalMs },
+          model: r.model,
+          ...(r.reasoning ? { reasoning: r.reasoning } : {}),
+        };
+      } catch (err) {
+        const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
+        if (ep.recordFailure(f, this.config.health.failureThreshold)) this.startProbe(ep);
+        this.router.changed();
+        avoid.add(ep);
+        last = { ep, f };
+        if (!f.retryable) throw this.failure(req, a + 1, last, false);
+      }
+    }
+    throw this.failure(req, attempts, last, true);
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.embedder ? this.embedder.embed(texts) : this.localEmbedder.embed([...texts]);
+  }
+
+  /** Stop health probes and reject queued requests. Idempotent. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const c of this.probes.values()) c.abort();
+    this.probes.clear();
+    this.router.rejectAll(new ModelRequestError('openai backend: the pool is closed', 0));
+  }
+
+  /** A slot on a healthy endpoint, waiting up to one timeout for one to come back when none is healthy. */
+  private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean): Promise<Endpoint | undefined> {
+    const deadline = this.clock.now() + this.config.timeoutMs;
+    for (;;) {
+      const ep = await this.router.acquire(target, avoid, isRetry);
+      const left = deadline - this.clock.now();
+      if (ep || left <= 0 || this.closed) return ep;
+      const change = this.router.nextChange();
+      const stop = new AbortController();
+      await Promise.race([change.promise, this.sleep(Math.min(left, this.config.health.cooldownMs), stop.signal)]);
+      change.cancel();
+      stop.abort();
+    }
+  }
+
+  /** Run one attempt with a deadline; the attempt's signal aborts when it passes. */
+  private async timed<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ctl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; ctl.abort(); }, ms);
+    timer.unref();
+    try {
+      return await run(ctl.signal);
+    } catch (err) {
+      throw timedOut ? new AttemptTimeoutError(ms) : err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Probe a taken-out endpoint with `GET /models` after a cooldown (doubling, up to 8×) until it answers. */
+  private startProbe(ep: Endpoint): void {
+    if (this.probes.has(ep) || this.closed) return;
+    const ctl = new AbortController();
+    this.probes.set(ep, ctl);
+    const { cooldownMs } = this.config.health;
+    void (async () => {
+      let wait = cooldownMs;
+      while (!ctl.signal.aborted && ep.active && !ep.healthy) {
+        await this.probeSleep(wait, ctl.signal);
+        if (ctl.signal.aborted) break;
+        try {
+          await this.timed(Math.min(this.config.timeoutMs, 10_000), (signal) => ep.client.models.list({ signal }));
+          ep.healthy = true;
+          ep.consecutiveFailures = 0;
+          this.router.changed();
+        } catch {
+          wait = Math.min(wait * 2, cooldownMs * 8);
+        }
+      }
+      if (this.probes.get(ep) === ctl) this.probes.delete(ep);
+    })();
+  }
+
+  private failure(req: CompletionRequest, attempts: number, last: { ep?: Endpoint; f: AttemptFailure } | undefined, exhausted: boolean): ModelRequestError {
+    const where = last?.ep ? ` on ${last.ep.name}` : '';
+    const what = last ? `${last.f.kind}${where}: ${last.f.message}` : 'no attempt made';
+    const how = exhausted ? `failed after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `failed (${last?.f.status ?? 'error'}, not retryable)`;
+    return new ModelRequestError(this.redactor.redact(`openai backend: request ${how}${describe(req)}; last error ${what}`), attempts, last?.f.status);
+  }
+}
+
+function describe(req: CompletionRequest): string {
+  const parts = [req.taskId && `task ${req.taskId}`, `stage ${req.stage}`, req.agentId && `agent ${req.agentId}`].filter(Boolean);
+  return ` (${parts.join(', ')})`;
+}

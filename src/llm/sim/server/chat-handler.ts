@@ -1,0 +1,138 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hash32 } from '../../../engine/rng';
+import type { ChatMessage, Stage } from '../../model';
+import {
+  chatChunk, chatCompletion, sendJson, startSse, wireUsage, writeSse, WireError, type ChatIdentity,
+} from './openai-wire';
+import { applyEarlyFault, checkRateLimit, type RouteHandler } from './sim-server-context';
+
+const STAGES: ReadonlySet<string> = new Set(['solve', 'reflect', 'leadlearn', 'codream', 'lifecycle', 'other']);
+/** Characters per prefix-cache block: 16 tokens at the simulator's 4 characters per token. */
+const BLOCK_CHARS = 64;
+
+/** Header values are URI-encoded by EvoChamber's client (task ids may hold any character). */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  if (s === undefined || s === '') return undefined;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function parseMessages(body: Record<string, unknown>): ChatMessage[] {
+  const raw = body.messages;
+  if (!Array.isArray(raw) || raw.length === 0) throw new WireError(400, "'messages' must be a non-empty array", 'invalid_request_error', null, 'messages');
+  return raw.map((m, i) => {
+    const msg = m as { role?: unknown; content?: unknown };
+    if (!msg || typeof msg.role !== 'string') throw new WireError(400, `'messages[${i}].role' is required`, 'invalid_request_error', null, `messages[${i}].role`);
+    let content: string;
+    if (typeof msg.content === 'string') content = msg.content;
+    else if (Array.isArray(msg.content)) content = msg.content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('');
+    else if (msg.content === null || msg.content === undefined) content = '';
+    else throw new WireError(400, `'messages[${i}].content' must be a string or an array of parts`, 'invalid_request_error', null, `messages[${i}].content`);
+    const role = msg.role === 'system' || msg.role === 'developer' ? 'system' : msg.role === 'assistant' ? 'assistant' : 'user';
+    return { role, content };
+  });
+}
+
+function optionalPositiveInt(body: Record<string, unknown>, key: string): number | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new WireError(400, `'${key}' must be a positive integer`, 'invalid_request_error', null, key);
+  return v;
+}
+
+/** Hashes of the prompt's full cache blocks, each chained to the one before (an equal hash = an equal prefix). */
+export function prefixBlocks(text: string): number[] {
+  const out: number[] = [];
+  let h = 0;
+  for (let i = 0; i + BLOCK_CHARS <= text.length; i += BLOCK_CHARS) {
+    h = hash32(`${h}/${text.slice(i, i + BLOCK_CHARS)}`);
+    out.push(h);
+  }
+  return out;
+}
+
+/**
+ * `POST /v1/chat/completions`: the simulated model answers at once; the latency model decides
+ * when the answer's tokens appear. Streaming spreads the (short) answer text over the billed
+ * token count, so chunks arrive at the decode pace.
+ */
+export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
+  const messages = parseMessages(body);
+  if (body.n !== undefined && body.n !== null && body.n !== 1) throw new WireError(400, "serve-sim supports only 'n' = 1", 'invalid_request_error', null, 'n');
+  const maxTokens = optionalPositiveInt(body, 'max_tokens') ?? optionalPositiveInt(body, 'max_completion_tokens');
+  const stream = body.stream === true;
+  const includeUsage = stream && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+  const promptText = messages.map((m) => `${m.role}\n${m.content}`).join('\n');
+  const stageHeader = header(req, 'x-evochamber-stage');
+  const seedKey = header(req, 'x-evochamber-seed-key')
+    ?? (typeof body.seed === 'number' ? `seed:${body.seed}:${hash32(promptText)}` : undefined);
+  const fault = applyEarlyFault(ctx, res);
+  if (fault === 'hang') return;
+  const out = await ctx.sim.complete({
+    messages,
+    stage: (stageHeader && STAGES.has(stageHeader) ? stageHeader : 'other') as Stage,
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    agentId: header(req, 'x-evochamber-agent'),
+    taskId: header(req, 'x-evochamber-task'),
+    seedKey,
+  });
+  const { promptTokens, completionTokens } = out.usage;
+  const limitHeaders = checkRateLimit(ctx, promptTokens + completionTokens);
+  const idn: ChatIdentity = { id: ctx.nextId('chatcmpl'), created: ctx.created(), model: typeof body.model === 'string' ? body.model : ctx.modelId };
+  const finish = maxTokens !== undefined && completionTokens >= maxTokens ? 'length' : 'stop';
+  const usage = wireUsage(promptTokens, completionTokens);
+  const text = out.text;
+  let sent = 0;
+  let dropped = false;
+
+  const handle = ctx.scheduler.submit({ promptTokens, outputTokens: Math.max(1, completionTokens), prefixBlocks: prefixBlocks(promptText) }, {
+    onFirstToken: () => {
+      if (!stream) return;
+      startSse(res, limitHeaders);
+      writeSse(res, chatChunk(idn, { role: 'assistant', content: '' }, null, includeUsage ? null : undefined));
+    },
+    onTokens: (generated) => {
+      if (!stream || res.destroyed) return;
+      if (fault === 'drop' && generated * 2 >= completionTokens) { dropConnection(res); dropped = true; handle.cancel(); return; }
+      const upTo = Math.floor((text.length * generated) / Math.max(1, completionTokens));
+      if (upTo > sent) {
+        writeSse(res, chatChunk(idn, { content: text.slice(sent, upTo) }, null, includeUsage ? null : undefined));
+        sent = upTo;
+      }
+    },
+    onDone: () => {
+      if (dropped) return;
+      if (!stream) {
+        if (fault === 'drop') { dropMidBody(res, chatCompletion(idn, text, finish, usage), limitHeaders); return; }
+        sendJson(res, 200, chatCompletion(idn, text, finish, usage), limitHeaders);
+        return;
+      }
+      if (fault === 'drop') { dropConnection(res); return; }
+      if (sent < text.length) writeSse(res, chatChunk(idn, { content: text.slice(sent) }, null, includeUsage ? null : undefined));
+      writeSse(res, chatChunk(idn, {}, finish, includeUsage ? null : undefined));
+      if (includeUsage) writeSse(res, chatChunk(idn, null, null, usage));
+      writeSse(res, '[DONE]');
+      res.end();
+    },
+  });
+  res.on('close', () => { if (!res.writableFinished) handle.cancel(); });
+};
+
+/** Send the headers and half the body, then cut the connection (the `drop` fault, non-streamed). */
+function dropMidBody(res: ServerResponse, body: unknown, headers: Record<string, string>): void {
+  if (res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.write(text.slice(0, Math.floor(text.length / 2)), () => dropConnection(res));
+}
+
+function dropConnection(res: ServerResponse): void {
+  res.socket?.destroy();
+  res.destroy();
+}

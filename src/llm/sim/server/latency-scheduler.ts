@@ -1,0 +1,44 @@
+/** One generation request as a latency model sees it: token counts only. */
+export interface SeqRequest {
+  readonly promptTokens: number;
+  /** Tokens to generate (the billed completion length, ≥ 1). */
+  readonly outputTokens: number;
+  /**
+   * Hashes of the prompt's successive full cache blocks, each covering everything before it
+   * (so equal hashes mean an equal prefix). Used by the prefix cache; optional.
+   */
+  readonly prefixBlocks?: readonly number[];
+}
+
+/** What a latency model reports about one request while it runs (model time). */
+export interface SeqEvents {
+  /** The first output token exists (time to first token ends here). */
+  onFirstToken?(): void;
+  /** `generated` tokens exist so far; called once per engine step or decode tick. */
+  onTokens?(generated: number): void;
+  /** All `outputTokens` are generated. */
+  onDone(): void;
+}
+
+/** A submitted request; cancel it when the client goes away. */
+export interface SeqHandle {
+  cancel(): void;
+}
+
+/** Current load, for `/metrics`-like introspection and tests. */
+export interface SchedulerLoad {
+  readonly running: number;
+  readonly waiting: number;
+}
+
+/**
+ * A latency model: decides when each request's tokens appear. Contract: for every submitted,
+ * uncancelled request `onDone` is called exactly once, after `onFirstToken`; nothing is called
+ * after `cancel()` or `close()`.
+ */
+export interface LatencyScheduler {
+  submit(req: SeqRequest, events: SeqEvents): SeqHandle;
+  load(): SchedulerLoad;
+  /** Drop every request and timer. */
+  close(): void;
+}

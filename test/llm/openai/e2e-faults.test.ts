@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { runScenario } from '../../../src/index';
+import { startServeSim } from '../../../src/llm/sim/server/serve-sim';
+import { doneTaskIds, outDir, quickstartOver } from './e2e-helpers';
+
+describe('a run against a faulty server', () => {
+  it('accounts for every task exactly once and reports retries and failures per endpoint', async () => {
+    const sim = await startServeSim({ port: 0, timeScale: 300, seed: 5, faults: 'error=0.1,429=0.05,hang=0.03,drop=0.02' });
+    try {
+      const dir = outDir();
+      const { summary } = await runScenario(quickstartOver({
+        endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }],
+        timeoutMs: 600, retries: 8,
+      }), { tasks: 24, inFlight: 4, outDir: dir });
+      const ids = doneTaskIds(dir);
+      expect(summary.tasks).toBe(24);
+      expect(ids).toHaveLength(24);
+      expect(new Set(ids).size).toBe(24);
+      const ep = Object.values(summary.endpoints!)[0]!;
+      expect(ep.retries).toBeGreaterThan(0);
+      expect(ep.failures).toBeGreaterThan(0);
+      // Every failed attempt was retried; nothing was lost (8 retries outlast these fault rates).
+      expect(ep.requests).toBe(summary.tokens.total.calls + ep.failures);
+      expect(summary.failures).toBe(0);
+    } finally {
+      await sim.close();
+    }
+  });
+});
