@@ -3,12 +3,37 @@ import type { AgentView } from '../../population/roster';
 import type { Task } from '../../tasks/task';
 import type { Team } from '../team';
 
-/** Inputs of team assembly: the task, the active roster (spawn order) and a seeded rng. */
+/** The assembler weights of DESIGN.md section 4. */
+export interface AssemblyWeights {
+  /** Complement: weight of competence. */
+  readonly wc: number;
+  /** Complement: weight of pair synergy with the anchor. */
+  readonly ws: number;
+  /** Complement and scout: weight of style overlap (a penalty). */
+  readonly wo: number;
+  /** Scout: weight of novelty. */
+  readonly wx: number;
+}
+
+/** Inputs of team assembly: the task, the active roster (spawn order), pool state and a seeded rng. */
 export interface AssemblyContext {
   readonly task: Task;
   readonly roster: readonly AgentView[];
   readonly rng: Rng;
+  /** S[i][j][n] for the task's niche. */
+  readonly synergy: (i: string, j: string) => number;
+  readonly weights: AssemblyWeights;
+  /** Competence of an unseen niche. */
+  readonly c0: number;
 }
 
 /** Picks the team for one task. Contract: returns ≥1 distinct active agents; never mutates the roster. */
 export type Assembler = (ctx: AssemblyContext) => Team;
+
+/** Index of the maximum score; exact ties broken uniformly at random by `rng`. Throws on an empty list. */
+export function argmaxRandomTie(scores: readonly number[], rng: Rng): number {
+  if (scores.length === 0) throw new Error('argmax of an empty list');
+  const best = Math.max(...scores);
+  const ties = scores.map((s, i) => (s === best ? i : -1)).filter((i) => i >= 0);
+  return ties.length === 1 ? ties[0]! : rng.pick(ties);
+}

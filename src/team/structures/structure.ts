@@ -4,7 +4,8 @@ import type { LanguageModel } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Grader, Task } from '../../tasks/task';
 import type { Attempt } from '../operators/generate';
-import type { Team } from '../team';
+import type { Team, TeamMember } from '../team';
+import type { PromptContext } from '../team-prompts';
 
 /** Everything a structure may use for one task. */
 export interface StructureContext {
@@ -16,8 +17,8 @@ export interface StructureContext {
   /** What each member retrieved from its own archive for this task. */
   readonly experience: (agentId: string) => Experience;
   readonly rng: Rng;
-  /** Structure options from the scenario (e.g. `samples` for self-consistency). */
-  readonly options: { readonly samples: number };
+  /** Structure options from the scenario: self-consistency samples, debate rounds. */
+  readonly options: { readonly samples: number; readonly debateRounds: number };
 }
 
 /** One member's final answer. */
@@ -34,8 +35,13 @@ export interface StructureResult {
   readonly attempts: readonly Attempt[];
   /** Each member's own final answer: the raw text and what was extracted (null: none). */
   readonly memberAnswers: Readonly<Record<string, MemberAnswer>>;
-  /** Members' (or samples') final answers were not all equivalent. */
+  /** Members' (or samples') final answers were not all equivalent (generator-critic: a reviewer rejected the answer). */
   readonly disagreement: boolean;
+}
+
+/** The prompt context of one member for this task. */
+export function memberContext(ctx: StructureContext, member: TeamMember): PromptContext {
+  return { persona: member.agent.persona, spec: ctx.spec, task: ctx.task, experience: ctx.experience(member.agent.id) };
 }
 
 /** A collaboration structure. Contract: never throws for a malformed or failed member reply. */

@@ -1,0 +1,37 @@
+import { area } from '../../individual/agent-prompts';
+import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import type { ChatMessage } from '../../llm/model';
+import { parseJsonLoose } from '../../llm/parse-json';
+import type { NicheSpec } from '../../tasks/niche';
+import { STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './leadership-bank';
+
+const f2 = (x: number) => x.toFixed(2);
+
+/** One bank entry as the leader reads it. */
+export function formatRecord(e: LeadershipEntry): string {
+  return `- ${e.niche}; team ${e.teamProfile.map(f2).join('/')}; ${e.structure}; reward ${f2(e.outcome)}; "${e.note}"`;
+}
+
+/** The leader's structure-choice prompt, showing the retrieved records (none for zero-shot choice). */
+export function chooseStructurePrompt(persona: string, spec: NicheSpec, teamSize: number, profile: readonly number[], records: readonly LeadershipEntry[], rounds: number): ChatMessage[] {
+  const user = renderTemplate(loadTemplate(import.meta.url, 'choose-structure'), {
+    teamSize: String(teamSize),
+    area: area(spec),
+    profile: `anchor ${f2(profile[0] ?? 0)}, complement ${f2(profile[1] ?? 0)}, scout ${f2(profile[2] ?? 0)}`,
+    rounds: String(rounds),
+    records: records.length ? records.map(formatRecord).join('\n') : '(none yet)',
+  });
+  return [{ role: 'system', content: persona }, { role: 'user', content: user }];
+}
+
+/** Parse the leader's reply: a known structure name, or null. Accepts JSON or a bare mention. */
+export function parseStructureChoice(text: string): { structure: StructureName; why: string } | null {
+  const parsed = parseJsonLoose(text) as { structure?: unknown; why?: unknown } | undefined;
+  const raw = typeof parsed?.structure === 'string' ? parsed.structure : null;
+  const norm = (s: string) => s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const byJson = raw ? STRUCTURE_NAMES.find((s) => s === norm(raw)) : undefined;
+  if (byJson) return { structure: byJson, why: typeof parsed?.why === 'string' ? parsed.why : '' };
+  if (parsed) return null;
+  const mentioned = STRUCTURE_NAMES.filter((s) => new RegExp(`\\b${s}\\b`, 'i').test(text));
+  return mentioned.length === 1 ? { structure: mentioned[0]!, why: text.trim().slice(0, 200) } : null;
+}

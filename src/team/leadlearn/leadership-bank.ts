@@ -1,0 +1,69 @@
+import { VectorIndex } from '../../store/vector-index';
+
+/** The structures a leader can choose. */
+export const STRUCTURE_NAMES = ['voting', 'debate', 'generator-critic', 'decompose'] as const;
+/** One of the four collaboration structures. */
+export type StructureName = (typeof STRUCTURE_NAMES)[number];
+
+/** One record of the shared leadership bank: who led what, how, and how it went. */
+export interface LeadershipEntry {
+  readonly id: string;
+  readonly taskId: string;
+  readonly niche: string;
+  readonly difficulty: number;
+  /** Competence on the niche of anchor, complement and scout when the task started. */
+  readonly teamProfile: readonly number[];
+  readonly structure: string;
+  /** Team reward, 0–1. */
+  readonly outcome: number;
+  /** The leader's one-line note on why it worked or failed. */
+  readonly note: string;
+  readonly poolVersion: number;
+  readonly key: Float32Array;
+  /** Pool version at which the supervisor appended it. */
+  readonly committedAt?: number;
+}
+
+/**
+ * The retrieval key of `[niche, team competence profile]`: the niche's embedding (unit length)
+ * followed by the profile centred on 0.5 and scaled down, so the niche dominates and the
+ * profile orders entries within it.
+ */
+export function leadershipKey(nicheEmbedding: Float32Array, profile: readonly number[]): Float32Array {
+  const key = new Float32Array(nicheEmbedding.length + 3);
+  key.set(nicheEmbedding);
+  for (let i = 0; i < 3; i++) key[nicheEmbedding.length + i] = 0.5 * ((profile[i] ?? 0.5) - 0.5);
+  return key;
+}
+
+/**
+ * LeadLearn's shared bank (owned by the population supervisor; written only through its
+ * updates). Grows without a cap; queries return the most similar entries first, deterministically.
+ */
+export class LeadershipBank {
+  private readonly index: VectorIndex<LeadershipEntry>;
+
+  constructor(readonly embeddingDim: number) {
+    this.index = new VectorIndex<LeadershipEntry>(embeddingDim + 3);
+  }
+
+  /** Number of entries. */
+  get size(): number {
+    return this.index.size;
+  }
+
+  /** Append one entry. */
+  add(entry: LeadershipEntry): void {
+    this.index.add(entry);
+  }
+
+  /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf`. */
+  query(key: Float32Array, k: number, asOf = Infinity): LeadershipEntry[] {
+    return this.index.search(key, k, (e) => (e.committedAt ?? 0) <= asOf).map((r) => r.item);
+  }
+
+  /** All entries in insertion order. */
+  entries(): readonly LeadershipEntry[] {
+    return this.index.all();
+  }
+}

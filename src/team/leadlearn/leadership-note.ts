@@ -1,0 +1,25 @@
+import { area } from '../../individual/agent-prompts';
+import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import type { LanguageModel, Usage } from '../../llm/model';
+import { stripThinking } from '../../llm/parse-json';
+import type { NicheSpec } from '../../tasks/niche';
+import type { Task } from '../../tasks/task';
+import { ask } from '../operators/ask';
+
+/** What the leader writes into the bank after a task. */
+export interface LeadershipNote {
+  readonly note: string;
+  readonly usage: Usage;
+}
+
+/** Ask the leader for a one-line note on why the structure worked or failed; a failed call gives an empty note. */
+export async function writeLeadershipNote(
+  model: LanguageModel, leader: { id: string; persona: string }, spec: NicheSpec, task: Task, structure: string, reward: number, disagreement: boolean,
+): Promise<LeadershipNote> {
+  const user = renderTemplate(loadTemplate(import.meta.url, 'leadership-note'), {
+    area: area(spec), structure, reward: reward.toFixed(2), disagreement: disagreement ? 'yes' : 'no',
+  });
+  const reply = await ask(model, [{ role: 'system', content: leader.persona }, { role: 'user', content: user }], 'leadlearn', leader.id, task.id, `${task.id}/${leader.id}/note`);
+  const line = stripThinking(reply.text).split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
+  return { note: line.replace(/"/g, "'").slice(0, 200), usage: reply.usage };
+}

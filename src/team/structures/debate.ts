@@ -1,0 +1,34 @@
+import { generate, type Attempt } from '../operators/generate';
+import { vote } from '../operators/vote';
+import { reviseDebatePrompt } from '../team-prompts';
+import { memberContext, type Structure } from './structure';
+
+/**
+ * An independent round, then `debateRounds` rounds in which each member sees the others' latest
+ * answers and revises its own. The final round is decided by majority (leader breaks ties).
+ */
+export const debate: Structure = async (ctx) => {
+  const members = ctx.team.members;
+  const all: Attempt[] = [];
+  let latest = await Promise.all(members.map((member) =>
+    generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 })));
+  all.push(...latest);
+  for (let round = 1; round <= ctx.options.debateRounds; round++) {
+    const previous = latest;
+    latest = await Promise.all(members.map((member, i) => generate({
+      ...ctx, member, experience: ctx.experience(member.agent.id), step: `debate-${round}`, index: 0,
+      messages: reviseDebatePrompt(memberContext(ctx, member), previous[i]!.text, previous.filter((_, j) => j !== i).map((a) => a.text), round),
+    })));
+    all.push(...latest);
+    // Nothing left to argue about once every member gives an equivalent answer.
+    if (!vote(latest.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b)).disagreement && latest.every((a) => a.extracted !== null)) break;
+  }
+  const result = vote(latest.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b));
+  const chosen = result.winnerIndex >= 0 ? latest[result.winnerIndex]! : latest[0]!;
+  return {
+    finalText: chosen.text || null,
+    attempts: all,
+    memberAnswers: Object.fromEntries(latest.map((a) => [a.agentId, { text: a.text, extracted: a.extracted }])),
+    disagreement: result.disagreement,
+  };
+};

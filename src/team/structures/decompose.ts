@@ -1,0 +1,45 @@
+import { parseJsonLoose } from '../../llm/parse-json';
+import { ask } from '../operators/ask';
+import { generate, type Attempt } from '../operators/generate';
+import { decomposePrompt, solvePartPrompt, synthesizePrompt } from '../team-prompts';
+import { memberContext, type Structure } from './structure';
+
+function parseParts(text: string, want: number): string[] | null {
+  const parsed = parseJsonLoose(text) as { parts?: unknown } | unknown[] | undefined;
+  const list = Array.isArray(parsed) ? parsed : (parsed as { parts?: unknown } | undefined)?.parts;
+  if (!Array.isArray(list)) return null;
+  const parts = list.filter((p): p is string => typeof p === 'string' && p.trim().length > 0).map((p) => p.trim());
+  return parts.length > 0 ? parts.slice(0, Math.max(want, 1)) : null;
+}
+
+/**
+ * The leader splits the task into one sub-problem per other member; members solve their parts;
+ * the leader synthesizes the final answer from the part solutions. An unusable split falls back
+ * to the whole task as the one part.
+ */
+export const decompose: Structure = async (ctx) => {
+  const [leader, ...others] = ctx.team.members;
+  const helpers = others.length > 0 ? others : [leader!];
+  const lid = leader!.agent.id;
+  const split = await ask(ctx.model, decomposePrompt(memberContext(ctx, leader!), helpers.length), 'solve', lid, ctx.task.id, `${ctx.task.id}/${lid}/decompose/0`);
+  const attempts: Attempt[] = [{ agentId: lid, role: leader!.role, step: 'decompose', index: 0, text: split.text, extracted: null, usage: split.usage, ...(split.error ? { error: split.error } : {}) }];
+  const parts = parseParts(split.text, helpers.length) ?? ['Solve the whole task.'];
+  const solutions = await Promise.all(parts.map(async (part, i) => {
+    const member = helpers[i % helpers.length]!;
+    const id = member.agent.id;
+    const r = await ask(ctx.model, solvePartPrompt(memberContext(ctx, member), part, i + 1, parts.length), 'solve', id, ctx.task.id, `${ctx.task.id}/${id}/part/${i}`);
+    return { text: r.text, attempt: { agentId: id, role: member.role, step: 'part', index: i, text: r.text, extracted: null, usage: r.usage, ...(r.error ? { error: r.error } : {}) } as Attempt };
+  }));
+  attempts.push(...solutions.map((s) => s.attempt));
+  const final = await generate({
+    ...ctx, member: leader!, experience: ctx.experience(lid), step: 'synthesize', index: 0,
+    messages: synthesizePrompt(memberContext(ctx, leader!), solutions.map((s) => s.text)),
+  });
+  attempts.push(final);
+  return {
+    finalText: final.text || null,
+    attempts,
+    memberAnswers: { [lid]: { text: final.text, extracted: final.extracted } },
+    disagreement: false,
+  };
+};

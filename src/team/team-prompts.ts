@@ -1,0 +1,67 @@
+import { area, formatExperience, formatPublicTests, type Experience } from '../individual/agent-prompts';
+import { loadTemplate, renderTemplate } from '../individual/prompt-template';
+import type { ChatMessage } from '../llm/model';
+import type { NicheSpec } from '../tasks/niche';
+import type { Task } from '../tasks/task';
+
+/** Who is asking and about what: persona, niche, task and the asker's own retrieved experience. */
+export interface PromptContext {
+  readonly persona: string;
+  readonly spec: NicheSpec;
+  readonly task: Task;
+  readonly experience: Experience;
+}
+
+const clip = (s: string, n = 1500) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+function messages(ctx: PromptContext, template: string, values: Record<string, string>): ChatMessage[] {
+  const context = renderTemplate(loadTemplate(import.meta.url, 'context'), {
+    area: area(ctx.spec), experience: formatExperience(ctx.experience), question: ctx.task.question, publicTests: formatPublicTests(ctx.task),
+  });
+  return [
+    { role: 'system', content: ctx.persona },
+    { role: 'user', content: renderTemplate(loadTemplate(import.meta.url, template), { context, answerFormat: ctx.spec.answerFormat, ...values }) },
+  ];
+}
+
+/** Debate revision: the member's previous answer and its teammates' answers. */
+export function reviseDebatePrompt(ctx: PromptContext, previous: string, others: readonly string[], round: number): ChatMessage[] {
+  return messages(ctx, 'revise-debate', {
+    previous: clip(previous || '(no answer)'),
+    others: others.map((o, i) => `Teammate ${i + 1}:\n${clip(o || '(no answer)', 1000)}`).join('\n\n'),
+    round: String(round),
+  });
+}
+
+/** A reviewer's prompt: the candidate answer and, for code, the public-test results. */
+export function reviewPrompt(ctx: PromptContext, candidate: string, testResults: string | null): ChatMessage[] {
+  return messages(ctx, 'review', {
+    candidate: clip(candidate || '(no answer)'),
+    testResults: testResults ? `\n## Public test results\n${testResults}\n` : '',
+  });
+}
+
+/** Revision after review: the previous answer and the reviewers' feedback. */
+export function reviseFeedbackPrompt(ctx: PromptContext, previous: string, feedback: readonly string[]): ChatMessage[] {
+  return messages(ctx, 'revise-feedback', {
+    previous: clip(previous || '(no answer)'),
+    feedback: feedback.map((f, i) => `Reviewer ${i + 1}: ${clip(f, 800)}`).join('\n'),
+  });
+}
+
+/** The leader's decomposition prompt. */
+export function decomposePrompt(ctx: PromptContext, parts: number): ChatMessage[] {
+  return messages(ctx, 'decompose', { parts: String(parts) });
+}
+
+/** A member's sub-problem prompt. */
+export function solvePartPrompt(ctx: PromptContext, part: string, index: number, total: number): ChatMessage[] {
+  return messages(ctx, 'solve-part', { part: clip(part, 600), index: String(index), total: String(total) });
+}
+
+/** The leader's synthesis prompt over the members' sub-problem solutions. */
+export function synthesizePrompt(ctx: PromptContext, solutions: readonly string[]): ChatMessage[] {
+  return messages(ctx, 'synthesize', {
+    solutions: solutions.map((s, i) => `Sub-problem ${i + 1}:\n${clip(s || '(no solution)', 1000)}`).join('\n\n'),
+  });
+}

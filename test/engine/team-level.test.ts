@@ -1,0 +1,78 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario, runScenario, type RunSummary } from '../../src/index';
+
+const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
+const out = () => mkdtempSync(path.join(tmpdir(), 'evo-team-'));
+const TASKS = 360;
+const SEEDS = [1, 2, 3];
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function runs(variant: string, inFlight = 1): Promise<RunSummary[]> {
+  const out2: RunSummary[] = [];
+  for (const seed of SEEDS) out2.push((await runScenario(quickstart, { variant, seed, tasks: TASKS, inFlight, outDir: out() })).summary);
+  return out2;
+}
+
+/** Total-variation distance between two count tables. */
+function tv(a: Record<string, number>, b: Record<string, number>): number {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  const na = Object.values(a).reduce((x, y) => x + y, 0);
+  const nb = Object.values(b).reduce((x, y) => x + y, 0);
+  return 0.5 * [...keys].reduce((s, k) => s + Math.abs((a[k] ?? 0) / na - (b[k] ?? 0) / nb), 0);
+}
+
+describe('team level in the simulated world', () => {
+  it('LeadLearn learns: structure choices differ by niche, and evochamber beats no-team and no-leadlearn over 3 seeds', async () => {
+    const [full, noTeam, noLead] = [await runs('evochamber'), await runs('no-team'), await runs('no-leadlearn')];
+    const acc = (rs: RunSummary[]) => mean(rs.map((r) => r.accuracy));
+    console.log([
+      `accuracy over ${SEEDS.length} seeds × ${TASKS} tasks`,
+      'variant        ' + SEEDS.map((s) => `seed ${s}`.padStart(8)).join('') + '    mean',
+      ...([['evochamber', full], ['no-team', noTeam], ['no-leadlearn', noLead]] as const).map(([n, rs]) =>
+        n.padEnd(15) + rs.map((r) => r.accuracy.toFixed(3).padStart(8)).join('') + acc(rs).toFixed(3).padStart(8)),
+      'structures chosen by evochamber (seed 1):',
+      ...Object.entries(full[0]!.structures).map(([n, s]) => `  ${n.padEnd(18)} ${JSON.stringify(s)}`),
+    ].join('\n'));
+    expect(acc(full)).toBeGreaterThan(acc(noTeam));
+    expect(acc(full)).toBeGreaterThan(acc(noLead));
+    // Choices differ by niche: some pair of niches has clearly different structure mixes in every seed.
+    for (const r of full) {
+      const tables = Object.values(r.structures);
+      let widest = 0;
+      for (let i = 0; i < tables.length; i++) for (let j = i + 1; j < tables.length; j++) widest = Math.max(widest, tv(tables[i]!, tables[j]!));
+      expect(widest).toBeGreaterThan(0.2);
+    }
+    expect(full.every((r) => r.leadlearn.entries === TASKS - r.failures)).toBe(true);
+    expect(noTeam.every((r) => Object.values(r.structures).every((s) => Object.keys(s).join() === 'voting'))).toBe(true);
+  });
+
+  it('eight tasks in flight reach the same accuracy within noise as one', async () => {
+    const [one, eight] = [await runs('evochamber', 1), await runs('evochamber', 8)];
+    const a1 = mean(one.map((r) => r.accuracy));
+    const a8 = mean(eight.map((r) => r.accuracy));
+    // Binomial standard error of the difference of two means over SEEDS × TASKS tasks each.
+    const se = Math.sqrt((a1 * (1 - a1) + a8 * (1 - a8)) / (SEEDS.length * TASKS));
+    console.log(`in flight 1: ${a1.toFixed(3)}  in flight 8: ${a8.toFixed(3)}  (3 s.e. = ${(3 * se).toFixed(3)})`);
+    expect(Math.abs(a1 - a8)).toBeLessThan(3 * se);
+    expect(eight.every((r) => r.tasks === TASKS && r.poolVersion >= TASKS)).toBe(true);
+  });
+
+  it('records roles, the structure choice and why, member answers, disagreement and synergy in the event log', async () => {
+    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber', tasks: 24, outDir: out() });
+    const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const team = events.find((e) => e.type === 'team.assembled');
+    expect(team.members.map((m: { role: string }) => m.role)).toEqual(['anchor', 'complement', 'scout']);
+    expect(Object.keys(team.scores)).toHaveLength(3);
+    const chosen = events.filter((e) => e.type === 'structure.chosen');
+    expect(chosen).toHaveLength(24);
+    expect(chosen.some((e) => e.retrieved.length > 0)).toBe(true);
+    expect(events.filter((e) => e.type === 'task.graded').every((e) => typeof e.disagreement === 'boolean')).toBe(true);
+    expect(events.filter((e) => e.type === 'synergy.updated').length).toBe(24 * 3);
+    expect(events.filter((e) => e.type === 'leadlearn.entry').length).toBe(24);
+    expect(summary.disagreementRate).toBeGreaterThanOrEqual(0);
+    expect(Object.values(summary.structures).flatMap((s) => Object.values(s)).reduce((a, b) => a + b, 0)).toBe(24);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES, type Structure, type StructureContext, type Task } from '../../src/index';
+import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
+import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
+
+const spec = loadBuiltinNicheSpecs().get('algebra')!;
+const grader = createMathGrader();
+const team = teamOf(agentView('a'), agentView('b'), agentView('c'));
+
+function context(model: RecordingModel, task: Task = mathTask(), g = grader, s = spec): StructureContext {
+  return {
+    task, spec: s, grader: g, model, team, rng: testRng(),
+    experience: () => ({ lessons: [], meta: [] }), options: { samples: 3, debateRounds: 2 },
+  };
+}
+
+// A model that answers each request kind sensibly: JSON for reviews and splits, \boxed{4} otherwise.
+const sensible: FakeAnswer = (req) => {
+  const user = req.messages.map((m) => m.content).join('\n');
+  if (user.includes('## Review')) return '{"verdict": "incorrect", "feedback": "check the last step"}';
+  if (user.includes('## Decompose')) return '{"parts": ["isolate x", "divide"]}';
+  if (user.includes('## Sub-problem\n')) return 'partial: 3x = 12';
+  return 'So x = 4.\n\\boxed{4}';
+};
+
+describe.each(Object.entries(STRUCTURES))('structure contract: %s', (name, structure: Structure) => {
+  it('produces an answer and records which member made every call', async () => {
+    const model = new RecordingModel(sensible);
+    const r = await structure(context(model));
+    expect(r.finalText).toContain('\\boxed{4}');
+    expect(grader.extract(r.finalText!)).toBe('4');
+    expect(r.attempts.length).toBe(model.calls.length);
+    const ids = new Set(team.members.map((m) => m.agent.id));
+    for (const a of r.attempts) expect(ids.has(a.agentId)).toBe(true);
+    for (const id of Object.keys(r.memberAnswers)) expect(ids.has(id)).toBe(true);
+    expect(Object.keys(r.memberAnswers).length).toBeGreaterThan(0);
+    expect(model.calls.every((c) => c.taskId === 'algebra-0001' && c.seedKey && c.agentId)).toBe(true);
+    if (!['single', 'self-consistency'].includes(name)) {
+      expect(new Set(r.attempts.map((a) => a.agentId))).toEqual(ids);
+    }
+  });
+
+  it('never throws on malformed member replies', async () => {
+    const r = await structure(context(new RecordingModel(['{{{', '', '<think>unclosed', 'null', '```'])));
+    expect(r.attempts.length).toBeGreaterThan(0);
+    expect(typeof r.disagreement).toBe('boolean');
+  });
+
+  it('never throws when the backend fails; the attempts carry the error', async () => {
+    const model = new RecordingModel(() => { throw new Error('503 from endpoint'); });
+    const r = await structure(context(model));
+    expect(r.finalText).toBeNull();
+    expect(r.attempts.every((a) => a.error === '503 from endpoint')).toBe(true);
+  });
+
+  it('never shows gold answers or hidden tests in any prompt', async () => {
+    const model = new RecordingModel(sensible);
+    await structure(context(model, mathTask('algebra-0002', 'GOLD-SENTINEL')));
+    for (const p of model.prompts()) expect(p).not.toContain('GOLD-SENTINEL');
+  });
+});
+
+describe('structure behaviour', () => {
+  const code = createCodeGrader({ workers: 1, timeoutMs: 2000 });
+  afterAll(() => code.close());
+
+  it('voting takes the majority by answer equivalence; the leader breaks ties', async () => {
+    const answers = new Map([['a', '\\boxed{0.5}'], ['b', '\\boxed{3}'], ['c', '\\boxed{\\frac{1}{2}}']]);
+    const r = await STRUCTURES.voting!(context(new RecordingModel((req) => answers.get(req.agentId!)!)));
+    expect(grader.extract(r.finalText!)).toBe('0.5');
+    expect(r.disagreement).toBe(true);
+  });
+
+  it('debate shows each member the others\' answers and stops once all agree', async () => {
+    const model = new RecordingModel((req, n) => (n < 3 ? `\\boxed{${req.agentId === 'a' ? 5 : 4}}` : '\\boxed{4}'));
+    const r = await STRUCTURES.debate!(context(model));
+    expect(model.calls.length).toBe(6);
+    const revise = model.prompts()[3]!;
+    expect(revise).toContain('## Other answers');
+    expect(revise).toContain('\\boxed{4}');
+    expect(r.disagreement).toBe(false);
+  });
+
+  it('generator-critic lets reviewers run the public tests of a code task, never the hidden ones', async () => {
+    const listSpec = loadBuiltinNicheSpecs().get('list-functions')!;
+    const task: Task = {
+      id: 'list-functions-0001', index: 1, niche: 'list-functions', domain: 'code', difficulty: 1, block: 0, entryPoint: 'double',
+      question: 'Write double(xs) returning each element doubled.',
+      publicTests: ['assert double([1]) == [2]', 'assert double([]) == []'],
+      hidden: { answer: 'def double(xs):\n    return [2 * x for x in xs]', distractors: [], tests: ['assert double([5, 6]) == [10, 12] # HIDDEN'] },
+    };
+    const model = new RecordingModel((req) => {
+      const user = req.messages.map((m) => m.content).join('\n');
+      if (user.includes('## Review\n')) return '{"verdict": "incorrect", "feedback": "wrong for the example"}';
+      return '```python\ndef double(xs):\n    return [x + 3 for x in xs]\n```';
+    });
+    const r = await STRUCTURES['generator-critic']!(context(model, task, code, listSpec));
+    const reviews = model.prompts().filter((p) => p.includes('## Review\n'));
+    expect(reviews).toHaveLength(2);
+    expect(reviews[0]).toContain('## Public test results');
+    expect(reviews[0]).toMatch(/FAILED: assert double\(\[1\]\) == \[2\]/);
+    for (const p of model.prompts()) expect(p).not.toContain('HIDDEN');
+    expect(r.disagreement).toBe(true);
+    expect(model.prompts().some((p) => p.includes('## Reviewer feedback'))).toBe(true);
+  });
+
+  it('decompose gives each other member a part and the leader synthesizes from their solutions', async () => {
+    const model = new RecordingModel(sensible);
+    await STRUCTURES.decompose!(context(model));
+    const parts = model.calls.filter((c) => c.seedKey!.includes('/part/'));
+    expect(parts.map((c) => c.agentId)).toEqual(['b', 'c']);
+    const synth = model.prompts().find((p) => p.includes('## Sub-problem solutions'))!;
+    expect(synth).toContain('partial: 3x = 12');
+  });
+});
