@@ -10,7 +10,7 @@ const spawn = (id: string) => ({
 
 describe('population supervisor', () => {
   it('spawns agents in order and routes an update only to the agents it names', () => {
-    const s = createActor(supervisorMachine).start();
+    const s = createActor(supervisorMachine, { input: { dim, synergyEta: 0.2, synergy0: 0.5 } }).start();
     s.send(spawn('agent-01'));
     s.send(spawn('agent-02'));
     s.send({ type: 'APPLY_UPDATE', update: { taskId: 't', observations: [{ agentId: 'agent-02', niche: 'algebra', reward: 1 }], experiences: [] } });
@@ -22,7 +22,7 @@ describe('population supervisor', () => {
   });
 
   it('bumps the pool version once per applied update', () => {
-    const s = createActor(supervisorMachine).start();
+    const s = createActor(supervisorMachine, { input: { dim, synergyEta: 0.2, synergy0: 0.5 } }).start();
     s.send(spawn('agent-01'));
     for (let i = 0; i < 3; i++) s.send({ type: 'APPLY_UPDATE', update: { taskId: `t${i}`, observations: [], experiences: [] } });
     expect(s.getSnapshot().context.poolVersion).toBe(3);

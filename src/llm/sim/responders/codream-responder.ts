@@ -1,0 +1,80 @@
+import type { Strategy } from '../sim-world';
+import { ownKnowledge } from '../prompt-reader';
+import type { Responder, ResponderContext } from './responder';
+
+const json = (v: unknown) => ({ text: JSON.stringify(v), lengthClass: 'json' as const });
+const phrase = (s: Strategy) => `the ${s.phrase} (${s.gloss})`;
+
+/** Strategies relevant to the task (its required ones, its domain's, cross-domain) named in `text`. */
+function relevant(ctx: ResponderContext, text: string): Strategy[] {
+  const { entry, world } = ctx;
+  if (!entry) return [];
+  const { task } = entry;
+  const pool = new Set([
+    ...world.required(task.niche, task.id, task.difficulty), ...world.domainStrategies(task.domain), ...world.crossStrategies(),
+  ].map((s) => s.phrase));
+  return world.mentioned(text).filter((s) => pool.has(s.phrase));
+}
+
+/** CoDream reflect: a diagnosis naming the relevant strategies the member's own knowledge had. */
+export const dreamReflectResponder: Responder = (ctx) => {
+  const used = relevant(ctx, ownKnowledge(ctx.prompt));
+  const ok = /\(succeeded\)/.test(ctx.prompt.sections.get('your attempt') ?? '');
+  return json({ diagnosis: `${ok ? 'It worked' : 'It failed'}${used.length ? `; I relied on ${used.map(phrase).join(' and ')}` : '; I had no specific technique for this'}.` });
+};
+
+/**
+ * CoDream contrast: the relevant strategies attempt B (and its diagnosis) names that attempt A
+ * lacks. With no success on either side the member may still imagine a missing required strategy.
+ */
+export const dreamContrastResponder: Responder = (ctx) => {
+  const a = `${ctx.prompt.sections.get([...ctx.prompt.sections.keys()].find((k) => k.startsWith('attempt a')) ?? '') ?? ''}`;
+  const b = `${ctx.prompt.sections.get([...ctx.prompt.sections.keys()].find((k) => k.startsWith('attempt b')) ?? '') ?? ''}`;
+  const inA = new Set(relevant(ctx, a).map((s) => s.phrase));
+  const delta = relevant(ctx, b).filter((s) => !inA.has(s.phrase));
+  if (delta.length) return json({ delta: `B used ${delta.map(phrase).join(' and ')}; A did not.` });
+  const { entry, world, params, rng } = ctx;
+  if (entry && rng.chance(params.discoverOnFailure)) {
+    const known = new Set(world.mentioned(ctx.prompt.full).map((s) => s.phrase));
+    const missing = world.required(entry.task.niche, entry.task.id, entry.task.difficulty).filter((s) => !known.has(s.phrase));
+    if (missing.length) return json({ delta: `Both attempts missed a step; ${phrase(rng.pick(missing))} might have worked.` });
+  }
+  return json({ delta: 'Both attempts rushed the final step.' });
+};
+
+/** CoDream imagine: one proposal per strategy named in the contrasts, plus one vague proposal. */
+export const dreamImagineResponder: Responder = (ctx) => {
+  const niche = ctx.entry?.task.niche ?? '*';
+  const named = relevant(ctx, ctx.prompt.sections.get('contrasts') ?? '');
+  const unique = [...new Map(named.map((s) => [s.phrase, s])).values()];
+  const proposals = unique.map((s) => ({ strategy: `Apply ${phrase(s)}.`, niches: s.scope === 'cross' ? ['*'] : [niche] }));
+  proposals.push({ strategy: 'Be more careful next time.', niches: [niche] });
+  return json({ proposals });
+};
+
+/** CoDream debate: keep proposals that name a real technique (usually), drop vague ones (usually). */
+export const dreamDebateResponder: Responder = (ctx) => {
+  const lines = (ctx.prompt.sections.get('proposals') ?? '').split('\n').filter((l) => /^\d+\./.test(l));
+  const keep: number[] = [];
+  const drop: number[] = [];
+  lines.forEach((line, i) => {
+    const concrete = ctx.world.mentioned(line).length > 0;
+    (ctx.rng.chance(concrete ? 0.9 : 0.15) ? keep : drop).push(i + 1);
+  });
+  if (ctx.rng.chance(ctx.params.malformed)) return { text: 'Keep the good ones.', lengthClass: 'json' };
+  return json({ keep, drop });
+};
+
+/** CoDream crystallize: each surviving proposal as an insight, its level read off the strategy's scope. */
+export const dreamCrystallizeResponder: Responder = (ctx) => {
+  const niche = ctx.entry?.task.niche ?? null;
+  const insights = (ctx.prompt.sections.get('surviving proposals') ?? '').split('\n').filter((l) => /^\d+\./.test(l)).map((line) => {
+    const s = ctx.world.mentioned(line)[0];
+    const text = line.replace(/^\d+\.\s*/, '').replace(/\s*\[niches:.*\]$/, '');
+    if (!s) return { text, level: 'task-local', niche };
+    return s.scope === 'cross'
+      ? { text: `On any task, ${text.charAt(0).toLowerCase()}${text.slice(1)}`, level: 'cross-domain', niche: null }
+      : { text: `When a task in this area resists, ${text.charAt(0).toLowerCase()}${text.slice(1)}`, level: 'subdomain', niche };
+  });
+  return json({ insights });
+};

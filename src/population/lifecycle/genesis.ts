@@ -1,0 +1,71 @@
+import { competenceOf } from '../../individual/competence';
+import type { AgentView } from '../roster';
+import { meetsThreshold, nicheLead, specialistOf } from '../specialization';
+import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+
+/** How generalist an agent is over a set of niches. */
+export interface Generality {
+  readonly agentId: string;
+  /** Mean competence over the niches (unseen at c0). */
+  readonly mean: number;
+  /** Population standard deviation of competence over the niches. */
+  readonly std: number;
+  /** `mean − spreadPenalty · std`: high and even competence scores best. */
+  readonly score: number;
+}
+
+/** Generality of one agent over `niches` (mean 0, std 0 for no niches). */
+export function generalityOf(agent: AgentView, niches: readonly string[], c0: number, spreadPenalty: number): Generality {
+  const xs = niches.map((n) => competenceOf(agent, n, c0));
+  const mean = xs.length === 0 ? 0 : xs.reduce((s, x) => s + x, 0) / xs.length;
+  const std = xs.length === 0 ? 0 : Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / xs.length);
+  return { agentId: agent.id, mean, std, score: mean - spreadPenalty * std };
+}
+
+/**
+ * Agents ranked most generalist first: highest `mean − spreadPenalty · std` of competence over the
+ * niches (one score, so a slightly lower mean can win on much lower spread); ties in spawn order.
+ */
+export function rankGeneralists(roster: readonly AgentView[], niches: readonly string[], c0: number, spreadPenalty: number): Generality[] {
+  return roster
+    .map((a, i) => ({ g: generalityOf(a, niches, c0, spreadPenalty), i }))
+    .sort((x, y) => y.g.score - x.g.score || x.i - y.i)
+    .map((x) => x.g);
+}
+
+/**
+ * Genesis: a niche that recurred at least `genesis.minRecurrence` times in the last window and has
+ * no specialist gets a new agent, spawned from the most generalist parent and aimed at the niche.
+ * Most recurrent niches first (ties: first-seen order); each decision uses a different parent; at
+ * most `genesis.maxPerWindow`, and never past `maxAgents`.
+ */
+export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+  const cfg = ctx.config.genesis;
+  const sp = ctx.config.specialist;
+  const roster = activeRoster(ctx);
+  const room = Math.min(cfg.maxPerWindow, ctx.bounds.maxAgents - roster.length);
+  if (room <= 0 || roster.length === 0) return [];
+  const gaps = ctx.niches
+    .map((niche, i) => ({ niche, i, recurrence: ctx.recentNiches[niche] ?? 0 }))
+    .filter((g) => meetsThreshold(g.recurrence, cfg.minRecurrence) && specialistOf(roster, g.niche, ctx.c0, sp.margin, sp.minExposure) === null)
+    .sort((x, y) => y.recurrence - x.recurrence || x.i - y.i);
+  const parents = rankGeneralists(roster, ctx.niches, ctx.c0, cfg.spreadPenalty);
+  const out: LifecycleDecision[] = [];
+  for (const gap of gaps) {
+    const parent = parents[out.length];
+    if (out.length >= room || !parent) break;
+    const lead = nicheLead(roster, gap.niche, ctx.c0);
+    const why = lead
+      ? `leader ${lead.agentId} at ${fmt(lead.competence)} leads by ${fmt(lead.lead)} (specialist needs ≥ ${fmt(sp.margin)}) with exposure ${lead.exposure} (needs ≥ ${sp.minExposure})`
+      : 'no leader';
+    out.push({
+      operator: 'genesis',
+      parent: parent.agentId,
+      niche: gap.niche,
+      reason:
+        `niche ${gap.niche} recurred ${gap.recurrence} times in the last window (≥ ${cfg.minRecurrence}) with no specialist: ${why}; ` +
+        `parent ${parent.agentId} is the most generalist available (mean ${fmt(parent.mean)}, std ${fmt(parent.std)}, score ${fmt(parent.score)})`,
+    });
+  }
+  return out;
+};

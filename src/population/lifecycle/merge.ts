@@ -1,0 +1,74 @@
+import { competenceOf } from '../../individual/competence';
+import { styleOverlap } from '../../team/style-overlap';
+import type { AgentView } from '../roster';
+import { meetsThreshold } from '../specialization';
+import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+
+/** Sum of an agent's exposure over every niche. */
+export function totalExposure(a: AgentView): number {
+  return Object.values(a.exposure).reduce((s, e) => s + e, 0);
+}
+
+/** Mean competence over the niches (unseen at c0); 0 for no niches. */
+function meanCompetence(a: AgentView, niches: readonly string[], c0: number): number {
+  return niches.length === 0 ? 0 : niches.reduce((s, n) => s + competenceOf(a, n, c0), 0) / niches.length;
+}
+
+/**
+ * Which of two merge partners survives: more total exposure; ties → higher mean competence over
+ * the niches; ties → earlier in spawn order (`a` when `a` was spawned first).
+ */
+export function mergeSurvivor(a: AgentView, b: AgentView, niches: readonly string[], c0: number): { keep: AgentView; retire: AgentView } {
+  const ea = totalExposure(a);
+  const eb = totalExposure(b);
+  if (ea !== eb) return ea > eb ? { keep: a, retire: b } : { keep: b, retire: a };
+  const ma = meanCompetence(a, niches, c0);
+  const mb = meanCompetence(b, niches, c0);
+  if (ma !== mb) return ma > mb ? { keep: a, retire: b } : { keep: b, retire: a };
+  return { keep: a, retire: b };
+}
+
+/**
+ * Merge: two agents, each with at least `merge.minObservations` own observations, whose competence
+ * profiles over the seen niches are near-identical — style overlap ≥ `merge.minOverlap` AND the
+ * largest absolute competence difference ≤ `merge.maxGap` — become one (see `mergeSurvivor`).
+ * Closest pairs first (smallest gap, then highest overlap, then spawn order); each agent in at
+ * most one merge; at most `merge.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
+ */
+export const merge: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+  const cfg = ctx.config.merge;
+  const roster = activeRoster(ctx);
+  const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
+  if (room <= 0 || ctx.niches.length === 0) return [];
+  const eligible = roster.filter((a) => a.history.length >= cfg.minObservations);
+  const pairs: Array<{ a: AgentView; b: AgentView; overlap: number; gap: number; order: number }> = [];
+  for (let i = 0; i < eligible.length; i++) {
+    for (let j = i + 1; j < eligible.length; j++) {
+      const a = eligible[i]!;
+      const b = eligible[j]!;
+      const overlap = styleOverlap(a, b, ctx.niches, ctx.c0);
+      const gap = Math.max(...ctx.niches.map((n) => Math.abs(competenceOf(a, n, ctx.c0) - competenceOf(b, n, ctx.c0))));
+      if (meetsThreshold(overlap, cfg.minOverlap) && meetsThreshold(cfg.maxGap, gap)) pairs.push({ a, b, overlap, gap, order: pairs.length });
+    }
+  }
+  pairs.sort((x, y) => x.gap - y.gap || y.overlap - x.overlap || x.order - y.order);
+  const out: LifecycleDecision[] = [];
+  const used = new Set<string>();
+  for (const p of pairs) {
+    if (out.length >= room) break;
+    if (used.has(p.a.id) || used.has(p.b.id)) continue;
+    used.add(p.a.id).add(p.b.id);
+    const { keep, retire } = mergeSurvivor(p.a, p.b, ctx.niches, ctx.c0);
+    out.push({
+      operator: 'merge',
+      keep: keep.id,
+      retire: retire.id,
+      reason:
+        `${p.a.id} and ${p.b.id} have near-identical competence profiles over ${ctx.niches.length} niches: overlap ${fmt(p.overlap)} ` +
+        `(≥ ${fmt(cfg.minOverlap)}), largest gap ${fmt(p.gap)} (≤ ${fmt(cfg.maxGap)}); keeping ${keep.id} ` +
+        `(exposure ${totalExposure(keep)} vs ${totalExposure(retire)}, mean competence ${fmt(meanCompetence(keep, ctx.niches, ctx.c0))} ` +
+        `vs ${fmt(meanCompetence(retire, ctx.niches, ctx.c0))})`,
+    });
+  }
+  return out;
+};
