@@ -1,0 +1,29 @@
+import { parseArgs } from 'node:util';
+import { systemClock } from '../../engine/clock';
+import { writeReport } from '../../report/write-report';
+import { UsageError } from '../usage';
+
+/** Help text of `evochamber report`. */
+export const REPORT_HELP = `Usage: evochamber report <run-dir | ablate-dir> [--out DIR]
+
+Write the specialization report of a run (or of an ablate output, recognised by its
+ablation.json) from its event log: index.html (self-contained, opens from disk), summary.md
+and data.json.
+
+Options:
+  --out DIR   where to write the report (default reports/<run-id>/)
+`;
+
+/** `evochamber report`. */
+export async function reportCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) { process.stdout.write(REPORT_HELP); return; }
+  if (positionals.length !== 1) throw new UsageError('report takes exactly one run directory', REPORT_HELP);
+  const r = await writeReport(positionals[0]!, { outDir: values.out, clock: systemClock });
+  process.stdout.write(`${r.kind === 'ablation' ? 'ablation ' : ''}report: ${r.indexPath}\n`);
+  process.stdout.write(`  summary: ${r.summaryPath}\n  data:    ${r.dataPath}\n`);
+}

@@ -1,0 +1,165 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../engine/clock';
+import type { Section } from './charts/section';
+import { fmt3, vl } from './charts/section';
+import { renderPage, type RenderedPage } from './html/page';
+import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
+import { markdownTable } from './summary-md';
+
+/** The file an `ablate` output directory is recognised by. */
+export const ABLATION_FILE = 'ablation.json';
+
+const stat = z.object({ mean: z.number(), sd: z.number() });
+
+/** `ablation.json` as `evochamber ablate` writes it (extra fields are allowed). */
+export const ablationFileSchema = z.looseObject({
+  variants: z.record(z.string(), z.looseObject({
+    accuracy: stat,
+    perNiche: z.record(z.string(), stat),
+    stableSpecialists: stat,
+    runs: z.array(z.string()),
+  })),
+  seeds: z.number().int().positive(),
+  scenario: z.string().optional(),
+  seedList: z.array(z.number()).optional(),
+});
+
+/** `data.json` of an ablation report. */
+export const ablationReportDataSchema = z.object({
+  schemaVersion: z.literal(REPORT_DATA_SCHEMA_VERSION),
+  kind: z.literal('ablation'),
+  generatedAt: z.string(),
+  dir: z.string(),
+  scenario: z.string().nullable(),
+  seeds: z.number(),
+  seedList: z.array(z.number()).nullable(),
+  niches: z.array(z.string()),
+  variants: z.array(z.object({
+    name: z.string(),
+    accuracy: stat,
+    perNiche: z.array(z.object({ niche: z.string(), mean: z.number(), sd: z.number() })),
+    stableSpecialists: stat,
+    runs: z.array(z.string()),
+  })),
+});
+
+/** Ablation report data. */
+export type AblationReportData = z.infer<typeof ablationReportDataSchema>;
+
+/** Whether a directory is an `ablate` output. */
+export function isAblationDir(dir: string): boolean {
+  return existsSync(path.join(dir, ABLATION_FILE));
+}
+
+/** Read and validate `ablation.json`; fails with the file name and the first problem. */
+export function buildAblationData(dir: string, clock: Clock): AblationReportData {
+  const file = path.join(dir, ABLATION_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: not readable JSON (${(err as Error).message})`);
+  }
+  const parsed = ablationFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const variants = Object.entries(parsed.data.variants).map(([name, v]) => ({
+    name,
+    accuracy: v.accuracy,
+    perNiche: Object.entries(v.perNiche).map(([niche, s]) => ({ niche, ...s })),
+    stableSpecialists: v.stableSpecialists,
+    runs: v.runs,
+  }));
+  const niches = [...new Set(variants.flatMap((v) => v.perNiche.map((p) => p.niche)))];
+  return ablationReportDataSchema.parse({
+    schemaVersion: REPORT_DATA_SCHEMA_VERSION, kind: 'ablation', generatedAt: clock.isoNow(), dir: path.resolve(dir),
+    scenario: parsed.data.scenario ?? null, seeds: parsed.data.seeds, seedList: parsed.data.seedList ?? null, niches, variants,
+  });
+}
+
+/** Section ids of an ablation report, in page order. */
+export const ABLATION_SECTIONS = ['variants', 'per-niche', 'specialists', 'runs'] as const;
+
+function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string[], color: object, offset = false): Record<string, unknown>[] {
+  const x = offset ? { xOffset: { field: 'variant', type: 'nominal', sort } } : {};
+  return [
+    { mark: { type: 'bar' }, encoding: { y: { field: valuesField, type: 'quantitative', title: yTitle }, color, ...x,
+      tooltip: [{ field: 'variant' }, ...(offset ? [{ field: 'niche' }] : []), { field: 'mean', format: '.3f' }, { field: 'sd', format: '.3f' }] } },
+    { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, ...x } },
+  ];
+}
+
+/** The sections of an ablation report: variants side by side. */
+export function ablationSections(d: AblationReportData): Section[] {
+  const names = d.variants.map((v) => v.name);
+  const color = { field: 'variant', type: 'nominal', title: 'variant', sort: names, scale: { domain: names, scheme: 'tableau10' } };
+  const spread = `mean ± sd over ${d.seeds} seed${d.seeds > 1 ? 's' : ''}`;
+  const band = (mean: number, sd: number) => ({ mean, sd, lo: Math.max(0, mean - sd), hi: mean + sd });
+  const empty = (id: string, heading: string, intro: string): Section => ({ id, heading, intro, charts: [], tables: [], notes: [] });
+  const overall = empty('variants', 'Accuracy per variant', `Mean reward over all tasks, ${spread}.`);
+  const perNiche = empty('per-niche', 'Accuracy per niche', `Mean reward per niche and variant, ${spread}.`);
+  const specialists = empty('specialists', 'Stable specialists per variant', `Niches whose anchor stayed the same agent to the end, ${spread}.`);
+  const runs = empty('runs', 'Runs', 'The run directories behind each variant; `evochamber report <run-dir>` reports any one of them.');
+  if (d.variants.length === 0) {
+    for (const s of [overall, perNiche, specialists]) s.notes.push('ablation.json lists no variants.');
+    return [overall, perNiche, specialists, runs];
+  }
+  overall.charts.push({
+    id: 'ablation-accuracy', title: 'Accuracy per variant',
+    caption: 'Compare each ablation with the full system: a bar whose error bar stays clear of the full system\'s is a component that matters.',
+    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: { step: 48 },
+      height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
+      layer: meanSdLayers('mean', 'mean reward', names, color) }),
+  });
+  overall.tables.push({ caption: 'Accuracy per variant', headers: ['variant', 'mean', 'sd', 'runs'], rows: d.variants.map((v) => [v.name, fmt3(v.accuracy.mean), fmt3(v.accuracy.sd), v.runs.length]) });
+  if (d.niches.length === 0) perNiche.notes.push('No per-niche figures in ablation.json.');
+  else {
+    perNiche.charts.push({
+      id: 'ablation-niches', title: 'Accuracy per niche, variants side by side',
+      caption: 'Look for niches where one variant falls behind: that niche depends on the component the variant removes.',
+      spec: vl({ data: { values: d.variants.flatMap((v) => v.perNiche.map((p) => ({ variant: v.name, niche: p.niche, ...band(p.mean, p.sd) }))) },
+        width: { step: 14 }, height: 240,
+        encoding: { x: { field: 'niche', type: 'nominal', sort: d.niches, title: 'niche', axis: { labelAngle: -30 } } },
+        layer: meanSdLayers('mean', 'mean reward', names, color, true) }),
+    });
+    perNiche.tables.push({ caption: 'Mean reward per niche (mean ± sd)', headers: ['variant', ...d.niches],
+      rows: d.variants.map((v) => [v.name, ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? `${fmt3(p.mean)} ± ${fmt3(p.sd)}` : '–'; })]) });
+  }
+  specialists.charts.push({
+    id: 'ablation-specialists', title: 'Stable specialists per variant',
+    caption: 'More stable specialists means the pool divided the niches among its agents; compare variants without the population level.',
+    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd) })) }, width: { step: 48 },
+      height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
+      layer: meanSdLayers('mean', 'niches with a stable specialist', names, color) }),
+  });
+  runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
+  return [overall, perNiche, specialists, runs];
+}
+
+/** Render the ablation report page. */
+export function renderAblationPage(d: AblationReportData): Promise<RenderedPage> {
+  return renderPage({
+    title: `EvoChamber ablation — ${d.scenario ?? 'scenario'}: ${d.variants.length} variants × ${d.seeds} seeds`,
+    subtitle: [`${d.seedList ? `Seeds ${d.seedList.join(', ')} · ` : ''}from ${d.dir}/${ABLATION_FILE}`],
+    warnings: [],
+    sections: ablationSections(d),
+    footer: `Generated ${d.generatedAt} by evochamber report; data.json beside this file holds everything drawn here.`,
+  });
+}
+
+/** `summary.md` of an ablation. */
+export function ablationSummaryMarkdown(d: AblationReportData): string {
+  return [
+    `# EvoChamber ablation: ${d.scenario ?? 'scenario'} · ${d.variants.length} variants × ${d.seeds} seeds`,
+    '',
+    markdownTable(['variant', 'accuracy', 'stable specialists', ...d.niches], d.variants.map((v) => [
+      v.name, `${fmt3(v.accuracy.mean)} ± ${fmt3(v.accuracy.sd)}`, `${v.stableSpecialists.mean.toFixed(2)} ± ${v.stableSpecialists.sd.toFixed(2)}`,
+      ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? `${fmt3(p.mean)} ± ${fmt3(p.sd)}` : '–'; }),
+    ])),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,40 @@
+/** Agent colours, in spawn order (Tableau 20 reordered so the first ten are the strong hues). */
+const AGENT_PALETTE = [
+  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac',
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+] as const;
+
+/** A fixed ordinal colour scale (domain and range), shared by every chart that colours by it. */
+export interface ColorScale {
+  readonly domain: string[];
+  readonly range: string[];
+}
+
+/** One fixed colour per agent id, the same in every chart of a report. */
+export function agentColors(agentIds: readonly string[]): ColorScale {
+  return { domain: [...agentIds], range: agentIds.map((_, i) => AGENT_PALETTE[i % AGENT_PALETTE.length]!) };
+}
+
+/** The colour of one agent under a scale (grey for an agent not on it). */
+export function colorOf(scale: ColorScale, agentId: string): string {
+  const i = scale.domain.indexOf(agentId);
+  return i < 0 ? '#999999' : scale.range[i]!;
+}
+
+/** The six team structures, in a fixed colour order so runs compare at a glance. */
+export const STRUCTURE_COLORS: ColorScale = {
+  domain: ['single', 'self-consistency', 'voting', 'debate', 'generator-critic', 'decompose'],
+  range: ['#bab0ac', '#76b7b2', '#4e79a7', '#e15759', '#f28e2b', '#59a14f'],
+};
+
+/** CoDream insight levels, narrow to broad. */
+export const LEVEL_ORDER = ['task-local', 'subdomain', 'cross-domain'] as const;
+
+/** Extend a fixed scale with values it does not know (coloured grey), keeping known ones first. */
+export function withUnknowns(scale: ColorScale, values: Iterable<string>): ColorScale {
+  const extra = [...new Set(values)].filter((v) => !scale.domain.includes(v));
+  return { domain: [...scale.domain, ...extra], range: [...scale.range, ...extra.map(() => '#999999')] };
+}
+
+/** Sequential colours for a 0–1 competence or accuracy value. */
+export const COMPETENCE_SCHEME = 'viridis';

@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { systemClock, type Clock } from '../engine/clock';
+import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblationPage } from './ablation-report';
+import { buildReportData } from './build-report-data';
+import { renderRunPage } from './run-report';
+import { runSummaryMarkdown } from './summary-md';
+
+/** Options of `writeReport`. */
+export interface ReportOptions {
+  /** Output directory (default `reports/<run-id>/`, relative to the working directory). */
+  readonly outDir?: string;
+  /** Stamps `generatedAt` (the only wall-clock figure in a report). */
+  readonly clock?: Clock;
+}
+
+/** What `writeReport` wrote. */
+export interface ReportResult {
+  readonly kind: 'run' | 'ablation';
+  readonly outDir: string;
+  /** `index.html`, the file to open. */
+  readonly indexPath: string;
+  readonly dataPath: string;
+  readonly summaryPath: string;
+  /** Chart compile/render warnings (none expected). */
+  readonly chartWarnings: string[];
+}
+
+/** Where a run's report goes by default. */
+export function defaultReportDir(runDir: string): string {
+  return path.resolve('reports', path.basename(path.resolve(runDir)));
+}
+
+/**
+ * Report a run directory — or an `ablate` output directory (recognised by its `ablation.json`) —
+ * as `index.html` (self-contained), `summary.md` and `data.json`. Built from the event log alone
+ * plus run.json; never needs the live process. Throws with a clear message when `dir` is neither.
+ */
+export async function writeReport(dir: string, opts: ReportOptions = {}): Promise<ReportResult> {
+  const clock = opts.clock ?? systemClock;
+  const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
+  if (isAblationDir(dir)) {
+    const data = buildAblationData(dir, clock);
+    const page = await renderAblationPage(data);
+    return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
+  }
+  const data = await buildReportData(dir, { clock, outDir });
+  const page = await renderRunPage(data);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.run.config, null, 2)}\n`);
+  return save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings);
+}
+
+function save(outDir: string, kind: ReportResult['kind'], html: string, data: unknown, md: string, chartWarnings: string[]): ReportResult {
+  mkdirSync(outDir, { recursive: true });
+  const indexPath = path.join(outDir, 'index.html');
+  const dataPath = path.join(outDir, 'data.json');
+  const summaryPath = path.join(outDir, 'summary.md');
+  writeFileSync(indexPath, html);
+  writeFileSync(dataPath, `${JSON.stringify(data, null, 1)}\n`);
+  writeFileSync(summaryPath, md);
+  return { kind, outDir, indexPath, dataPath, summaryPath, chartWarnings };
+}

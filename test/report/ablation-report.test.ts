@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/engine/clock';
+import { ABLATION_SECTIONS, ablationReportDataSchema, writeReport } from '../../src/report';
+import { charts, expectWellFormedReport, sectionIds } from './html-checks';
+
+const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-ablation-'));
+
+/** An `ablate` output directory as the ablate command writes it: ablation.json plus one run dir per variant and seed. */
+function writeAblationFixture(dir: string): string {
+  const stat = (mean: number, sd: number) => ({ mean, sd });
+  const variant = (acc: number, spec: number, v: string) => ({
+    accuracy: stat(acc, 0.02),
+    perNiche: { arithmetic: stat(acc + 0.05, 0.03), algebra: stat(acc, 0.01), 'people-qa': stat(acc - 0.05, 0.04) },
+    stableSpecialists: stat(spec, 0.5),
+    runs: [1, 2, 3].map((s) => path.join(dir, `${v}-s${s}`)),
+  });
+  const variants = { evochamber: variant(0.8, 3, 'evochamber'), 'no-codream': variant(0.74, 2, 'no-codream'), 'single-agent': variant(0.6, 0, 'single-agent') };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'ablation.json'), JSON.stringify({ variants, seeds: 3, scenario: 'quickstart', seedList: [1, 2, 3], outDir: dir }, null, 2));
+  return dir;
+}
+
+describe('the ablation report', () => {
+  it('draws variants side by side with their spread over seeds', async () => {
+    const dir = writeAblationFixture(path.join(tmp(), 'ablate-quickstart'));
+    const r = await writeReport(dir, { outDir: path.join(dir, 'report'), clock: new ManualClock() });
+    expect(r.kind).toBe('ablation');
+    expect(r.chartWarnings).toEqual([]);
+    const html = readFileSync(r.indexPath, 'utf8');
+    expect(sectionIds(html)).toEqual([...ABLATION_SECTIONS]);
+    const found = expectWellFormedReport(html);
+    expect(found.map((c) => c.id)).toEqual(['ablation-accuracy', 'ablation-niches', 'ablation-specialists']);
+    // 3 variants × 3 niches bars, each with its error rule.
+    const niches = charts(html).find((c) => c.id === 'ablation-niches')!;
+    expect(niches.svg.match(/aria-roledescription="bar"/g)).toHaveLength(9);
+    expect(niches.svg.match(/aria-roledescription="rule mark"/g)).toHaveLength(9);
+    expect(html).toContain('0.850 ± 0.030');
+    const data = ablationReportDataSchema.parse(JSON.parse(readFileSync(r.dataPath, 'utf8')));
+    expect(data.variants.map((v) => v.name)).toEqual(['evochamber', 'no-codream', 'single-agent']);
+    expect(readFileSync(r.summaryPath, 'utf8')).toMatch(/\| no-codream +\| 0\.740 ± 0\.020/);
+  });
+
+  it('names the file and field when ablation.json is malformed', async () => {
+    const dir = tmp();
+    writeFileSync(path.join(dir, 'ablation.json'), JSON.stringify({ variants: { a: { accuracy: { mean: 1 } } }, seeds: 1 }));
+    await expect(writeReport(dir, { outDir: path.join(dir, 'report') })).rejects.toThrow(/ablation\.json: variants\.a\.accuracy\.sd/);
+  });
+});
