@@ -39,6 +39,13 @@ export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
 export { SimSideChannel } from './llm/sim/side-channel';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
 export { SimWorld, type Strategy } from './llm/sim/sim-world';
+export { createModel, useModel, type CreatedModel } from './llm/create-model';
+export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
+export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
+export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';
+export { RemoteSideChannel, type SideChannelMode } from './llm/sim/remote-side-channel';
+export { startServeSim, type ServeSim, type ServeSimOptions, type RecordedRequest } from './llm/sim/server/serve-sim';
+export { PROFILES, getProfile, type LatencyProfile, type BatchProfile, type ApiProfile } from './llm/sim/server/profiles';
 
 // Tasks
 export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';

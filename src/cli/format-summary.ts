@@ -11,9 +11,14 @@ export function formatSummary(s: RunSummary): string {
     ...Object.entries(s.perNiche).map(([n, a]) => `  ${n.padEnd(20)} ${a.toFixed(3)}`),
     'tokens by stage (calls, prompt / completion):',
     ...Object.entries(s.tokens).map(([st, u]) => `  ${st.padEnd(20)} ${String(u.calls).padStart(6)}  ${k(u.promptTokens)} / ${k(u.completionTokens)}`),
+    ...(s.endpoints ? [
+      'endpoints (requests, retries, failures, prompt / completion):',
+      ...Object.entries(s.endpoints).map(([n, e]) => `  ${n.padEnd(28)} ${String(e.requests).padStart(6)} ${String(e.retries).padStart(5)} ${String(e.failures).padStart(5)}  ${k(e.promptTokens)} / ${k(e.completionTokens)}`),
+    ] : []),
     `agents ${s.agents.count} · lessons ${s.agents.lessons} · meta-insights ${s.agents.metaInsights} · reflections parsed ${s.reflections.parsed}, failed ${s.reflections.failed}`,
     `${s.timing.wallSeconds.toFixed(2)} s wall · ${s.timing.tasksPerSecond} tasks/s`,
     `run directory: ${s.runDir}`,
+    ...(s.reportPath ? [`report: ${s.reportPath}`] : []),
   ];
   return lines.join('\n');
 }

@@ -1,21 +1,32 @@
 #!/usr/bin/env node
 import { ScenarioError } from '../engine/scenario';
+import { ABLATE_HELP, ablateCommand } from './commands/ablate';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect';
+import { REPORT_HELP, reportCommand } from './commands/report';
 import { RUN_HELP, runCommand } from './commands/run';
+import { SERVE_SIM_HELP, serveSimCommand } from './commands/serve-sim';
 import { UsageError } from './usage';
 
 const HELP = `Usage: evochamber <command> [options]
 
 Commands:
   run <scenario>     run a scenario's task stream (simulated model by default)
+  ablate <scenario>  run variants over seeds and compare them (mean ± sd)
   inspect <run-dir>  show a run's status and summary
+  report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
+  serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
 
 Run "evochamber <command> --help" for a command's options.
 `;
 
+const HELPS: Record<string, string> = { run: RUN_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP };
+
 const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   run: runCommand,
+  ablate: ablateCommand,
   inspect: inspectCommand,
+  report: reportCommand,
+  'serve-sim': serveSimCommand,
 };
 
 /** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */
@@ -37,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (e.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`evochamber: error: ${e.message}\n${cmd === 'run' ? RUN_HELP : cmd === 'inspect' ? INSPECT_HELP : ''}`);
+      process.stderr.write(`evochamber: error: ${e.message}\n${HELPS[cmd] ?? ''}`);
       return 2;
     }
     const msg = err instanceof ScenarioError ? e.message : (e.message ?? String(err));

@@ -6,6 +6,14 @@ import type { PoolUpdate, supervisorMachine } from '../population/supervisor-mac
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
+import { synergyOf } from '../population/synergy';
+import { routeInsights } from '../population/codream/routing';
+import type { ArchiveEntry } from '../individual/archive';
+import { teamProfile } from './task-stages';
+import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
+import type { LifecycleOperatorName } from '../population/lifecycle/operator';
+import type { StabilityTracker } from '../population/specialization';
+import { ASSEMBLERS } from './presets';
 import type { Preset } from './presets';
 import type { Rng } from './rng';
 import type { Scenario } from './scenario-schema';
@@ -34,6 +42,12 @@ export interface EngineOptions {
   readonly summary: SummaryBuilder;
   readonly sideChannel?: SimSideChannel;
   readonly onProgress?: (p: Progress) => void;
+  /** Specialist history across lifecycle windows. */
+  readonly tracker: StabilityTracker;
+  /** Lifecycle decisions applied, by operator. */
+  readonly lineage: Record<LifecycleOperatorName, number>;
+  /** Number of the next agent to spawn (agent-NN). */
+  readonly firstNewAgent: number;
 }
 
 const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` : s);
@@ -64,11 +78,28 @@ export async function runEngine(o: EngineOptions): Promise<void> {
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
+        synergy: sup.synergy, bank: sup.bank,
       },
     });
     running.set(started, toPromise(actor));
     actor.start();
     started++;
+  };
+
+  const life = o.scenario.population.lifecycle;
+  const nichesSeen: string[] = [];
+  let recent: Record<string, number> = {};
+  let windowNo = 0;
+  let nextAgent = o.firstNewAgent;
+  const lifecycleWindow = async (operators: boolean) => {
+    windowNo++;
+    nextAgent = await runLifecycleWindow({
+      supervisor: o.supervisor, model: o.model, log: o.log, config: life, teamSize: ASSEMBLERS[o.preset.assembler]!.teamSize,
+      operators, window: windowNo, nichesSeen, recentNiches: recent, specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])),
+      c0: o.scenario.memory.c0, eta: o.scenario.memory.eta, tracker: o.tracker, lineage: o.lineage, nextAgent,
+      rng: o.rng.fork(`lifecycle/${windowNo}`),
+    });
+    recent = {};
   };
 
   for (;;) {
@@ -79,8 +110,15 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     running.delete(committed);
     commit(o, outcome);
     committed++;
+    const niche = outcome.deps.task.niche;
+    if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
+    recent[niche] = (recent[niche] ?? 0) + 1;
+    // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
+    if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
   }
+  // Record where specialization ended even when the stream stops mid-window.
+  if (committed % life.every !== 0) await lifecycleWindow(false);
 }
 
 function commit(o: EngineOptions, out: TaskOutcome): void {
@@ -90,7 +128,13 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
   if (out.team) {
     log.append({ type: 'team.assembled', taskId: task.id, members: out.team.members.map((m) => ({ agentId: m.agent.id, role: m.role })), scores: out.team.scores ?? null });
   }
-  if (out.structure) log.append({ type: 'structure.chosen', taskId: task.id, structure: out.structure });
+  if (out.choice) {
+    const c = out.choice;
+    log.append({
+      type: 'structure.chosen', taskId: task.id, niche: task.niche, structure: c.structure, source: c.source, why: c.why,
+      retrieved: c.retrieved.map((e) => ({ id: e.id, niche: e.niche, structure: e.structure, outcome: e.outcome })),
+    });
+  }
   for (const [agentId, exp] of out.experience) {
     if (exp.lessons.length + exp.meta.length > 0) {
       log.append({ type: 'experience.retrieved', taskId: task.id, agentId, lessons: exp.lessons.map((e) => e.id), meta: exp.meta.map((e) => e.id) });
@@ -134,8 +178,56 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
       experiences.push({ agentId: r.agentId, entry });
     }
   }
-  o.supervisor.send({ type: 'APPLY_UPDATE', update: { taskId: task.id, observations, experiences } });
-  const version = o.supervisor.getSnapshot().context.poolVersion;
+  const deliveries = !failed && out.dream ? routeInsights(out.dream.insights, viewRoster(sup.agents), task.niche, o.scenario.memory.c0, o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric') : [];
+  for (const dl of deliveries) {
+    const i = out.dream!.insights.indexOf(dl.insight);
+    const entry: ArchiveEntry = {
+      id: `${dl.insight.id}>${dl.to}`, text: dl.insight.text, niche: dl.pool === 'meta' ? null : dl.niche, level: dl.insight.level,
+      source: 'codream', taskId: task.id, poolVersion: out.deps.poolVersion, key: out.dream!.keys[i]!,
+    };
+    if (!sup.agents.get(dl.to)?.getSnapshot().context.archive.has(entry.text, entry.niche)) experiences.push({ agentId: dl.to, entry });
+  }
+  const members = out.team?.members.map((m) => m.agent.id) ?? [];
+  const teamUpdate = !failed && members.length > 1 ? { members, niche: task.niche, reward: team!.reward } : undefined;
+  const leadership = !failed && out.note && out.choice && out.team ? {
+    id: `lead:${task.id}`, taskId: task.id, niche: task.niche, difficulty: task.difficulty,
+    teamProfile: teamProfile(out.deps, out.team), structure: out.choice.structure, outcome: team!.reward,
+    note: out.note.note, poolVersion: out.deps.poolVersion, key: out.choice.key,
+  } : undefined;
+  o.supervisor.send({ type: 'APPLY_UPDATE', update: { taskId: task.id, observations, experiences, team: teamUpdate, leadership } });
+  const after = o.supervisor.getSnapshot().context;
+  const version = after.poolVersion;
+  if (teamUpdate) {
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const [a, b] = [members[x]!, members[y]!];
+        log.append({ type: 'synergy.updated', taskId: task.id, a, b, niche: task.niche, value: synergyOf(after.synergy, a, b, task.niche, after.synergy0), poolVersion: version });
+      }
+    }
+  }
+  if (out.dream) {
+    const d = out.dream;
+    log.append({
+      type: 'codream.session', taskId: task.id, niche: task.niche, trigger: d.trigger, members, proposals: d.proposals, kept: d.kept,
+      insights: d.insights.length, poolVersion: version, promptTokens: d.usage.promptTokens, completionTokens: d.usage.completionTokens,
+    });
+    for (const ins of d.insights) {
+      log.append({ type: 'codream.insight', taskId: task.id, insightId: ins.id, text: ins.text, level: ins.level, niche: ins.niche, authors: ins.authors });
+    }
+    for (const dl of deliveries) {
+      log.append({
+        type: 'insight.routed', taskId: task.id, insightId: dl.insight.id, from: dl.insight.authors, to: dl.to, niche: dl.niche,
+        level: dl.insight.level, pool: dl.pool, median: dl.median, competence: dl.competence,
+      });
+    }
+    o.summary.addDream(d.insights.length, deliveries.length);
+  }
+  if (leadership) {
+    log.append({
+      type: 'leadlearn.entry', taskId: task.id, niche: task.niche, structure: leadership.structure, outcome: leadership.outcome,
+      teamProfile: leadership.teamProfile, note: leadership.note, poolVersion: version,
+    });
+  }
 
   for (const x of experiences) {
     log.append({
@@ -152,5 +244,6 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
   }
   log.append({ type: 'task.done', taskId: task.id, reward: team?.reward ?? 0, poolVersion: version, startedAt: out.deps.poolVersion });
   o.summary.add(task.niche, team?.reward ?? 0, team?.correct ?? false, failed);
+  o.summary.addTeamwork(task.niche, out.choice?.structure ?? null, out.result?.disagreement ?? false, out.choice?.source === 'fallback');
   o.sideChannel?.unregister(task.id);
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
+import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
 
 const int = () => z.number().int();
 
@@ -34,7 +36,7 @@ export const scenarioSchema = z.strictObject({
   description: z.string().optional(),
   seed: int().default(1),
   /** Preset to run (see `evochamber run --help` for the list). */
-  variant: z.string().default('individual'),
+  variant: z.string().default('evochamber'),
   stream: z.strictObject({
     /** `blocks`: niches one after another; `interleaved`: round-robin; `shuffled`: drawn by weight. */
     order: z.enum(['blocks', 'interleaved', 'shuffled']).default('shuffled'),
@@ -61,14 +63,41 @@ export const scenarioSchema = z.strictObject({
   structures: z.strictObject({
     /** Samples per task for self-consistency. */
     samples: int().min(1).max(64).default(5),
-  }).default({ samples: 5 }),
+    /** Revision rounds after the independent round in debate. */
+    debateRounds: int().min(1).max(8).default(2),
+  }).default({ samples: 5, debateRounds: 2 }),
+  team: z.strictObject({
+    /** Assembler weights (DESIGN.md section 4): competence, synergy, overlap, novelty. */
+    weights: z.strictObject({
+      wc: z.number().default(1),
+      ws: z.number().default(0.5),
+      wo: z.number().default(0.5),
+      wx: z.number().default(1),
+    }).default({ wc: 1, ws: 0.5, wo: 0.5, wx: 1 }),
+    /** EWMA rate of pair synergy S[i][j][n]. */
+    synergyEta: z.number().gt(0).max(1).default(0.2),
+    /** Synergy of a pair that never served together on the niche. */
+    synergy0: z.number().min(0).max(1).default(0.5),
+    /** Leadership-bank entries the leader retrieves when choosing a structure. */
+    leadlearnK: int().min(0).max(64).default(12),
+  }).default({ weights: { wc: 1, ws: 0.5, wo: 0.5, wx: 1 }, synergyEta: 0.2, synergy0: 0.5, leadlearnK: 12 }),
+  population: z.strictObject({
+    codream: z.strictObject({
+      /** CoDream fires when the team's mean member reward is below this (or members disagree). */
+      threshold: z.number().min(0).max(1).default(0.5),
+    }).default({ threshold: 0.5 }),
+    /** Lifecycle schedule, roster bounds and operator triggers (src/population/lifecycle/lifecycle-config.ts). */
+    lifecycle: lifecycleConfigSchema.prefault({}),
+  }).prefault({}),
   engine: z.strictObject({
     /** Tasks in flight at once; 1 is the paper's sequential loop. */
     inFlight: int().min(1).max(1024).default(1),
   }).default({ inFlight: 1 }),
-  model: z.strictObject({
-    backend: z.enum(['sim']).default('sim'),
-  }).default({ backend: 'sim' }),
+  /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
+  model: z.discriminatedUnion('backend', [
+    z.strictObject({ backend: z.literal('sim') }),
+    openaiModelSchema,
+  ]).default({ backend: 'sim' }),
   /** Overrides of the simulated model's parameters (src/llm/sim/sim-params.ts). */
   sim: simOverrides.default({}),
   grading: z.strictObject({

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { getPreset } from './presets';
+import { getPreset, minimumPool } from './presets';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema';
 import { loadBuiltinNicheSpecs } from '../tasks/niche-registry';
 
@@ -41,10 +41,14 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
   const parsed = scenarioSchema.safeParse(input);
   if (!parsed.success) throw firstIssue(file, parsed.error);
   const scenario = parsed.data;
+  let preset;
   try {
-    getPreset(scenario.variant);
+    preset = getPreset(scenario.variant);
   } catch (err) {
     throw new ScenarioError(file, 'variant', (err as Error).message);
+  }
+  if (preset.pool === 'scenario' && scenario.agents.count < minimumPool(preset)) {
+    throw new ScenarioError(file, 'agents.count', `variant "${preset.name}" forms teams of ${minimumPool(preset)}; the pool has ${scenario.agents.count} agents`);
   }
   const builtin = loadBuiltinNicheSpecs();
   const seen = new Set<string>();

@@ -1,3 +1,4 @@
+import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { TokenReport } from '../llm/token-accounting';
 
 /** Per-niche tallies. */
@@ -26,13 +27,32 @@ export interface RunSummary {
   perNiche: Record<string, number>;
   /** Tasks whose run failed (backend exhausted its retries, grader error); counted with reward 0. */
   failures: number;
-  agents: { count: number; lessons: number; metaInsights: number };
+  /** Niche → structure → tasks run with it. */
+  structures: Record<string, Record<string, number>>;
+  /** Share of tasks whose members' final answers were not all equivalent. */
+  disagreementRate: number;
+  /** LeadLearn: leader replies that could not be used (structure fell back), and bank size. */
+  leadlearn: { fallbacks: number; entries: number };
+  /** CoDream sessions, insights crystallized, and deliveries to agents. */
+  codream: { sessions: number; insights: number; routed: number };
+  /** Niche → its specialist at the last lifecycle window (empty: none leads by the margin). */
+  specialists: Record<string, string[]>;
+  /** (niche, agent) pairs that held the niche for `stableWindows` consecutive windows up to the last. */
+  stableSpecialists: number;
+  /** Lifecycle decisions applied, by operator. */
+  lineage: Record<'genesis' | 'fork' | 'merge' | 'prune' | 'specialize', number>;
+  /** Agents ever in the pool (retired included), those still active, and archive sizes over all of them. */
+  agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };
   tokens: TokenReport;
   poolVersion: number;
   runDir: string;
   /** Wall-clock figures: not part of the deterministic summary. */
   timing: { wallSeconds: number; tasksPerSecond: number };
+  /** OpenAI backend only: per-endpoint requests (attempts), retries, failed attempts and tokens, by endpoint name. */
+  endpoints?: Record<string, EndpointUsage>;
+  /** The run's report (`index.html`), when one was written; not part of the deterministic summary. */
+  reportPath?: string;
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -41,6 +61,10 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 export class SummaryBuilder {
   private readonly niches = new Map<string, NicheTally>();
   private failures = 0;
+  private readonly structures = new Map<string, Map<string, number>>();
+  private disagreements = 0;
+  private fallbacks = 0;
+  private readonly dreams = { sessions: 0, insights: 0, routed: 0 };
   reflectionsParsed = 0;
   reflectionsFailed = 0;
 
@@ -58,6 +82,24 @@ export class SummaryBuilder {
     if (failed) this.failures += 1;
   }
 
+  /** Record how one task was worked: its structure, whether members disagreed, whether LeadLearn fell back. */
+  addTeamwork(niche: string, structure: string | null, disagreement: boolean, fallback: boolean): void {
+    if (structure) {
+      const byNiche = this.structures.get(niche) ?? new Map<string, number>();
+      byNiche.set(structure, (byNiche.get(structure) ?? 0) + 1);
+      this.structures.set(niche, byNiche);
+    }
+    if (disagreement) this.disagreements += 1;
+    if (fallback) this.fallbacks += 1;
+  }
+
+  /** Record one CoDream session. */
+  addDream(insights: number, routed: number): void {
+    this.dreams.sessions += 1;
+    this.dreams.insights += insights;
+    this.dreams.routed += routed;
+  }
+
   /** Tasks and mean reward so far. */
   progress(): { done: number; accuracy: number } {
     let done = 0;
@@ -67,7 +109,7 @@ export class SummaryBuilder {
   }
 
   /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'reflections'>): RunSummary {
+  build(rest: Omit<RunSummary, 'tasks' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -78,7 +120,12 @@ export class SummaryBuilder {
       correct += t.correct;
       if (t.tasks > 0) perNiche[n] = round(t.rewardSum / t.tasks);
     }
-    const { scenario, variant, seed, backend, inFlight, ...tail } = rest;
+    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, ...tail } = rest;
+    const structures: Record<string, Record<string, number>> = {};
+    for (const n of this.niches.keys()) {
+      const byNiche = this.structures.get(n);
+      if (byNiche) structures[n] = Object.fromEntries([...byNiche].sort(([a], [b]) => a.localeCompare(b)));
+    }
     return {
       scenario, variant, seed, backend, inFlight,
       tasks,
@@ -87,6 +134,10 @@ export class SummaryBuilder {
       perNiche,
       failures: this.failures,
       reflections: { parsed: this.reflectionsParsed, failed: this.reflectionsFailed },
+      structures,
+      disagreementRate: tasks ? round(this.disagreements / tasks) : 0,
+      leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
+      codream: { ...this.dreams },
       ...tail,
     };
   }

@@ -1,45 +1,48 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Experience } from '../individual/agent-prompts';
+import type { Choice } from '../team/choosers/chooser';
+import type { LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
 import type { Team } from '../team/team';
 import {
-  assembleTeam, executeStructure, gradeResult, reflectMembers, retrieveExperience,
-  type Grading, type Reflection, type StageDeps,
+  assembleTeam, chooseStructure, dream, executeStructure, gradeResult, leadershipNote, reflectMembers, retrieveExperience,
+  type Grading, type KeyedDream, type Reflection, type StageDeps,
 } from './task-stages';
+
+/** The structure choice plus the bank key it was made with. */
+export type KeyedChoice = Choice & { readonly key: Float32Array };
 
 /** Everything one task run produced; the engine commits it to the pool in stream order. */
 export interface TaskOutcome {
   readonly deps: StageDeps;
   readonly team: Team | null;
-  readonly structure: string | null;
+  readonly choice: KeyedChoice | null;
   readonly experience: ReadonlyMap<string, Experience>;
   readonly result: StructureResult | null;
   readonly grading: Grading | null;
   readonly reflections: readonly Reflection[];
+  readonly note: LeadershipNote | null;
+  /** CoDream's session, when it fired (its insights are routed at commit). */
+  readonly dream: KeyedDream | null;
   /** Set when a stage failed; the task is then recorded with reward 0, never dropped. */
   readonly error: { readonly stage: string; readonly message: string } | null;
 }
 
-interface Ctx {
-  deps: StageDeps;
-  team: Team | null;
-  structure: string | null;
-  experience: Map<string, Experience>;
-  result: StructureResult | null;
-  grading: Grading | null;
-  reflections: Reflection[];
-  error: { stage: string; message: string } | null;
-}
+type Ctx = { -readonly [K in keyof TaskOutcome]: TaskOutcome[K] };
 
 const errorOf = (stage: string, error: unknown) => ({
   stage, message: error instanceof Error ? error.message : String(error),
 });
 
+interface AfterInput { deps: StageDeps; team: Team; structure: string; result: StructureResult; grading: Grading; experience: Map<string, Experience> }
+
 /**
- * One task's run (xstate v5): assemble → choose → execute → grade → reflect → done.
- * Stages only read pool snapshots; the engine applies the outcome (competence, lessons) when it is
- * this task's turn to commit, so many runs can be in flight at once. Any stage failure ends in
- * `failed` with the error recorded. Stage actors can be swapped with `.provide()` in tests.
+ * One task's run (xstate v5): assemble → choose → execute → grade → reflect → dream → done
+ * (dream is a no-op unless CoDream fires).
+ * Stages only read the pool as of the task's start version; the engine applies the outcome
+ * (competence, lessons, synergy, leadership entry) when it is this task's turn to commit, so many
+ * runs can be in flight at once. Any stage failure ends in `failed` with the error recorded.
+ * Stage actors can be swapped with `.provide()` in tests.
  */
 export const taskRunMachine = setup({
   types: {
@@ -49,6 +52,7 @@ export const taskRunMachine = setup({
   },
   actors: {
     assemble: fromPromise<Team, StageDeps>(async ({ input }) => assembleTeam(input)),
+    choose: fromPromise<KeyedChoice, { deps: StageDeps; team: Team }>(({ input }) => chooseStructure(input.deps, input.team)),
     execute: fromPromise<{ result: StructureResult; experience: Map<string, Experience> }, { deps: StageDeps; team: Team; structure: string }>(
       async ({ input }) => {
         const experience = await retrieveExperience(input.deps, input.team);
@@ -57,14 +61,19 @@ export const taskRunMachine = setup({
       },
     ),
     grade: fromPromise<Grading, { deps: StageDeps; result: StructureResult }>(({ input }) => gradeResult(input.deps, input.result)),
-    reflect: fromPromise<Reflection[], { deps: StageDeps; team: Team; result: StructureResult; grading: Grading; experience: Map<string, Experience> }>(
-      ({ input }) => reflectMembers(input.deps, input.team, input.result, input.grading, input.experience),
-    ),
+    dream: fromPromise<KeyedDream | null, AfterInput>(({ input }) => dream(input.deps, input.team, input.result, input.grading, input.experience)),
+    reflect: fromPromise<{ reflections: Reflection[]; note: LeadershipNote | null }, AfterInput>(async ({ input }) => {
+      const [reflections, note] = await Promise.all([
+        reflectMembers(input.deps, input.team, input.result, input.grading, input.experience),
+        leadershipNote(input.deps, input.team, input.structure, input.grading, input.result),
+      ]);
+      return { reflections, note };
+    }),
   },
 }).createMachine({
   id: 'task-run',
   context: ({ input }) => ({
-    deps: input, team: null, structure: null, experience: new Map(), result: null, grading: null, reflections: [], error: null,
+    deps: input, team: null, choice: null, experience: new Map(), result: null, grading: null, reflections: [], note: null, dream: null, error: null,
   }),
   initial: 'assemble',
   states: {
@@ -77,13 +86,17 @@ export const taskRunMachine = setup({
       },
     },
     choose: {
-      // Presets fix the structure for now; LeadLearn (team level) chooses here.
-      always: { target: 'execute', actions: assign({ structure: ({ context }) => context.deps.preset.structure }) },
+      invoke: {
+        src: 'choose',
+        input: ({ context }) => ({ deps: context.deps, team: context.team! }),
+        onDone: { target: 'execute', actions: assign({ choice: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('choose', event.error) }) },
+      },
     },
     execute: {
       invoke: {
         src: 'execute',
-        input: ({ context }) => ({ deps: context.deps, team: context.team!, structure: context.structure! }),
+        input: ({ context }) => ({ deps: context.deps, team: context.team!, structure: context.choice!.structure }),
         onDone: {
           target: 'grade',
           actions: assign({ result: ({ event }) => event.output.result, experience: ({ event }) => event.output.experience }),
@@ -103,10 +116,22 @@ export const taskRunMachine = setup({
       invoke: {
         src: 'reflect',
         input: ({ context }) => ({
-          deps: context.deps, team: context.team!, result: context.result!, grading: context.grading!, experience: context.experience,
+          deps: context.deps, team: context.team!, structure: context.choice!.structure, result: context.result!,
+          grading: context.grading!, experience: context.experience as Map<string, Experience>,
         }),
-        onDone: { target: 'done', actions: assign({ reflections: ({ event }) => event.output }) },
+        onDone: { target: 'dream', actions: assign({ reflections: ({ event }) => event.output.reflections, note: ({ event }) => event.output.note }) },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('reflect', event.error) }) },
+      },
+    },
+    dream: {
+      invoke: {
+        src: 'dream',
+        input: ({ context }) => ({
+          deps: context.deps, team: context.team!, structure: context.choice!.structure, result: context.result!,
+          grading: context.grading!, experience: context.experience as Map<string, Experience>,
+        }),
+        onDone: { target: 'done', actions: assign({ dream: ({ event }) => event.output }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('dream', event.error) }) },
       },
     },
     done: { type: 'final' },

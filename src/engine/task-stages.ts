@@ -1,17 +1,26 @@
 import { buildReflectPrompt, NO_EXPERIENCE, type Experience } from '../individual/agent-prompts';
 import type { ArchiveEntry } from '../individual/archive';
+import { competenceOf } from '../individual/competence';
 import { parseReflection } from '../individual/reflection-parse';
 import type { LanguageModel } from '../llm/model';
 import type { AgentView } from '../population/roster';
+import { synergyOf, type SynergyTable } from '../population/synergy';
 import type { Niche } from '../tasks/niche';
 import type { Grade, Task } from '../tasks/task';
+import type { Choice } from '../team/choosers/chooser';
+import { leadershipKey, type LeadershipBank } from '../team/leadlearn/leadership-bank';
+import { writeLeadershipNote, type LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
+import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
 import type { Rng } from './rng';
-import { ASSEMBLERS, STRUCTURES, type Preset } from './presets';
+import { ASSEMBLERS, CHOOSERS, STRUCTURES, type Preset } from './presets';
 import type { Scenario } from './scenario-schema';
 
-/** What every stage of one task run may use. Read-only views; no stage writes pool state. */
+/**
+ * What every stage of one task run may use: read-only views of the pool as of `poolVersion`.
+ * The archive and bank are shared indexes, so reads filter by `poolVersion`; no stage writes pool state.
+ */
 export interface StageDeps {
   readonly model: LanguageModel;
   readonly preset: Preset;
@@ -22,14 +31,37 @@ export interface StageDeps {
   /** Snapshot of the active roster when the task started. */
   readonly roster: readonly AgentView[];
   readonly poolVersion: number;
+  readonly synergy: SynergyTable;
+  readonly bank: LeadershipBank;
 }
 
 /** Assemble: pick the team with the preset's assembler. */
 export function assembleTeam(d: StageDeps): Team {
-  return ASSEMBLERS[d.preset.assembler]!({ task: d.task, roster: d.roster, rng: d.rng.fork('assemble') });
+  const { team } = d.scenario;
+  return ASSEMBLERS[d.preset.assembler]!.assemble({
+    task: d.task, roster: d.roster, rng: d.rng.fork('assemble'), weights: team.weights, c0: d.scenario.memory.c0,
+    synergy: (i, j) => synergyOf(d.synergy, i, j, d.task.niche, team.synergy0),
+  });
 }
 
-/** Each member's retrieval for this task (none when the preset has no memory). */
+/** Team competence on the task's niche, in role order. */
+export function teamProfile(d: StageDeps, team: Team): number[] {
+  return team.members.map((m) => competenceOf(m.agent, d.task.niche, d.scenario.memory.c0));
+}
+
+/** Choose: the preset's chooser picks the structure (LeadLearn asks the leader's model from the bank). */
+export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice & { key: Float32Array }> {
+  const profile = teamProfile(d, team);
+  const [nicheKey] = await d.model.embed([d.task.niche]);
+  const key = leadershipKey(nicheKey!, profile);
+  const choice = await CHOOSERS[d.preset.chooser]!({
+    task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
+    key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
+  });
+  return { ...choice, key };
+}
+
+/** Each member's retrieval for this task, as of the task's start version (none when the preset has no memory). */
 export async function retrieveExperience(d: StageDeps, team: Team): Promise<Map<string, Experience>> {
   const out = new Map<string, Experience>();
   if (!d.preset.memory) {
@@ -38,7 +70,7 @@ export async function retrieveExperience(d: StageDeps, team: Team): Promise<Map<
   }
   const [query] = await d.model.embed([d.task.question]);
   for (const m of team.members) {
-    out.set(m.agent.id, m.agent.archive.retrieve(query!, d.task.niche, d.scenario.memory.k, d.scenario.memory.kMeta));
+    out.set(m.agent.id, m.agent.archive.retrieve(query!, d.task.niche, d.scenario.memory.k, d.scenario.memory.kMeta, d.poolVersion));
   }
   return out;
 }
@@ -51,7 +83,7 @@ export function executeStructure(d: StageDeps, team: Team, structure: string, ex
     task: d.task, spec: d.niche.spec, grader: d.niche.grader, model: d.model, team,
     experience: (id) => experience.get(id) ?? NO_EXPERIENCE,
     rng: d.rng.fork('structure'),
-    options: { samples: d.scenario.structures.samples },
+    options: { samples: d.scenario.structures.samples, debateRounds: d.scenario.structures.debateRounds },
   });
 }
 
@@ -86,14 +118,14 @@ export interface Reflection {
   readonly parsed: boolean;
 }
 
-/** Reflect: each member reviews its own answer, the team's answer and the reward. */
+/** Reflect: each member reviews its own answer, the team's answer and the reward it earned. */
 export async function reflectMembers(
   d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>,
 ): Promise<Reflection[]> {
   if (!d.preset.memory) return [];
   return Promise.all(team.members.map(async (m): Promise<Reflection> => {
     const id = m.agent.id;
-    const own = grading.members[id] ?? NO_ANSWER;
+    const own = grading.members[id] ?? grading.team;
     const base = { agentId: id, entries: [], lesson: null, meta: null };
     let text: string;
     try {
@@ -127,4 +159,27 @@ export async function reflectMembers(
     }
     return { agentId: id, entries, lesson: parsed.lesson, meta: parsed.meta || null, parsed: true };
   }));
+}
+
+/** CoDream, when the preset has it and the task failed or members disagreed (routing happens at commit). */
+export async function dream(d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>): Promise<KeyedDream | null> {
+  if (d.preset.codream === 'off') return null;
+  const trigger = dreamTrigger(team, grading.members, grading.team, result.disagreement, d.scenario.population.codream.threshold);
+  if (!trigger) return null;
+  const session = await runCoDream({
+    model: d.model, spec: d.niche.spec, grader: d.niche.grader, task: d.task, team, result, members: grading.members, teamGrade: grading.team,
+    experience: (id) => experience.get(id) ?? NO_EXPERIENCE, niches: new Set(d.scenario.stream.niches.map((n) => n.id)),
+  }, trigger);
+  const keys = session.insights.length ? await d.model.embed(session.insights.map((i) => `${d.task.question}\n${i.text}`)) : [];
+  return { ...session, keys };
+}
+
+/** A CoDream session with the retrieval key of each insight (same order). */
+export type KeyedDream = DreamResult & { readonly keys: readonly Float32Array[] };
+
+/** LeadLearn's after-task step: the leader's one-line note (only when the bank is in use). */
+export async function leadershipNote(d: StageDeps, team: Team, structure: string, grading: Grading, result: StructureResult): Promise<LeadershipNote | null> {
+  if (d.preset.chooser !== 'leadlearn') return null;
+  const leader = team.members[0]!.agent;
+  return writeLeadershipNote(d.model, leader, d.niche.spec, d.task, structure, grading.team.reward, result.disagreement);
 }

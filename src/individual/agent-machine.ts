@@ -39,8 +39,10 @@ export interface AgentInput extends CompetenceParams {
 /** Events an agent accepts. */
 export type AgentEvent =
   | { type: 'OBSERVE'; niche: string; reward: number; poolVersion: number }
-  | { type: 'ADD_EXPERIENCE'; entry: ArchiveEntry }
+  | { type: 'ADD_EXPERIENCE'; entry: ArchiveEntry; poolVersion: number }
   | { type: 'SET_PERSONA'; persona: string }
+  /** Merge: unite another agent's archive into this one (every entry kept once). */
+  | { type: 'ABSORB'; archive: Archive }
   | { type: 'RETIRE'; successor?: string };
 
 /**
@@ -63,7 +65,10 @@ export const agentMachine = setup({
       };
     }),
     addExperience: ({ context, event }) => {
-      if (event.type === 'ADD_EXPERIENCE') context.archive.add(event.entry);
+      if (event.type === 'ADD_EXPERIENCE') context.archive.add({ ...event.entry, committedAt: event.poolVersion });
+    },
+    absorb: ({ context, event }) => {
+      if (event.type === 'ABSORB') context.archive.mergeFrom(event.archive);
     },
     setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
     retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
@@ -89,6 +94,7 @@ export const agentMachine = setup({
         OBSERVE: { actions: 'observe' },
         ADD_EXPERIENCE: { actions: 'addExperience' },
         SET_PERSONA: { actions: 'setPersona' },
+        ABSORB: { actions: 'absorb' },
         RETIRE: { target: 'retired', actions: 'retire' },
       },
     },

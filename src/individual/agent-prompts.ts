@@ -13,7 +13,8 @@ export interface Experience {
 /** The empty experience (agents without memory). */
 export const NO_EXPERIENCE: Experience = { lessons: [], meta: [] };
 
-function area(spec: NicheSpec): string {
+/** The area line shown in prompts: niche title and description. */
+export function area(spec: NicheSpec): string {
   return `${spec.title}: ${spec.description}`;
 }
 
@@ -26,7 +27,8 @@ export function formatExperience(exp: Experience): string {
   return parts.join('\n');
 }
 
-function formatPublicTests(task: Task): string {
+/** Render a code task's public example tests (empty for other domains). */
+export function formatPublicTests(task: Task): string {
   if (!task.publicTests || task.publicTests.length === 0) return '';
   return `\nExamples your function must satisfy:\n${task.publicTests.join('\n')}\n`;
 }

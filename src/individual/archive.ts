@@ -19,6 +19,8 @@ export interface ArchiveEntry {
   poolVersion: number;
   /** Embedding of `text`; its length must equal the archive's `dim`. */
   key: Float32Array;
+  /** Pool version at which the entry was committed to this archive (set by the owning agent). */
+  committedAt?: number;
 }
 
 /** An entry in saved form: the key as a plain number array. */
@@ -102,8 +104,8 @@ export class Archive {
   }
 
   /** Top-`k` lessons from `niche`'s bucket and top-`kMeta` from the meta pool, by cosine to `query`, most similar first, ties in insertion order; throws RangeError on a query of the wrong length. */
-  retrieve(query: Float32Array, niche: string, k: number, kMeta: number): Retrieval {
-    return { lessons: this.search(this.buckets.get(niche), query, k), meta: this.search(this.buckets.get(null), query, kMeta) };
+  retrieve(query: Float32Array, niche: string, k: number, kMeta: number, asOf = Infinity): Retrieval {
+    return { lessons: this.search(this.buckets.get(niche), query, k, asOf), meta: this.search(this.buckets.get(null), query, kMeta, asOf) };
   }
 
   /** Total number of entries, meta pool included. */
@@ -161,8 +163,11 @@ export class Archive {
     return bucket;
   }
 
-  private search(bucket: Bucket | undefined, query: Float32Array, k: number): ArchiveEntry[] {
+  private search(bucket: Bucket | undefined, query: Float32Array, k: number, asOf: number): ArchiveEntry[] {
     if (query.length !== this.dim) throw new RangeError(`Archive.retrieve: query length ${query.length} does not match dim ${this.dim}`);
-    return bucket ? bucket.index.search(query, k).map((r) => r.item) : [];
+    if (!bucket) return [];
+    // Entries committed after `asOf` are invisible: a task in flight reads the archive as it was when it started.
+    const accept = asOf === Infinity ? undefined : (e: ArchiveEntry) => (e.committedAt ?? 0) <= asOf;
+    return bucket.index.search(query, k, accept).map((r) => r.item);
   }
 }

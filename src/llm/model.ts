@@ -44,6 +44,8 @@ export interface Completion {
   readonly timing: Timing;
   /** The model that answered. */
   readonly model: string;
+  /** A reasoning model's thinking, kept out of `text` (backends that separate it; absent otherwise). */
+  readonly reasoning?: string;
 }
 
 /**

@@ -49,23 +49,31 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     this.items.push(item);
   }
 
-  /** The `k` items most similar to `query`, with their cosine similarity. */
-  search(query: Float32Array, k: number): { item: T; sim: number }[] {
+  /**
+   * The `k` items most similar to `query` among those `accept` admits (all by default), with their
+   * cosine similarity. The filter lets readers see the index as of an earlier version.
+   */
+  search(query: Float32Array, k: number, accept: (item: T) => boolean = () => true): { item: T; sim: number }[] {
     if (query.length !== this.dim) throw new RangeError(`VectorIndex.search: query length ${query.length} does not match dim ${this.dim}`);
     const n = this.items.length;
     const want = Math.min(Math.max(0, Math.floor(k)), n);
     if (!this.index || want === 0) return [];
     // A zero query is equally far from everything; take the oldest rather than hnsw's arbitrary pick.
-    if (query.every((x) => x === 0)) return this.items.slice(0, want).map((item) => ({ item, sim: 0 }));
-    // hnswlib rejects k above its count and may return fewer than asked, so clamp and fetch a margin.
-    const fetch = Math.min(want + TIE_SLACK, n);
-    this.index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
-    const { neighbors } = this.index.searchKnn(Array.from(query), fetch);
-    // Re-score exactly: hnsw distances are float32 and its order among equals is not insertion order.
-    return neighbors
-      .map((label) => ({ label, sim: cosine(query, this.items[label]!.key) }))
-      .sort((a, b) => b.sim - a.sim || a.label - b.label)
-      .slice(0, want)
-      .map(({ label, sim }) => ({ item: this.items[label]!, sim }));
+    if (query.every((x) => x === 0)) return this.items.filter(accept).slice(0, want).map((item) => ({ item, sim: 0 }));
+    const q = Array.from(query);
+    // hnswlib rejects k above its count and may return fewer than asked, so clamp and fetch a
+    // margin; widen the fetch until enough admitted items are found or everything was fetched.
+    for (let fetch = Math.min(want + TIE_SLACK, n); ; fetch = Math.min(fetch * 2, n)) {
+      this.index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
+      const labels = this.index.searchKnn(q, fetch).neighbors.filter((label) => accept(this.items[label]!));
+      if (labels.length >= want + Math.min(TIE_SLACK, n - want) || fetch === n) {
+        // Re-score exactly: hnsw distances are float32 and its order among equals is not insertion order.
+        return labels
+          .map((label) => ({ label, sim: cosine(query, this.items[label]!.key) }))
+          .sort((a, b) => b.sim - a.sim || a.label - b.label)
+          .slice(0, want)
+          .map(({ label, sim }) => ({ item: this.items[label]!, sim }));
+      }
+    }
   }
 }

@@ -11,7 +11,7 @@ const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timi
 describe('runScenario on the simulated model', () => {
   it('runs the stream end to end and writes run.json and an append-only event log', async () => {
     const dir = out();
-    const { summary } = await runScenario(quickstart, { tasks: 36, outDir: dir });
+    const { summary } = await runScenario(quickstart, { variant: 'individual', tasks: 36, outDir: dir });
     expect(summary.tasks).toBe(36);
     expect(summary.accuracy).toBeGreaterThan(0);
     expect(summary.accuracy).toBeLessThan(1);
@@ -72,7 +72,9 @@ describe('runScenario on the simulated model', () => {
     expect(summary.accuracy).toBe(0);
     expect(summary.failures).toBe(6);
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.type === 'attempt' && e.error === 'endpoint down')).toHaveLength(6);
+    const attempts = events.filter((e) => e.type === 'attempt');
+    expect(attempts.length).toBeGreaterThanOrEqual(6);
+    expect(attempts.every((e) => e.error === 'endpoint down')).toBe(true);
     expect(events.filter((e) => e.type === 'task.done')).toHaveLength(6);
   });
 });

@@ -19,7 +19,7 @@ function errorOf(fn: () => unknown): string {
 describe('scenario validation', () => {
   it('fills defaults for a minimal scenario', () => {
     const { scenario } = parseScenario(base, 'min.json');
-    expect(scenario.variant).toBe('individual');
+    expect(scenario.variant).toBe('evochamber');
     expect(scenario.engine.inFlight).toBe(1);
     expect(scenario.memory).toEqual({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 });
   });

@@ -19,7 +19,7 @@ describe('agent actor', () => {
   it('adds experience to its own archive and retrieves it by niche', () => {
     const a = createActor(agentMachine, { input }).start();
     const key = embedder.embedSync('solve linear equations by isolating x');
-    a.send({ type: 'ADD_EXPERIENCE', entry: { id: 'e1', text: 'isolate x first', niche: 'algebra', level: 'lesson', source: 'reflection', taskId: 't1', poolVersion: 0, key } });
+    a.send({ type: 'ADD_EXPERIENCE', entry: { id: 'e1', text: 'isolate x first', niche: 'algebra', level: 'lesson', source: 'reflection', taskId: 't1', poolVersion: 0, key }, poolVersion: 1 });
     const r = a.getSnapshot().context.archive.retrieve(key, 'algebra', 3, 2);
     expect(r.lessons.map((e) => e.text)).toEqual(['isolate x first']);
     expect(a.getSnapshot().context.archive.retrieve(key, 'people-qa', 3, 2).lessons).toEqual([]);

@@ -5,6 +5,7 @@ import { runScenario } from '../../engine/run-scenario';
 import { loadScenario } from '../../engine/scenario';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
+import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber run`. */
@@ -20,7 +21,8 @@ Options:
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>)
   --json            print the summary as one JSON line last
   --quiet           no progress output
-`;
+
+${MODEL_FLAGS_HELP}`;
 
 /** `evochamber run`. */
 export async function runCommand(argv: string[]): Promise<void> {
@@ -30,11 +32,12 @@ export async function runCommand(argv: string[]): Promise<void> {
     options: {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      ...MODEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
   if (positionals.length !== 1) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
-  const loaded = loadScenario(positionals[0]!);
+  const loaded = await applyModelFlags(loadScenario(positionals[0]!), values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
   const total = tasks ?? loaded.scenario.stream.tasks;
   const progress = createProgress('run', total, systemClock, !values.quiet);

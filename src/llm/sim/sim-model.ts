@@ -6,6 +6,13 @@ import { readPrompt, type RequestKind } from './prompt-reader';
 import { reflectResponder } from './responders/reflect-responder';
 import type { Responder } from './responders/responder';
 import { solveResponder } from './responders/solve-responder';
+import { reviewResponder } from './responders/review-responder';
+import { decomposeResponder, partResponder } from './responders/decompose-responder';
+import { chooseResponder, noteResponder } from './responders/leader-responder';
+import { personaResponder } from './responders/persona-responder';
+import {
+  dreamContrastResponder, dreamCrystallizeResponder, dreamDebateResponder, dreamImagineResponder, dreamReflectResponder,
+} from './responders/codream-responder';
 import { SimSideChannel } from './side-channel';
 import { resolveSimParams, type SimParams } from './sim-params';
 import { SimWorld } from './sim-world';
@@ -41,7 +48,13 @@ export class SimModel implements LanguageModel {
     this.params = resolveSimParams(opts.params);
     this.world = new SimWorld(opts.seed, this.params);
     this.sideChannel = opts.sideChannel ?? new SimSideChannel();
-    this.responders = { solve: solveResponder, reflect: reflectResponder, ...opts.responders };
+    this.responders = {
+      solve: solveResponder, revise: solveResponder, synthesize: solveResponder, reflect: reflectResponder,
+      review: reviewResponder, decompose: decomposeResponder, part: partResponder, choose: chooseResponder, note: noteResponder,
+      'dream-reflect': dreamReflectResponder, 'dream-contrast': dreamContrastResponder, 'dream-imagine': dreamImagineResponder,
+      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder,
+      ...opts.responders,
+    };
   }
 
   async complete(req: CompletionRequest): Promise<Completion> {

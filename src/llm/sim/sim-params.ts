@@ -53,6 +53,19 @@ export interface SimParams {
   medianTokens: { math: number; code: number; qa: number; json: number };
   /** Log-normal σ of output lengths. */
   lengthSigma: number;
+  /**
+   * Logit bonus when a revising member sees the right answer among its teammates' (recognising a
+   * right answer is easier than producing it), per domain.
+   */
+  recognize: { math: number; code: number; qa: number };
+  /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
+  criticBase: { math: number; code: number; qa: number };
+  /** How much a reviewer's coverage of the task's strategies adds to that logit. */
+  criticCoverage: number;
+  /** Leader's exploration bonus for structures with few records (c/√(1+n)); untried ones score 0.5 + c. */
+  leaderExplore: number;
+  /** Noise on the leader's structure scores. */
+  leaderNoise: number;
   /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
   ttftMs: number;
   msPerToken: number;
@@ -81,6 +94,11 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   malformed: 0.02,
   medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
   lengthSigma: 0.8,
+  recognize: { math: 1.2, code: 0.6, qa: 0.8 },
+  criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
+  criticCoverage: 1.5,
+  leaderExplore: 0.3,
+  leaderNoise: 0.05,
   ttftMs: 60,
   msPerToken: 7.3,
 };
@@ -91,5 +109,7 @@ export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams 
     ...DEFAULT_SIM_PARAMS,
     ...overrides,
     medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
+    recognize: { ...DEFAULT_SIM_PARAMS.recognize, ...(overrides.recognize ?? {}) },
+    criticBase: { ...DEFAULT_SIM_PARAMS.criticBase, ...(overrides.criticBase ?? {}) },
   };
 }

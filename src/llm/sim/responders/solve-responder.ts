@@ -27,7 +27,7 @@ export function personaMatches(persona: string, spec: NicheSpec): boolean {
 
 /** Success probability of one attempt at `task` given everything in the prompt text. */
 export function successBreakdown(
-  world: SimWorld, params: SimParams, persona: string, promptText: string, task: Task, spec: NicheSpec,
+  world: SimWorld, params: SimParams, persona: string, promptText: string, task: Task, spec: NicheSpec, bonus = 0,
 ): SuccessBreakdown {
   const required = world.required(task.niche, task.id, task.difficulty);
   const mentioned = world.mentioned(promptText);
@@ -43,7 +43,8 @@ export function successBreakdown(
     + params.subdomain * Math.min(1, subdomainKnown / 2)
     + params.crossDomain * Math.min(1, crossKnown / 2)
     - params.difficulty * task.difficulty
-    - params.dilution * Math.min(params.dilutionCap, offNiche);
+    - params.dilution * Math.min(params.dilutionCap, offNiche)
+    + bonus;
   return {
     personaMatch: match, required: required.length, covered, subdomainKnown, crossKnown, offNiche,
     logit, probability: sigmoid(logit),
@@ -67,26 +68,49 @@ export function wrongAnswer(task: Task, params: SimParams, rng: Rng): string {
   return ds[ds.length - 1]!;
 }
 
-function render(task: Task, answer: string, params: SimParams, rng: Rng): SimReply {
+/** How a right answer appears in the simulator's own replies (used to recognise it in teammates' text). */
+export function goldMarker(task: Task): string {
+  switch (task.domain) {
+    case 'math': return `\\boxed{${task.hidden.answer}}`;
+    case 'code': return task.hidden.answer;
+    case 'qa': return `Answer: ${task.hidden.answer}`;
+  }
+}
+
+/** The task's required strategies that `text` names, as a sentence for a reply ('' when none). */
+export function methodLine(world: SimWorld, task: Task, text: string): string {
+  const names = new Set(world.mentioned(text).map((s) => s.phrase));
+  const used = world.required(task.niche, task.id, task.difficulty).filter((s) => names.has(s.phrase));
+  return used.length ? `I apply the ${used.map((s) => s.phrase).join(' and the ')}.\n` : '';
+}
+
+function render(task: Task, answer: string, params: SimParams, rng: Rng, method: string): SimReply {
   const think = rng.chance(params.thinkBlock) ? '<think>\nLet me look at what is given and what is asked.\n</think>\n' : '';
   if (rng.chance(params.malformed)) {
     return { text: `${think}I am not sure how to approach this one.`, lengthClass: task.domain };
   }
   switch (task.domain) {
     case 'math':
-      return { text: `${think}Working through the steps carefully.\nSo the final answer is \\boxed{${answer}}.`, lengthClass: 'math' };
+      return { text: `${think}${method}Working through the steps carefully.\nSo the final answer is \\boxed{${answer}}.`, lengthClass: 'math' };
     case 'code':
-      return { text: `${think}Here is the function.\n\n\`\`\`python\n${answer}\n\`\`\``, lengthClass: 'code' };
+      return { text: `${think}${method}Here is the function.\n\n\`\`\`python\n${answer}\n\`\`\``, lengthClass: 'code' };
     case 'qa':
-      return { text: `${think}The passage states it directly.\nAnswer: ${answer}`, lengthClass: 'qa' };
+      return { text: `${think}${method}The passage states it directly.\nAnswer: ${answer}`, lengthClass: 'qa' };
   }
 }
 
-/** Answers a solve prompt: right with the probability the prompt earns, wrong otherwise. */
+/**
+ * Answers a solve-like prompt (solve, debate or feedback revision, synthesis): right with the
+ * probability everything in the prompt earns, wrong otherwise. A revising member that sees the
+ * right answer among its teammates' gets the domain's recognition bonus. The reply names the
+ * task's strategies the prompt carried, so teammates who read it can pick them up.
+ */
 export const solveResponder: Responder = ({ prompt, entry, world, params, rng }) => {
   if (!entry) return { text: 'I cannot tell what is being asked.', lengthClass: 'qa' };
   const { task, spec } = entry;
-  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec);
+  const others = prompt.sections.get('other answers');
+  const recognised = others !== undefined && others.includes(goldMarker(task));
+  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, recognised ? params.recognize[task.domain] : 0);
   const answer = rng.chance(b.probability) ? task.hidden.answer : wrongAnswer(task, params, rng);
-  return render(task, answer, params, rng);
+  return render(task, answer, params, rng, methodLine(world, task, prompt.full));
 };
