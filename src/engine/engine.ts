@@ -165,7 +165,11 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
   if (!failed && out.team && out.grading) {
     // A backend outage says nothing about the agent, so failed tasks leave competence alone.
     for (const m of out.team.members) {
-      observations.push({ agentId: m.agent.id, niche: task.niche, reward: (out.grading.members[m.agent.id] ?? team!).reward });
+      // Competence measures the agent's own ability: its independent first answer where it gave
+      // one (teammates' answers would move everyone in lockstep), else its final answer, else the team's.
+      const g = out.grading;
+      const id = m.agent.id;
+      observations.push({ agentId: id, niche: task.niche, reward: (g.independent[id] ?? g.members[id] ?? team!).reward });
     }
   }
   for (const r of out.reflections) {

@@ -87,25 +87,40 @@ export function executeStructure(d: StageDeps, team: Team, structure: string, ex
   });
 }
 
-/** The team's grade and each member's own reward (its final answer, graded once per distinct answer). */
+/**
+ * The team's grade, each member's final answer graded, and each member's first independent
+ * answer graded (where the structure asked for one: voting, debate, the generator's first draft).
+ */
 export interface Grading {
   readonly team: Grade;
   readonly members: Readonly<Record<string, Grade>>;
+  /** Grade of the member's own first answer, before seeing teammates; competence is updated from it. */
+  readonly independent: Readonly<Record<string, Grade>>;
 }
 
 const NO_ANSWER: Grade = { reward: 0, correct: false, extracted: null, detail: 'no answer' };
 
-/** Grade: the team answer, then each member's answer (reusing the team grade where equivalent). */
+/** Grade the team answer, members' final answers and their independent answers, each distinct answer once. */
 export async function gradeResult(d: StageDeps, result: StructureResult): Promise<Grading> {
   const g = d.niche.grader;
-  const team = result.finalText === null ? NO_ANSWER : await g.grade(result.finalText, d.task);
+  const graded: Grade[] = [];
+  const gradeText = async (text: string, extracted: string | null): Promise<Grade> => {
+    if (extracted === null) return NO_ANSWER;
+    const seen = graded.find((x) => x.extracted !== null && g.equivalent(x.extracted, extracted));
+    if (seen) return seen;
+    const grade = await g.grade(text, d.task);
+    graded.push(grade);
+    return grade;
+  };
+  const team = result.finalText === null ? NO_ANSWER : await gradeText(result.finalText, g.extract(result.finalText));
   const members: Record<string, Grade> = {};
-  for (const [id, ans] of Object.entries(result.memberAnswers)) {
-    if (ans.extracted === null) members[id] = NO_ANSWER;
-    else if (team.extracted !== null && g.equivalent(ans.extracted, team.extracted)) members[id] = team;
-    else members[id] = await g.grade(ans.text, d.task);
+  for (const [id, ans] of Object.entries(result.memberAnswers)) members[id] = await gradeText(ans.text, ans.extracted);
+  const independent: Record<string, Grade> = {};
+  for (const a of result.attempts) {
+    if (a.step !== 'solve' || a.index !== 0 || a.agentId in independent) continue;
+    independent[a.agentId] = await gradeText(a.text, a.extracted);
   }
-  return { team, members };
+  return { team, members, independent };
 }
 
 /** One member's reflection: the parsed lesson and insight as archive entries, or why it failed. */

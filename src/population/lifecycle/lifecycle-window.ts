@@ -12,6 +12,8 @@ import type { LifecycleDecision, LifecycleOperatorName } from './operator';
 import { planLifecycle, type LifecycleSwitches } from './plan';
 import { viewAgent, viewRoster, type AgentView } from '../roster';
 import { specialists, type StabilityTracker } from '../specialization';
+import { median } from '../codream/routing';
+import { competenceOf } from '../../individual/competence';
 import type { supervisorMachine } from '../supervisor-machine';
 
 /** Everything one lifecycle window needs. */
@@ -96,12 +98,15 @@ async function apply(w: WindowInput, d: LifecycleDecision, newId: () => string, 
         : `Clone the agent below, which dominates this area, with a mutated persona: keep what works, sharpen it toward this area, change the emphasis.`;
       const persona = await writePersona(w.model, parent, spec, purpose, `${w.window}-${d.operator}`);
       const id = newId();
-      // The child inherits the parent's knowledge; it starts with no exposure of its own, so it earns its record.
+      // The child inherits the parent's knowledge (its archive) but not its record. It starts as an
+      // average newcomer — the pool's median competence on each niche seen — so it neither ties its
+      // parent nor, with an optimistic c0, outranks proven agents and anchors tasks it never worked.
+      const roster = viewRoster(w.supervisor.getSnapshot().context.agents);
+      const competence = Object.fromEntries(w.nichesSeen.map((n) => [n, median(roster.map((a) => competenceOf(a, n, w.c0)))]));
       w.supervisor.send({
         type: 'SPAWN_AGENT',
         input: {
-          id, persona, dim: parent.archive.dim, eta: w.eta, c0: w.c0, archive: parent.archive.clone(),
-          competence: { ...parent.competence }, exposure: {},
+          id, persona, dim: parent.archive.dim, eta: w.eta, c0: w.c0, archive: parent.archive.clone(), competence,
           origin: { kind: d.operator, parents: [parent.id], poolVersion: version, reason: d.reason },
         },
       });
