@@ -80,8 +80,9 @@ export async function runAblation(loaded: LoadedScenario, opts: AblationOptions 
   const worker = async () => {
     while (next < jobs.length) {
       const { variant, seed } = jobs[next++]!;
+      // Per-run HTML reports are skipped here: `evochamber report <ablation dir>` draws the variants side by side.
       const { summary } = await runScenario(loaded, {
-        variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(outDir, `${variant}-s${seed}`),
+        variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(outDir, `${variant}-s${seed}`), report: false,
         ...(opts.model ? { model: opts.model() } : {}),
       });
       results.set(`${variant}/${seed}`, summary);

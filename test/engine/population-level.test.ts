@@ -1,0 +1,82 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createActor } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { createHashEmbedder, loadScenario, runScenario, supervisorMachine, viewAgent, withOverrides } from '../../src/index';
+
+const out = () => mkdtempSync(path.join(tmpdir(), 'evo-pop-'));
+const events = (dir: string) => readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const embedder = createHashEmbedder();
+
+describe('population level', () => {
+  it('merge keeps every lesson exactly once and retires the other agent with a pointer to its successor', () => {
+    const s = createActor(supervisorMachine, { input: { dim: embedder.dim, synergyEta: 0.2, synergy0: 0.5 } }).start();
+    for (const id of ['keep', 'gone']) {
+      s.send({ type: 'SPAWN_AGENT', input: { id, persona: 'p', dim: embedder.dim, eta: 0.1, c0: 0.5, origin: { kind: 'seed', parents: [], poolVersion: 0 } } });
+    }
+    const lesson = (text: string, niche: string | null = 'algebra') => ({ id: text, text, niche, level: 'lesson' as const, source: 'reflection' as const, taskId: null, poolVersion: 0, key: embedder.embedSync(text) });
+    s.send({ type: 'APPLY_UPDATE', update: { taskId: 't1', observations: [], experiences: [
+      { agentId: 'keep', entry: lesson('isolate x first') }, { agentId: 'keep', entry: lesson('check units', null) },
+      { agentId: 'gone', entry: lesson('Isolate  x first') }, { agentId: 'gone', entry: lesson('divide both sides') },
+      { agentId: 'gone', entry: lesson('check units', null) }, { agentId: 'gone', entry: lesson('quote the sentence', 'people-qa') },
+    ] } });
+    s.send({ type: 'MERGE_AGENTS', keep: 'keep', retire: 'gone' });
+    const keep = viewAgent(s.getSnapshot().context.agents.get('keep')!);
+    const gone = viewAgent(s.getSnapshot().context.agents.get('gone')!);
+    expect(keep.archive.entries().map((e) => e.text).sort()).toEqual(['check units', 'divide both sides', 'isolate x first', 'quote the sentence']);
+    expect(gone.status).toBe('retired');
+    expect(gone.successor).toBe('keep');
+    expect(gone.archive.size()).toBe(4);
+    // Knowledge sent to a merged-away agent reaches its successor.
+    s.send({ type: 'APPLY_UPDATE', update: { taskId: 't2', observations: [], experiences: [{ agentId: 'gone', entry: lesson('late insight') }] } });
+    expect(viewAgent(s.getSnapshot().context.agents.get('keep')!).archive.has('late insight', 'algebra')).toBe(true);
+  });
+
+  it('a full run keeps the roster within bounds, never selects a retired agent, and logs who taught whom', async () => {
+    const base = loadScenario(path.resolve('scenarios/blocks.json'));
+    const loaded = withOverrides(base, { population: { lifecycle: { every: 40, maxAgents: 7 } } });
+    const { runDir, summary } = await runScenario(loaded, { tasks: 360, outDir: out() });
+    const ev = events(runDir);
+    const windows = ev.filter((e) => e.type === 'lifecycle.window');
+    expect(windows.length).toBe(9);
+    for (const w of windows) {
+      expect(w.roster.length).toBeGreaterThanOrEqual(4);
+      expect(w.roster.length).toBeLessThanOrEqual(7);
+    }
+    const retiredAt = new Map<string, number>();
+    for (const e of ev) {
+      if (e.type === 'agent.retired') retiredAt.set(e.agentId, e.seq);
+      if (e.type === 'team.assembled') {
+        const started = ev.find((x) => x.type === 'task.started' && x.taskId === e.taskId)!;
+        for (const m of e.members) {
+          // A task's team is fixed when it starts; a task started after the retirement must not use the agent.
+          const r = retiredAt.get(m.agentId);
+          if (r !== undefined) expect(started.poolVersion).toBeLessThan(ev[r].poolVersion);
+        }
+      }
+    }
+    const lineage = Object.values(summary.lineage).reduce((a, b) => a + b, 0);
+    expect(lineage).toBe(ev.filter((e) => e.type === 'lifecycle.decision').length);
+    expect(ev.filter((e) => e.type === 'lifecycle.decision').every((e) => typeof e.reason === 'string' && e.reason.length > 20)).toBe(true);
+    const routed = ev.filter((e) => e.type === 'insight.routed');
+    expect(summary.codream.routed).toBe(routed.length);
+    expect(routed.length).toBeGreaterThan(0);
+    expect(routed.every((e) => e.competence < e.median && e.from.length > 0 && e.to)).toBe(true);
+    expect(ev.filter((e) => e.type === 'lesson.added' && e.source === 'codream').length).toBeGreaterThan(0);
+  });
+
+  it('from identical seed agents, stable specialists emerge on a six-niche block stream, and who they are depends on the seed', async () => {
+    const base = loadScenario(path.resolve('scenarios/blocks.json'));
+    const rows: { seed: number; count: number; who: string }[] = [];
+    for (const seed of [1, 2, 3]) {
+      const { runDir, summary } = await runScenario(base, { seed, outDir: out() });
+      const last = events(runDir).filter((e) => e.type === 'lifecycle.window').at(-1);
+      rows.push({ seed, count: summary.stableSpecialists, who: JSON.stringify(last.stable) });
+    }
+    console.log(['stable specialists on scenarios/blocks.json (600 tasks, 6 seed agents)', ...rows.map((r) => `seed ${r.seed}: ${r.count}  ${r.who}`)].join('\n'));
+    expect(rows.reduce((a, r) => a + r.count, 0)).toBeGreaterThanOrEqual(3);
+    const withAny = rows.filter((r) => r.count > 0);
+    expect(new Set(withAny.map((r) => r.who)).size).toBe(withAny.length);
+  });
+});
