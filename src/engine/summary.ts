@@ -9,8 +9,8 @@ export interface NicheTally {
 }
 
 /**
- * The run summary. Fields are only ever added, never renamed. Everything except `runDir` and
- * `timing` is a deterministic function of scenario and seed under the simulated model.
+ * The run summary. Fields are only ever added, never renamed. Everything except `runDir`,
+ * `timing` and `reportPath` is a deterministic function of scenario and seed under the simulated model.
  */
 export interface RunSummary {
   scenario: string;

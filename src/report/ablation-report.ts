@@ -84,10 +84,10 @@ export function buildAblationData(dir: string, clock: Clock): AblationReportData
 /** Section ids of an ablation report, in page order. */
 export const ABLATION_SECTIONS = ['variants', 'per-niche', 'specialists', 'runs'] as const;
 
-function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string[], color: object, offset = false): Record<string, unknown>[] {
+function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string[], color: object, offset = false, scale: object = { domain: [0, 1] }): Record<string, unknown>[] {
   const x = offset ? { xOffset: { field: 'variant', type: 'nominal', sort } } : {};
   return [
-    { mark: { type: 'bar' }, encoding: { y: { field: valuesField, type: 'quantitative', title: yTitle }, color, ...x,
+    { mark: { type: 'bar' }, encoding: { y: { field: valuesField, type: 'quantitative', title: yTitle, scale }, color, ...x,
       tooltip: [{ field: 'variant' }, ...(offset ? [{ field: 'niche' }] : []), { field: 'mean', format: '.3f' }, { field: 'sd', format: '.3f' }] } },
     { mark: { type: 'rule', color: 'black' }, encoding: { y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, ...x } },
   ];
@@ -98,7 +98,7 @@ export function ablationSections(d: AblationReportData): Section[] {
   const names = d.variants.map((v) => v.name);
   const color = { field: 'variant', type: 'nominal', title: 'variant', sort: names, scale: { domain: names, scheme: 'tableau10' } };
   const spread = `mean ± sd over ${d.seeds} seed${d.seeds > 1 ? 's' : ''}`;
-  const band = (mean: number, sd: number) => ({ mean, sd, lo: Math.max(0, mean - sd), hi: mean + sd });
+  const band = (mean: number, sd: number, cap = 1) => ({ mean, sd, lo: Math.max(0, mean - sd), hi: Math.min(cap, mean + sd) });
   const empty = (id: string, heading: string, intro: string): Section => ({ id, heading, intro, charts: [], tables: [], notes: [] });
   const overall = empty('variants', 'Accuracy per variant', `Mean reward over all tasks, ${spread}.`);
   const perNiche = empty('per-niche', 'Accuracy per niche', `Mean reward per niche and variant, ${spread}.`);
@@ -129,13 +129,20 @@ export function ablationSections(d: AblationReportData): Section[] {
     perNiche.tables.push({ caption: 'Mean reward per niche (mean ± sd)', headers: ['variant', ...d.niches],
       rows: d.variants.map((v) => [v.name, ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? `${fmt3(p.mean)} ± ${fmt3(p.sd)}` : '–'; })]) });
   }
-  specialists.charts.push({
-    id: 'ablation-specialists', title: 'Stable specialists per variant',
-    caption: 'More stable specialists means the pool divided the niches among its agents; compare variants without the population level.',
-    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd) })) }, width: { step: 48 },
-      height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
-      layer: meanSdLayers('mean', 'niches with a stable specialist', names, color) }),
-  });
+  const most = Math.max(...d.variants.map((v) => v.stableSpecialists.mean + v.stableSpecialists.sd));
+  if (most <= 0) {
+    specialists.notes.push('No variant had a stable specialist in any seed.');
+  } else {
+    specialists.charts.push({
+      id: 'ablation-specialists', title: 'Stable specialists per variant',
+      caption: 'More stable specialists means the pool divided the niches among its agents; compare variants without the population level.',
+      spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: { step: 48 },
+        height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
+        layer: meanSdLayers('mean', 'niches with a stable specialist', names, color, false, { domain: [0, Math.max(1, Math.ceil(most))] }) }),
+    });
+  }
+  specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],
+    rows: d.variants.map((v) => [v.name, v.stableSpecialists.mean.toFixed(2), v.stableSpecialists.sd.toFixed(2)]) });
   runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
   return [overall, perNiche, specialists, runs];
 }

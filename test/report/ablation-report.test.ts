@@ -43,6 +43,18 @@ describe('the ablation report', () => {
     expect(readFileSync(r.summaryPath, 'utf8')).toMatch(/\| no-codream +\| 0\.740 ± 0\.020/);
   });
 
+  it('says so instead of drawing zero-height bars when no variant has a stable specialist', async () => {
+    const dir = writeAblationFixture(path.join(tmp(), 'ablate-flat'));
+    const file = path.join(dir, 'ablation.json');
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    for (const v of Object.values(json.variants) as { stableSpecialists: unknown }[]) v.stableSpecialists = { mean: 0, sd: 0 };
+    writeFileSync(file, JSON.stringify(json));
+    const r = await writeReport(dir, { outDir: path.join(dir, 'report') });
+    const html = readFileSync(r.indexPath, 'utf8');
+    expect(expectWellFormedReport(html).map((c) => c.id)).toEqual(['ablation-accuracy', 'ablation-niches']);
+    expect(html).toContain('No variant had a stable specialist in any seed.');
+  });
+
   it('names the file and field when ablation.json is malformed', async () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 'ablation.json'), JSON.stringify({ variants: { a: { accuracy: { mean: 1 } } }, seeds: 1 }));
