@@ -57,3 +57,22 @@ export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from
 // Runs on disk
 export { RunStore, RUN_SCHEMA_VERSION, type RunFile } from './store/run-store';
 export { EventLog } from './store/event-log';
+
+// Team level: LeadLearn and structure choice
+export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
+export { CHOOSERS, minimumPool } from './engine/presets';
+export type { StructureChooser, Choice, ChoiceContext } from './team/choosers/chooser';
+export { styleOverlap } from './team/style-overlap';
+export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
+
+// Population level: CoDream, lifecycle, specialization
+export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';
+export { routeInsights, median, type Delivery, type RoutingMode } from './population/codream/routing';
+export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS } from './population/lifecycle/plan';
+export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
+export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './population/lifecycle/operator';
+export { specialists, specialistOf, anchorOf, StabilityTracker } from './population/specialization';
+
+// Ablations and reports
+export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
+export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, type ReportData } from './report';

@@ -95,7 +95,7 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     windowNo++;
     nextAgent = await runLifecycleWindow({
       supervisor: o.supervisor, model: o.model, log: o.log, config: life, teamSize: ASSEMBLERS[o.preset.assembler]!.teamSize,
-      operators, window: windowNo, nichesSeen, recentNiches: recent, specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])),
+      operators, window: windowNo, tasksSeen: committed, nichesSeen, recentNiches: recent, specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])),
       c0: o.scenario.memory.c0, eta: o.scenario.memory.eta, tracker: o.tracker, lineage: o.lineage, nextAgent,
       rng: o.rng.fork(`lifecycle/${windowNo}`),
     });

@@ -11,7 +11,7 @@ describe('individual level in the simulated world', () => {
     const rows: { seed: number; sa: number; ind: number }[] = [];
     for (const seed of [1, 2, 3]) {
       const run = (variant: string) => runScenario(quickstart, {
-        variant, seed, tasks: 600, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
+        variant, seed, tasks: 600, report: false, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
       }).then((r) => r.summary.accuracy);
       rows.push({ seed, sa: await run('single-agent'), ind: await run('individual') });
     }

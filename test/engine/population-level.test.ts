@@ -36,7 +36,7 @@ describe('population level', () => {
   it('a full run keeps the roster within bounds, never selects a retired agent, and logs who taught whom', async () => {
     const base = loadScenario(path.resolve('scenarios/blocks.json'));
     const loaded = withOverrides(base, { population: { lifecycle: { every: 40, maxAgents: 7 } } });
-    const { runDir, summary } = await runScenario(loaded, { tasks: 360, outDir: out() });
+    const { runDir, summary } = await runScenario(loaded, { tasks: 360, report: false, outDir: out() });
     const ev = events(runDir);
     const windows = ev.filter((e) => e.type === 'lifecycle.window');
     expect(windows.length).toBe(9);
@@ -70,7 +70,7 @@ describe('population level', () => {
     const base = loadScenario(path.resolve('scenarios/blocks.json'));
     const rows: { seed: number; count: number; who: string }[] = [];
     for (const seed of [1, 2, 3]) {
-      const { runDir, summary } = await runScenario(base, { seed, outDir: out() });
+      const { runDir, summary } = await runScenario(base, { seed, report: false, outDir: out() });
       const last = events(runDir).filter((e) => e.type === 'lifecycle.window').at(-1);
       rows.push({ seed, count: summary.stableSpecialists, who: JSON.stringify(last.stable) });
     }

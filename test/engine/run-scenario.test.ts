@@ -6,7 +6,7 @@ import { loadScenario, runScenario, RunStore, type RunSummary } from '../../src/
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-run-'));
-const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timing: undefined });
+const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timing: undefined, reportPath: undefined });
 
 describe('runScenario on the simulated model', () => {
   it('runs the stream end to end and writes run.json and an append-only event log', async () => {
@@ -38,26 +38,26 @@ describe('runScenario on the simulated model', () => {
   });
 
   it('gives a byte-identical summary for the same seed and a different one for another seed', async () => {
-    const a = await runScenario(quickstart, { tasks: 30, seed: 3, outDir: out() });
-    const b = await runScenario(quickstart, { tasks: 30, seed: 3, outDir: out() });
-    const c = await runScenario(quickstart, { tasks: 30, seed: 4, outDir: out() });
+    const a = await runScenario(quickstart, { tasks: 30, seed: 3, report: false, outDir: out() });
+    const b = await runScenario(quickstart, { tasks: 30, seed: 3, report: false, outDir: out() });
+    const c = await runScenario(quickstart, { tasks: 30, seed: 4, report: false, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));
     expect(stable(a.summary)).not.toBe(stable(c.summary));
   });
 
   it('is deterministic with many tasks in flight too, and commits every task once', async () => {
-    const a = await runScenario(quickstart, { tasks: 40, inFlight: 8, outDir: out() });
-    const b = await runScenario(quickstart, { tasks: 40, inFlight: 8, outDir: out() });
+    const a = await runScenario(quickstart, { tasks: 40, inFlight: 8, report: false, outDir: out() });
+    const b = await runScenario(quickstart, { tasks: 40, inFlight: 8, report: false, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));
     expect(a.summary.tasks).toBe(40);
     expect(a.summary.poolVersion).toBe(40);
   });
 
   it('runs the single-agent and self-consistency baselines with one agent and no memory', async () => {
-    const sa = await runScenario(quickstart, { tasks: 12, variant: 'single-agent', outDir: out() });
+    const sa = await runScenario(quickstart, { tasks: 12, variant: 'single-agent', report: false, outDir: out() });
     expect(sa.summary.agents.count).toBe(1);
     expect(sa.summary.tokens.reflect).toBeUndefined();
-    const sc = await runScenario(quickstart, { tasks: 12, variant: 'self-consistency', outDir: out() });
+    const sc = await runScenario(quickstart, { tasks: 12, variant: 'self-consistency', report: false, outDir: out() });
     expect(sc.summary.tokens.solve!.calls).toBe(12 * 5);
   });
 
@@ -67,7 +67,7 @@ describe('runScenario on the simulated model', () => {
       complete: async () => { throw new Error('endpoint down'); },
       embed: async (texts: readonly string[]) => texts.map(() => new Float32Array(256)),
     };
-    const { summary, runDir } = await runScenario(quickstart, { tasks: 6, model: broken, outDir: out() });
+    const { summary, runDir } = await runScenario(quickstart, { tasks: 6, model: broken, report: false, outDir: out() });
     expect(summary.tasks).toBe(6);
     expect(summary.accuracy).toBe(0);
     expect(summary.failures).toBe(6);

@@ -12,7 +12,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 async function runs(variant: string, inFlight = 1): Promise<RunSummary[]> {
   const out2: RunSummary[] = [];
-  for (const seed of SEEDS) out2.push((await runScenario(quickstart, { variant, seed, tasks: TASKS, inFlight, outDir: out() })).summary);
+  for (const seed of SEEDS) out2.push((await runScenario(quickstart, { variant, seed, tasks: TASKS, inFlight, report: false, outDir: out() })).summary);
   return out2;
 }
 
@@ -61,7 +61,7 @@ describe('team level in the simulated world', () => {
   });
 
   it('records roles, the structure choice and why, member answers, disagreement and synergy in the event log', async () => {
-    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber', tasks: 24, outDir: out() });
+    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber', tasks: 24, report: false, outDir: out() });
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const team = events.find((e) => e.type === 'team.assembled');
     expect(team.members.map((m: { role: string }) => m.role)).toEqual(['anchor', 'complement', 'scout']);

@@ -27,6 +27,8 @@ export interface WindowInput {
   readonly operators: boolean;
   readonly switches?: LifecycleSwitches;
   readonly window: number;
+  /** Tasks committed so far. */
+  readonly tasksSeen: number;
   readonly nichesSeen: readonly string[];
   readonly recentNiches: Readonly<Record<string, number>>;
   readonly specs: ReadonlyMap<string, NicheSpec>;
@@ -60,7 +62,7 @@ export async function runLifecycleWindow(w: WindowInput): Promise<number> {
   const specs = specialists(roster, w.nichesSeen, w.c0, w.config.specialist.margin, w.config.specialist.minExposure);
   w.tracker.record(specs);
   w.log.append({
-    type: 'lifecycle.window', window: w.window, poolVersion: sup().poolVersion, tasksSeen: w.window * w.config.every,
+    type: 'lifecycle.window', window: w.window, poolVersion: sup().poolVersion, tasksSeen: w.tasksSeen,
     roster: roster.map((a) => ({ agentId: a.id, competence: a.competence, exposure: a.exposure })), specialists: specs,
     stable: w.tracker.stable(),
   });

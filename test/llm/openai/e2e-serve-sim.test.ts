@@ -20,7 +20,7 @@ const KEY = 'sk-e2e-9b1f3c5d7e2a4c6e8f0a1b3d5c7e9f1a';
 describe('quickstart against serve-sim through the openai backend', () => {
   it('completes every task with the accuracy the in-process simulator reaches', async () => {
     const dir = outDir();
-    const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }] }), { tasks: 24, outDir: dir });
+    const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }] }), { tasks: 24, report: false, outDir: dir });
     expect(summary.tasks).toBe(24);
     expect(summary.backend).toBe('openai');
     expect(summary.failures).toBe(0);
@@ -57,7 +57,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
     try {
       const dir = outDir();
       const before = seen.length;
-      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: flaky.url, model: 'sim', maxConcurrency: 4, apiKeyEnv: KEY_VAR }] }), { tasks: 8, outDir: dir });
+      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: flaky.url, model: 'sim', maxConcurrency: 4, apiKeyEnv: KEY_VAR }] }), { tasks: 8, report: false, outDir: dir });
       // The key was used (positive control) …
       expect(seen.slice(before).some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
       expect(Object.values(summary.endpoints!)[0]!.failures).toBeGreaterThan(0);

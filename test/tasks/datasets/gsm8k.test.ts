@@ -23,7 +23,7 @@ describe('GSM8K dataset niche', () => {
   it('runs as a niche in a scenario, with skipped rows recorded', async () => {
     const file = path.join(dir, 'gsm.json');
     writeFileSync(file, JSON.stringify({ name: 'gsm', variant: 'single-agent', stream: { tasks: 4, niches: [{ id: 'gsm', dataset: { format: 'gsm8k', path: 'gsm.jsonl' } }] } }));
-    const { summary } = await runScenario(loadScenario(file), { outDir: path.join(dir, 'run') });
+    const { summary } = await runScenario(loadScenario(file), { report: false, outDir: path.join(dir, 'run') });
     expect(summary.tasks).toBe(4);
     expect(Object.keys(summary.perNiche)).toEqual(['gsm']);
   });
