@@ -65,71 +65,40 @@ export interface Preset {
   readonly lifecycle: boolean;
 }
 
-const preset = (p: Preset): Preset => p;
+/** The full system: what every ablation removes one part of. */
+const FULL = {
+  pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'asymmetric', lifecycle: true,
+} as const;
+
+/** A lone agent without memory or population: what the single-agent baselines add to. */
+const ALONE = {
+  pool: 'one', assembler: 'first-agent', chooser: 'fixed', memory: false, codream: 'off', lifecycle: false,
+} as const;
 
 /** Every built-in preset. */
-export const PRESETS: Readonly<Record<string, Preset>> = {
-  evochamber: preset({
-    name: 'evochamber',
-    description: 'The full system: private memories, anchor/complement/scout teams with LeadLearn, CoDream routed to below-median agents, lifecycle.',
-    pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'asymmetric', lifecycle: true,
-  }),
-  'no-codream': preset({
-    name: 'no-codream',
-    description: 'Ablation: the full system without CoDream (no knowledge transfer between agents).',
-    pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'off', lifecycle: true,
-  }),
-  'no-lifecycle': preset({
-    name: 'no-lifecycle',
-    description: 'Ablation: the full system with a fixed roster (no genesis, fork, merge, prune or specialize).',
-    pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'asymmetric', lifecycle: false,
-  }),
-  'no-population': preset({
-    name: 'no-population',
-    description: 'Ablation: individual + team levels only (no CoDream, no lifecycle).',
-    pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'off', lifecycle: false,
-  }),
-  'symmetric-codream': preset({
-    name: 'symmetric-codream',
-    description: 'Ablation: CoDream insights broadcast to every agent, like a shared memory.',
-    pool: 'scenario', assembler: 'roles', chooser: 'leadlearn', structure: 'voting', memory: true, codream: 'symmetric', lifecycle: true,
-  }),
-  'per-agent-memory': preset({
-    name: 'per-agent-memory',
+export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
+  { ...FULL, name: 'evochamber', description: 'The full system: private memories, anchor/complement/scout teams with LeadLearn, CoDream routed to below-median agents, lifecycle.' },
+  { ...FULL, name: 'no-codream', codream: 'off', description: 'Ablation: the full system without CoDream (no knowledge transfer between agents).' },
+  { ...FULL, name: 'no-lifecycle', lifecycle: false, description: 'Ablation: the full system with a fixed roster (no genesis, fork, merge, prune or specialize).' },
+  { ...FULL, name: 'no-population', codream: 'off', lifecycle: false, description: 'Ablation: individual + team levels only (no CoDream, no lifecycle).' },
+  { ...FULL, name: 'symmetric-codream', codream: 'symmetric', description: 'Ablation: CoDream insights broadcast to every agent, like a shared memory.' },
+  { ...FULL, name: 'no-team', assembler: 'random-team', chooser: 'fixed', description: 'Ablation: random teams of three, always voting; memories, CoDream and lifecycle kept.' },
+  { ...FULL, name: 'no-leadlearn', chooser: 'random', description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.' },
+  {
+    ...FULL, name: 'per-agent-memory', assembler: 'random-team', chooser: 'fixed', codream: 'off', lifecycle: false,
     description: 'Baseline: random teams voting, each agent with a private memory and no transfer or roster change.',
-    pool: 'scenario', assembler: 'random-team', chooser: 'fixed', structure: 'voting', memory: true, codream: 'off', lifecycle: false,
-  }),
-  'single-agent': preset({
-    name: 'single-agent',
-    description: 'One agent, one attempt per task, no memory (SA baseline).',
-    pool: 'one', assembler: 'first-agent', chooser: 'fixed', structure: 'single', memory: false, codream: 'off', lifecycle: false,
-  }),
-  'self-consistency': preset({
-    name: 'self-consistency',
-    description: 'One agent samples k answers per task and takes the majority; no memory.',
-    pool: 'one', assembler: 'first-agent', chooser: 'fixed', structure: 'self-consistency', memory: false, codream: 'off', lifecycle: false,
-  }),
-  individual: preset({
-    name: 'individual',
-    description: 'A pool of agents takes tasks in turn; each retrieves its own lessons and reflects (individual level only).',
-    pool: 'scenario', assembler: 'round-robin', chooser: 'fixed', structure: 'single', memory: true, codream: 'off', lifecycle: false,
-  }),
-  'no-team': preset({
-    name: 'no-team',
-    description: 'Ablation: random teams of three, always voting; memories, CoDream and lifecycle kept.',
-    pool: 'scenario', assembler: 'random-team', chooser: 'fixed', structure: 'voting', memory: true, codream: 'asymmetric', lifecycle: true,
-  }),
-  'no-leadlearn': preset({
-    name: 'no-leadlearn',
-    description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.',
-    pool: 'scenario', assembler: 'roles', chooser: 'random', structure: 'voting', memory: true, codream: 'asymmetric', lifecycle: true,
-  }),
-  'structure-only': preset({
-    name: 'structure-only',
+  },
+  {
+    ...FULL, name: 'structure-only', assembler: 'fixed-team', chooser: 'zero-shot', memory: false, codream: 'off', lifecycle: false,
     description: 'Baseline: a fixed team whose leader picks a structure per task with no cross-task state (no bank, no memory, no competence).',
-    pool: 'scenario', assembler: 'fixed-team', chooser: 'zero-shot', structure: 'voting', memory: false, codream: 'off', lifecycle: false,
-  }),
-};
+  },
+  {
+    ...FULL, name: 'individual', assembler: 'round-robin', chooser: 'fixed', structure: 'single', codream: 'off', lifecycle: false,
+    description: 'A pool of agents takes tasks in turn; each retrieves its own lessons and reflects (individual level only).',
+  },
+  { ...ALONE, name: 'self-consistency', structure: 'self-consistency', description: 'One agent samples k answers per task and takes the majority; no memory.' },
+  { ...ALONE, name: 'single-agent', structure: 'single', description: 'One agent, one attempt per task, no memory (SA baseline).' },
+] satisfies Preset[]).map((p) => [p.name, p]));
 
 /** Look up a preset; the error lists the known names. */
 export function getPreset(name: string): Preset {
