@@ -59,7 +59,7 @@ export const pruneConfigSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Last observations (from `history`) averaged into the recent score; agents with fewer are not judged. */
   window: int().min(1).default(20),
-  /** How far (in reward, 0–1) the recent score must fall below the pool mean of recent scores. */
+  /** How far (in reward, 0–1) an agent's recent rewards must fall below the pool's on the same niches. */
   lag: unit().default(0.2),
   /** Prune decisions per window at most. */
   maxPerWindow: int().min(0).default(1),

@@ -10,10 +10,32 @@ export function recentScore(agent: AgentView, window: number): number | null {
 }
 
 /**
- * Prune: an agent whose recent score (mean reward over its last `prune.window` observations;
- * agents with fewer are not judged) is at least `prune.lag` below the pool mean of the same
- * statistic (over every judged agent, itself included) is retired. Largest lag first (ties: spawn
- * order); at most `prune.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
+ * An agent's recent performance relative to the pool on the same niches: the mean, over its last
+ * `window` observations, of (its reward − the judged pool's mean recent reward on that niche).
+ * Comparing like with like keeps an agent that works hard niches from looking worse than one
+ * that works easy ones; with a single niche it is the raw score minus the pool mean.
+ */
+function relativeScores(judged: readonly { a: AgentView; score: number }[], window: number): number[] {
+  const byNiche = new Map<string, { sum: number; n: number }>();
+  for (const { a } of judged) {
+    for (const h of a.history.slice(-window)) {
+      const t = byNiche.get(h.niche) ?? { sum: 0, n: 0 };
+      t.sum += h.reward;
+      t.n += 1;
+      byNiche.set(h.niche, t);
+    }
+  }
+  return judged.map(({ a }) => {
+    const last = a.history.slice(-window);
+    return last.reduce((s, h) => { const t = byNiche.get(h.niche)!; return s + h.reward - t.sum / t.n; }, 0) / last.length;
+  });
+}
+
+/**
+ * Prune: an agent whose recent rewards (its last `prune.window` observations; agents with fewer
+ * are not judged) fall at least `prune.lag` below what the judged pool scored on the same niches
+ * over the same window is retired. Largest lag first (ties: spawn order); at most
+ * `prune.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
  */
 export const prune: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
   const cfg = ctx.config.prune;
@@ -24,9 +46,9 @@ export const prune: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisi
     .map((a, i) => ({ a, i, score: recentScore(a, cfg.window) }))
     .filter((x): x is { a: AgentView; i: number; score: number } => x.score !== null);
   if (judged.length < 2) return [];
-  const poolMean = judged.reduce((s, x) => s + x.score, 0) / judged.length;
+  const relative = relativeScores(judged, cfg.window);
   return judged
-    .map((x) => ({ ...x, lag: poolMean - x.score }))
+    .map((x, k) => ({ ...x, lag: -relative[k]! }))
     .filter((x) => meetsThreshold(x.lag, cfg.lag))
     .sort((x, y) => y.lag - x.lag || x.i - y.i)
     .slice(0, room)
@@ -34,7 +56,7 @@ export const prune: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisi
       operator: 'prune' as const,
       agent: x.a.id,
       reason:
-        `${x.a.id} scored ${fmt(x.score)} over its last ${cfg.window} tasks, ${fmt(x.lag)} below the pool mean ${fmt(poolMean)} ` +
-        `of ${judged.length} judged agents (lag ≥ ${fmt(cfg.lag)})`,
+        `${x.a.id} scored ${fmt(x.score)} over its last ${cfg.window} tasks, ${fmt(x.lag)} below what the ${judged.length} judged agents ` +
+        `scored on the same niches (lag ≥ ${fmt(cfg.lag)})`,
     }));
 };

@@ -16,7 +16,20 @@ const pool = (x: number, extra: ReturnType<typeof agent>[] = []) => [
 describe('prune', () => {
   it('retires an agent whose recent score lags the pool mean by the threshold', () => {
     const out = prune(ctxOf(pool(0.54))); // lag 0.208
-    expect(out).toEqual([{ operator: 'prune', agent: 'e', reason: expect.stringContaining('0.208 below the pool mean 0.748') }]);
+    expect(out).toEqual([{ operator: 'prune', agent: 'e', reason: expect.stringContaining('0.208 below what the 5 judged agents scored on the same niches') }]);
+  });
+
+  it('compares like with like: an agent working a hard niche is judged against the pool on that niche', () => {
+    const on = (id: string, niche: string, r: number, n = 20) => {
+      const a = agent(id, {}, { rewards: rewards(n, r) });
+      return { ...a, history: a.history.map((h) => ({ ...h, niche })) };
+    };
+    // The hard-niche agents score 0.3, far below the pool's overall mean (0.64), but as well as
+    // anyone on that niche: nobody is pruned. A real laggard on the easy niche still is.
+    const roster = [on('a', 'easy', 0.9), on('b', 'easy', 0.9), on('c', 'easy', 0.9), on('d', 'hard', 0.3), on('e', 'hard', 0.3)];
+    expect(prune(ctxOf(roster))).toEqual([]);
+    const withLaggard = [...roster, on('f', 'easy', 0.5)];
+    expect(prune(ctxOf(withLaggard)).map((d) => d.operator === 'prune' && d.agent)).toEqual(['f']);
   });
 
   it('does not fire just under the lag', () => {
