@@ -53,6 +53,8 @@ export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
 export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
 export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
 export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from './tasks/graders';
+export { DATASET_FORMATS, type DatasetFormat, type DatasetFilter, type DatasetRows, type DatasetLoader } from './tasks/datasets/dataset-rows';
+export { DATASET_SPECS, type DatasetFormatSpec } from './tasks/datasets/formats';
 
 // Runs on disk
 export { RunStore, RUN_SCHEMA_VERSION, type RunFile } from './store/run-store';

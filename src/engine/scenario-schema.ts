@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
+import { DATASET_FORMATS } from '../tasks/datasets/dataset-rows';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
 
 const int = () => z.number().int();
@@ -23,7 +24,16 @@ export const nicheEntrySchema = z.strictObject({
   /** Difficulty levels to draw from (uniformly); the niche's own levels when omitted. */
   difficulty: z.array(int().min(1).max(5)).min(1).optional(),
   /** A dataset niche: rows loaded from a file the user has (path relative to the scenario file). */
-  dataset: z.strictObject({ format: z.enum(['gsm8k']), path: z.string().min(1) }).optional(),
+  dataset: z.strictObject({
+    format: z.enum(DATASET_FORMATS),
+    path: z.string().min(1),
+    /** Keep only rows with this metadata (MATH `levels` / `types`, AIME `years`). */
+    filter: z.strictObject({
+      levels: z.array(int().min(1).max(5)).min(1).optional(),
+      years: z.array(int().min(1983).max(2100)).min(1).optional(),
+      types: z.array(z.string().min(1)).min(1).optional(),
+    }).optional(),
+  }).optional(),
 });
 
 /**

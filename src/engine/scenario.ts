@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { getPreset, minimumPool } from './presets';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema';
+import { DATASET_SPECS } from '../tasks/datasets/formats';
 import { loadBuiltinNicheSpecs } from '../tasks/niche-registry';
 
 /** A scenario that failed to load: the message names the file and the field. */
@@ -59,6 +60,11 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
     if (n.dataset) {
       const p = path.resolve(dir, n.dataset.path);
       if (!existsSync(p)) throw new ScenarioError(file, `${at}.dataset.path`, `dataset file not found: ${p}`);
+      const { filters, spec: ds } = DATASET_SPECS[n.dataset.format];
+      const key = Object.keys(n.dataset.filter ?? {}).find((k) => !(filters as readonly string[]).includes(k));
+      if (key !== undefined) throw new ScenarioError(file, `${at}.dataset.filter.${key}`, `format "${n.dataset.format}" has no "${key}" filter (filters: ${filters.join(', ') || 'none'})`);
+      const level = n.difficulty?.find((d) => !ds.difficulties.includes(d));
+      if (level !== undefined) throw new ScenarioError(file, `${at}.difficulty`, `format "${n.dataset.format}" has no level ${level} (levels: ${ds.difficulties.join(', ')})`);
       return;
     }
     const spec = builtin.get(n.id);

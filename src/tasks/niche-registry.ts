@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NicheEntry } from '../engine/scenario-schema';
-import { loadGsm8k } from './datasets/gsm8k';
+import { DATASET_SPECS } from './datasets/formats';
 import { createGrader } from './graders';
 import { getGenerator } from './generators';
-import type { Niche, NicheSpec } from './niche';
+import type { GeneratedTask, Niche, NicheSpec } from './niche';
 import { loadNicheSpecs } from './niche-schema';
 import type { Domain, Grader } from './task';
 
@@ -48,21 +48,30 @@ export class GraderSet {
   }
 }
 
-const DATASET_SPECS: Record<string, Omit<NicheSpec, 'id' | 'dataset'>> = {
-  gsm8k: {
-    domain: 'math', title: 'Grade-school math', description: 'multi-step grade-school arithmetic word problems',
-    keywords: ['arithmetic', 'word problems'], difficulties: [1], answerFormat: 'Give the final answer as \\boxed{...}.',
-  },
-};
-
+/**
+ * A niche over a dataset file. Its levels are those present in the (filtered) rows; `next(d)`
+ * walks the rows of level `d` in file order, wrapping around.
+ */
 function datasetNiche(entry: NicheEntry, dir: string, graders: GraderSet): Niche {
   const ds = entry.dataset!;
   const file = path.resolve(dir, ds.path);
-  const { rows, skipped } = loadGsm8k(file);
-  if (rows.length === 0) throw new Error(`${file}: no usable ${ds.format} rows (${skipped} malformed)`);
-  const spec: NicheSpec = { id: entry.id, ...DATASET_SPECS[ds.format]!, dataset: { format: ds.format, path: file } };
-  let cursor = 0;
-  return { spec, grader: graders.get(spec.domain), next: () => rows[cursor++ % rows.length]!, skippedRows: skipped };
+  const format = DATASET_SPECS[ds.format];
+  const { rows, skipped, filtered = 0 } = format.load(file, ds.filter);
+  if (rows.length === 0) throw new Error(`${file}: no usable ${ds.format} rows (${skipped} malformed, ${filtered} filtered out)`);
+  const byLevel = new Map<number, GeneratedTask[]>();
+  for (const r of rows) byLevel.set(r.difficulty, [...(byLevel.get(r.difficulty) ?? []), r]);
+  const missing = entry.difficulty?.find((d) => !byLevel.has(d));
+  if (missing !== undefined) throw new Error(`${file}: niche "${entry.id}" has no rows at level ${missing}`);
+  const difficulties = [...byLevel.keys()].sort((a, b) => a - b);
+  const spec: NicheSpec = { id: entry.id, ...format.spec, difficulties, dataset: { format: ds.format, path: file } };
+  const cursors = new Map<number, number>();
+  const next = (d: number): GeneratedTask => {
+    const level = byLevel.get(d) ?? rows;
+    const i = cursors.get(d) ?? 0;
+    cursors.set(d, i + 1);
+    return level[i % level.length]!;
+  };
+  return { spec, grader: graders.get(spec.domain), next, skippedRows: skipped };
 }
 
 /** Build the niches a stream uses: built-in generators or dataset files. */

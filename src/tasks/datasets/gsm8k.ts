@@ -1,29 +1,15 @@
-import { readFileSync } from 'node:fs';
-import type { GeneratedTask } from '../niche';
+import { loadRows, type DatasetRows } from './dataset-rows';
 
-/** Rows loaded from a dataset file, with the count of malformed rows skipped. */
-export interface DatasetRows {
-  readonly rows: GeneratedTask[];
-  readonly skipped: number;
-}
+export type { DatasetRows } from './dataset-rows';
 
 /**
- * GSM8K JSONL (`{"question", "answer"}` with the final answer after `####`).
- * Malformed lines are skipped and counted, never silently dropped.
+ * GSM8K JSONL or JSON array (`{"question", "answer"}` with the final answer after `####`).
+ * Malformed rows are skipped and counted, never silently dropped.
  */
 export function loadGsm8k(file: string): DatasetRows {
-  const rows: GeneratedTask[] = [];
-  let skipped = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const r = JSON.parse(line) as { question?: unknown; answer?: unknown };
-      const m = typeof r.answer === 'string' ? /####\s*(.+)\s*$/.exec(r.answer) : null;
-      if (typeof r.question !== 'string' || !m) { skipped++; continue; }
-      rows.push({ difficulty: 1, question: r.question, hidden: { answer: m[1]!.replace(/,/g, '').trim(), distractors: [] } });
-    } catch {
-      skipped++;
-    }
-  }
-  return { rows, skipped };
+  return loadRows(file, (r) => {
+    const m = typeof r.answer === 'string' ? /####\s*(.+)\s*$/.exec(r.answer) : null;
+    if (typeof r.question !== 'string' || !m) return null;
+    return { difficulty: 1, question: r.question, hidden: { answer: m[1]!.replace(/,/g, '').trim(), distractors: [] } };
+  });
 }
