@@ -34,6 +34,12 @@ const errorOf = (stage: string, error: unknown) => ({
   stage, message: error instanceof Error ? error.message : String(error),
 });
 
+/** What the after-grading stages (reflect, dream) get: everything the run has produced so far. */
+const afterInput = (c: Ctx): AfterInput => ({
+  deps: c.deps, team: c.team!, structure: c.choice!.structure, result: c.result!, grading: c.grading!,
+  experience: c.experience as Map<string, Experience>,
+});
+
 interface AfterInput { deps: StageDeps; team: Team; structure: string; result: StructureResult; grading: Grading; experience: Map<string, Experience> }
 
 /**
@@ -115,10 +121,7 @@ export const taskRunMachine = setup({
     reflect: {
       invoke: {
         src: 'reflect',
-        input: ({ context }) => ({
-          deps: context.deps, team: context.team!, structure: context.choice!.structure, result: context.result!,
-          grading: context.grading!, experience: context.experience as Map<string, Experience>,
-        }),
+        input: ({ context }) => afterInput(context),
         onDone: { target: 'dream', actions: assign({ reflections: ({ event }) => event.output.reflections, note: ({ event }) => event.output.note }) },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('reflect', event.error) }) },
       },
@@ -126,10 +129,7 @@ export const taskRunMachine = setup({
     dream: {
       invoke: {
         src: 'dream',
-        input: ({ context }) => ({
-          deps: context.deps, team: context.team!, structure: context.choice!.structure, result: context.result!,
-          grading: context.grading!, experience: context.experience as Map<string, Experience>,
-        }),
+        input: ({ context }) => afterInput(context),
         onDone: { target: 'done', actions: assign({ dream: ({ event }) => event.output }) },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('dream', event.error) }) },
       },
