@@ -1,4 +1,5 @@
-import { parseJsonLoose, stripThinking } from '../llm/parse-json';
+import { parseJsonLoose } from '../llm/parse-json';
+import { stripThinking } from '../llm/think-blocks';
 
 /** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
 export interface ParsedReflection {

@@ -4,19 +4,7 @@
  * the intended value and repairs those faults. Contract: never throws; `undefined` means nothing usable.
  */
 
-const THINK_TAG = '(?:think|thinking)';
-
-/** Remove reasoning blocks: closed `<think>…</think>`, an orphan `…</think>` prefix, and an unclosed `<think>…` tail. */
-export function stripThinking(text: string): string {
-  let out = text.replace(new RegExp(`<${THINK_TAG}>[\\s\\S]*?</${THINK_TAG}>`, 'gi'), '');
-  // Servers that inject the opening tag themselves return only "reasoning…</think>answer".
-  const orphan = [...out.matchAll(new RegExp(`</${THINK_TAG}>`, 'gi'))].at(-1);
-  if (orphan?.index !== undefined) out = out.slice(orphan.index + orphan[0].length);
-  // An unclosed block means the reply was cut off mid-reasoning: anything after it is a draft, not an answer.
-  const open = out.search(new RegExp(`<${THINK_TAG}>`, 'i'));
-  if (open >= 0) out = out.slice(0, open);
-  return out;
-}
+import { stripThinking } from './think-blocks';
 
 /** Parse the JSON value an LLM reply most likely intends; `undefined` when none is usable. Never throws. */
 export function parseJsonLoose(text: string): unknown | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLoose, stripThinking } from '../../src/llm/parse-json';
+import { parseJsonLoose } from '../../src/llm/parse-json';
+import { stripThinking } from '../../src/llm/think-blocks';
 
 // Reply shapes seen from real models (reasoning models, chatty instruct models, small local models).
 const replies = {

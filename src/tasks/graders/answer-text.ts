@@ -1,30 +1,8 @@
 /**
- * Text surgery shared by the graders: removing reasoning traces and finding `\boxed{}` answers
- * in raw model completions. Pure string functions, linear in the input, never throw.
+ * Text surgery shared by the graders: finding `\boxed{}` answers in raw model completions
+ * (reasoning traces are removed by src/llm/think-blocks.ts). Pure string functions, linear in
+ * the input, never throw.
  */
-
-const THINK_TAG = /<(\/?)think(?:ing)?>/gi;
-
-/**
- * Remove reasoning traces: everything up to the last `</think>` (closed blocks, and the stray close
- * tag of chat templates that put the opener in the prompt), then an unclosed `<think>` to the end
- * (a truncated trace holds no final answer). One linear pass: completions can be huge.
- */
-export function stripThinking(text: string): string {
-  let lastClose = -1;
-  let firstOpenAfter = -1;
-  for (const m of text.matchAll(THINK_TAG)) {
-    const at = m.index ?? 0;
-    if (m[1] === '/') {
-      lastClose = at + m[0].length;
-      firstOpenAfter = -1;
-    } else if (firstOpenAfter < 0) {
-      firstOpenAfter = at;
-    }
-  }
-  const start = Math.max(lastClose, 0);
-  return text.slice(start, firstOpenAfter >= 0 ? firstOpenAfter : text.length).trim();
-}
 
 /**
  * Content of the balanced `{…}` group starting at `open` (which must index a `{`), plus the index

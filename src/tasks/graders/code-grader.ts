@@ -3,7 +3,7 @@
  * sandbox pool. Reward 1 iff every hidden test passes.
  */
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from './answer-text';
+import { stripThinking } from '../../llm/think-blocks';
 import { createSandboxPool, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
 import type { SandboxIsolation } from './sandbox-isolation';
 

@@ -15,7 +15,7 @@ export type { CodeGrader, CodeGraderOptions, TestRunReport } from './code-grader
 export { createSandboxPool } from './code-sandbox';
 export type { SandboxOptions, SandboxPool, SandboxResult, TestOutcome } from './code-sandbox';
 export type { IsolationMode, SandboxIsolation } from './sandbox-isolation';
-export { stripThinking, lastBoxed } from './answer-text';
+export { lastBoxed } from './answer-text';
 
 /** Options for `createGrader`; only the code grader takes any (pool size, limits). */
 export type GraderOptions = CodeGraderOptions;

@@ -4,7 +4,8 @@
  */
 import { evaluate, simplify } from 'mathjs';
 import type { Grade, Grader, Task } from '../task';
-import { lastBoxed, stripThinking } from './answer-text';
+import { stripThinking } from '../../llm/think-blocks';
+import { lastBoxed } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
 
 /** mathjs only ever sees strings this short: long inputs could make parse/simplify crawl. */

@@ -3,7 +3,8 @@
  * Reward is the best F1; `correct` means a normalized exact match.
  */
 import type { Grade, Grader, Task } from '../task';
-import { lastBoxed, stripThinking } from './answer-text';
+import { stripThinking } from '../../llm/think-blocks';
+import { lastBoxed } from './answer-text';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */
 export function normalizeQaAnswer(text: string): string {

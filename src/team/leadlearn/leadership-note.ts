@@ -1,7 +1,7 @@
 import { area } from '../../individual/agent-prompts';
 import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
 import type { LanguageModel, Usage } from '../../llm/model';
-import { stripThinking } from '../../llm/parse-json';
+import { stripThinking } from '../../llm/think-blocks';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 import { ask } from '../operators/ask';
