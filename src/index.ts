@@ -69,11 +69,11 @@ export { synergyOf, updateSynergy, type SynergyTable } from './population/synerg
 
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';
-export { routeInsights, median, type Delivery, type RoutingMode } from './population/codream/routing';
+export { routeInsights, type Delivery, type RoutingMode } from './population/codream/routing';
 export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS } from './population/lifecycle/plan';
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
 export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './population/lifecycle/operator';
-export { specialists, specialistOf, anchorOf, StabilityTracker } from './population/specialization';
+export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports
 export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';

@@ -87,6 +87,13 @@ export interface CompetenceSpread {
   readonly gini: number;
 }
 
+/** Median of a non-empty list (the mean of the two middle values for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /** Distribution of competence on `niche` (unseen at `c0`); all zeros for an empty roster. */
 export function competenceSpread(roster: readonly AgentView[], niche: string, c0: number): CompetenceSpread {
   const xs = roster.map((a) => competenceOf(a, niche, c0)).sort((x, y) => x - y);
@@ -94,12 +101,10 @@ export function competenceSpread(roster: readonly AgentView[], niche: string, c0
   if (n === 0) return { count: 0, max: 0, median: 0, min: 0, mean: 0, std: 0, gini: 0 };
   const mean = xs.reduce((s, x) => s + x, 0) / n;
   const std = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / n);
-  const mid = Math.floor(n / 2);
-  const median = n % 2 === 1 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
   // Gini over sorted values: Σ(2i − n − 1)·x_i / (n · Σx).
   const total = mean * n;
   const gini = total === 0 ? 0 : xs.reduce((s, x, i) => s + (2 * (i + 1) - n - 1) * x, 0) / (n * total);
-  return { count: n, max: xs[n - 1]!, median, min: xs[0]!, mean, std, gini };
+  return { count: n, max: xs[n - 1]!, median: median(xs), min: xs[0]!, mean, std, gini };
 }
 
 /** How long a niche's current specialist has held it. */

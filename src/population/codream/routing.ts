@@ -1,5 +1,6 @@
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../roster';
+import { median } from '../specialization';
 import type { Insight } from './codream';
 
 /** How insights reach agents: below-median only (EvoChamber), or everyone (the symmetric ablation). */
@@ -15,13 +16,6 @@ export interface Delivery {
   readonly niche: string;
   readonly competence: number;
   readonly median: number;
-}
-
-/** Median of a non-empty list. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /**

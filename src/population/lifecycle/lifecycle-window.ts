@@ -1,18 +1,14 @@
 import type { ActorRefFrom } from 'xstate';
-import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
 import type { Rng } from '../../engine/rng';
 import type { LanguageModel } from '../../llm/model';
-import { parsePersona } from '../../llm/sim/responders/persona-responder';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
-import { ask } from '../../team/operators/ask';
+import { writePersona } from './persona-writer';
 import type { LifecycleConfig } from './lifecycle-config';
 import type { LifecycleDecision, LifecycleOperatorName } from './operator';
 import { planLifecycle, type LifecycleSwitches } from './plan';
-import { viewAgent, viewRoster, type AgentView } from '../roster';
-import { specialists, type StabilityTracker } from '../specialization';
-import { median } from '../codream/routing';
+import { viewAgent, viewRoster } from '../roster';
+import { median, specialists, type StabilityTracker } from '../specialization';
 import { competenceOf } from '../../individual/competence';
 import type { supervisorMachine } from '../supervisor-machine';
 
@@ -39,15 +35,6 @@ export interface WindowInput {
   /** Next free agent number (agent-NN); the window returns the updated value. */
   readonly nextAgent: number;
   readonly rng: Rng;
-}
-
-async function writePersona(model: LanguageModel, agent: AgentView, spec: NicheSpec, purpose: string, tag: string): Promise<string> {
-  const user = renderTemplate(loadTemplate(import.meta.url, 'persona'), {
-    purpose, persona: agent.persona, area: area(spec), keywords: spec.keywords.join(', '),
-  });
-  const r = await ask(model, [{ role: 'system', content: agent.persona }, { role: 'user', content: user }], 'lifecycle', agent.id, `lifecycle-${tag}`, `lifecycle/${tag}/${agent.id}`);
-  // An unusable reply keeps the parent's persona rather than inventing one.
-  return parsePersona(r.text) ?? agent.persona;
 }
 
 /**

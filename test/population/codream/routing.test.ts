@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { median, routeInsights } from '../../../src/population/codream/routing';
+import { routeInsights } from '../../../src/population/codream/routing';
+import { median } from '../../../src/population/specialization';
 import type { Insight } from '../../../src/population/codream/codream';
 import { agentView } from '../../fakes/agents';
 

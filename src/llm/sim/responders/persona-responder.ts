@@ -1,4 +1,3 @@
-import { parseJsonLoose } from '../../parse-json';
 import type { Responder } from './responder';
 
 /**
@@ -15,11 +14,3 @@ export const personaResponder: Responder = ({ prompt, params, rng }) => {
   if (rng.chance(params.malformed)) return { text: persona, lengthClass: 'json' };
   return { text: JSON.stringify({ persona }), lengthClass: 'json' };
 };
-
-/** Parse a persona reply: the JSON field, or the plain text when it reads like a persona. */
-export function parsePersona(text: string): string | null {
-  const parsed = parseJsonLoose(text) as { persona?: unknown } | undefined;
-  if (typeof parsed?.persona === 'string' && parsed.persona.trim()) return parsed.persona.trim();
-  const plain = text.trim();
-  return /^You\b/.test(plain) && plain.length < 1000 ? plain : null;
-}
