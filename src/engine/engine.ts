@@ -7,6 +7,7 @@ import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import { synergyOf } from '../population/synergy';
+import { clip } from '../individual/prompt-template';
 import { routeInsights } from '../population/codream/routing';
 import type { ArchiveEntry } from '../individual/archive';
 import { teamProfile } from './task-stages';
@@ -50,7 +51,6 @@ export interface EngineOptions {
   readonly firstNewAgent: number;
 }
 
-const clip = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /**
  * Runs the stream with up to `engine.inFlight` task runs at once. Task i starts once task
@@ -143,7 +143,7 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
   for (const a of out.result?.attempts ?? []) {
     log.append({
       type: 'attempt', taskId: task.id, agentId: a.agentId, role: a.role, step: a.step, index: a.index,
-      extracted: a.extracted, text: clip(a.text), promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens,
+      extracted: a.extracted, text: clip(a.text, 2000), promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens,
       ...(a.error ? { error: a.error } : {}),
     });
   }

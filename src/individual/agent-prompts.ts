@@ -2,7 +2,7 @@ import type { ChatMessage } from '../llm/model';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import type { ArchiveEntry } from './archive';
-import { loadTemplate, renderTemplate } from './prompt-template';
+import { clip, loadTemplate, renderTemplate } from './prompt-template';
 
 /** What an agent retrieved from its archive for one task. */
 export interface Experience {
@@ -64,13 +64,12 @@ export interface ReflectionInput {
 
 /** The reflection prompt asking for `{"lesson", "meta"}` JSON. */
 export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
-  const clip = (s: string | null) => (s === null ? '(no answer)' : s.length > 600 ? `${s.slice(0, 600)}…` : s);
   const user = renderTemplate(loadTemplate(import.meta.url, 'reflect'), {
     area: area(input.spec),
     question: input.task.question,
     experience: formatExperience(input.experience),
-    ownAnswer: clip(input.ownAnswer),
-    teamAnswer: clip(input.teamAnswer),
+    ownAnswer: clip(input.ownAnswer ?? '(no answer)', 600),
+    teamAnswer: clip(input.teamAnswer ?? '(no answer)', 600),
     reward: input.reward.toFixed(2),
     verdict: input.correct ? 'solved' : input.reward > 0 ? 'partly solved' : 'not solved',
     feedback: input.feedback ? `Feedback: ${input.feedback}\n` : '',

@@ -1,5 +1,5 @@
 import { area, formatExperience, formatPublicTests, type Experience } from '../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../individual/prompt-template';
+import { clip, loadTemplate, renderTemplate } from '../individual/prompt-template';
 import type { ChatMessage } from '../llm/model';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
@@ -12,7 +12,6 @@ export interface PromptContext {
   readonly experience: Experience;
 }
 
-const clip = (s: string, n = 1500) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 function messages(ctx: PromptContext, template: string, values: Record<string, string>): ChatMessage[] {
   const context = renderTemplate(loadTemplate(import.meta.url, 'context'), {
@@ -27,7 +26,7 @@ function messages(ctx: PromptContext, template: string, values: Record<string, s
 /** Debate revision: the member's previous answer and its teammates' answers. */
 export function reviseDebatePrompt(ctx: PromptContext, previous: string, others: readonly string[], round: number): ChatMessage[] {
   return messages(ctx, 'revise-debate', {
-    previous: clip(previous || '(no answer)'),
+    previous: clip(previous || '(no answer)', 1500),
     others: others.map((o, i) => `Teammate ${i + 1}:\n${clip(o || '(no answer)', 1000)}`).join('\n\n'),
     round: String(round),
   });
@@ -36,7 +35,7 @@ export function reviseDebatePrompt(ctx: PromptContext, previous: string, others:
 /** A reviewer's prompt: the candidate answer and, for code, the public-test results. */
 export function reviewPrompt(ctx: PromptContext, candidate: string, testResults: string | null): ChatMessage[] {
   return messages(ctx, 'review', {
-    candidate: clip(candidate || '(no answer)'),
+    candidate: clip(candidate || '(no answer)', 1500),
     testResults: testResults ? `\n## Public test results\n${testResults}\n` : '',
   });
 }
@@ -44,7 +43,7 @@ export function reviewPrompt(ctx: PromptContext, candidate: string, testResults:
 /** Revision after review: the previous answer and the reviewers' feedback. */
 export function reviseFeedbackPrompt(ctx: PromptContext, previous: string, feedback: readonly string[]): ChatMessage[] {
   return messages(ctx, 'revise-feedback', {
-    previous: clip(previous || '(no answer)'),
+    previous: clip(previous || '(no answer)', 1500),
     feedback: feedback.map((f, i) => `Reviewer ${i + 1}: ${clip(f, 800)}`).join('\n'),
   });
 }

@@ -1,10 +1,9 @@
 import { area, formatExperience, type Experience } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import { clip, loadTemplate, renderTemplate } from '../../individual/prompt-template';
 import type { ChatMessage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 
-const clip = (s: string, n = 1200) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 function prompt(persona: string, name: string, values: Record<string, string>): ChatMessage[] {
   return [{ role: 'system', content: persona }, { role: 'user', content: renderTemplate(loadTemplate(import.meta.url, name), values) }];
@@ -24,7 +23,7 @@ export interface DreamAttempt {
 export function reflectPhasePrompt(spec: NicheSpec, task: Task, a: DreamAttempt): ChatMessage[] {
   return prompt(a.persona, 'reflect', {
     area: area(spec), experience: formatExperience(a.experience), question: task.question,
-    attempt: clip(a.text || '(no answer)'), reward: a.reward.toFixed(2), verdict: a.reward >= 0.5 ? 'succeeded' : 'failed',
+    attempt: clip(a.text || '(no answer)', 1200), reward: a.reward.toFixed(2), verdict: a.reward >= 0.5 ? 'succeeded' : 'failed',
     feedback: a.feedback ? `Feedback: ${a.feedback}\n` : '',
   });
 }
