@@ -67,6 +67,11 @@ export async function runEngine(o: EngineOptions): Promise<void> {
   let committed = 0;
   let exhausted = false;
 
+  // Niche ids never change, so their embeddings (LeadLearn's key) are computed once, not per task.
+  const ids = [...o.niches.keys()];
+  const embedded = await o.model.embed(ids);
+  const nicheKeys = new Map(ids.map((id, i) => [id, embedded[i]!]));
+
   const start = () => {
     const next = it.next();
     if (next.done) { exhausted = true; return; }
@@ -78,7 +83,7 @@ export async function runEngine(o: EngineOptions): Promise<void> {
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank,
+        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!,
       },
     });
     running.set(started, toPromise(actor));

@@ -11,6 +11,7 @@ import type { Choice } from '../team/choosers/chooser';
 import { leadershipKey, type LeadershipBank } from '../team/leadlearn/leadership-bank';
 import { writeLeadershipNote, type LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
+import { ask } from '../team/operators/ask';
 import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
 import type { Rng } from './rng';
@@ -33,6 +34,8 @@ export interface StageDeps {
   readonly poolVersion: number;
   readonly synergy: SynergyTable;
   readonly bank: LeadershipBank;
+  /** Embedding of the task's niche id, computed once per run (the niche half of LeadLearn's key). */
+  readonly nicheKey: Float32Array;
 }
 
 /** Assemble: pick the team with the preset's assembler. */
@@ -52,8 +55,7 @@ export function teamProfile(d: StageDeps, team: Team): number[] {
 /** Choose: the preset's chooser picks the structure (LeadLearn asks the leader's model from the bank). */
 export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice & { key: Float32Array }> {
   const profile = teamProfile(d, team);
-  const [nicheKey] = await d.model.embed([d.task.niche]);
-  const key = leadershipKey(nicheKey!, profile);
+  const key = leadershipKey(d.nicheKey, profile);
   const choice = await CHOOSERS[d.preset.chooser]!({
     task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
     key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
@@ -142,23 +144,14 @@ export async function reflectMembers(
     const id = m.agent.id;
     const own = grading.members[id] ?? grading.team;
     const base = { agentId: id, entries: [], lesson: null, meta: null };
-    let text: string;
-    try {
-      const out = await d.model.complete({
-        messages: buildReflectPrompt({
-          persona: m.agent.persona, spec: d.niche.spec, task: d.task,
-          experience: experience.get(id) ?? NO_EXPERIENCE,
-          ownAnswer: result.memberAnswers[id]?.extracted ?? null,
-          teamAnswer: grading.team.extracted,
-          reward: own.reward, correct: own.correct,
-        }),
-        stage: 'reflect', agentId: id, taskId: d.task.id, seedKey: `${d.task.id}/${id}/reflect`,
-      });
-      text = out.text;
-    } catch {
-      return { ...base, parsed: false };
-    }
-    const parsed = parseReflection(text);
+    const reply = await ask(d.model, buildReflectPrompt({
+      persona: m.agent.persona, spec: d.niche.spec, task: d.task,
+      experience: experience.get(id) ?? NO_EXPERIENCE,
+      ownAnswer: result.memberAnswers[id]?.extracted ?? null,
+      teamAnswer: grading.team.extracted,
+      reward: own.reward, correct: own.correct,
+    }), 'reflect', id, d.task.id, `${d.task.id}/${id}/reflect`);
+    const parsed = reply.error ? undefined : parseReflection(reply.text);
     if (!parsed) return { ...base, parsed: false };
     const texts = [parsed.lesson, parsed.meta].filter((t) => t.length > 0);
     const keys = await d.model.embed(texts.map((t) => `${d.task.question}\n${t}`));
