@@ -5,6 +5,7 @@ import { INSPECT_HELP, inspectCommand } from './commands/inspect';
 import { REPORT_HELP, reportCommand } from './commands/report';
 import { RUN_HELP, runCommand } from './commands/run';
 import { SERVE_SIM_HELP, serveSimCommand } from './commands/serve-sim';
+import { EXIT } from './exit-codes';
 import { UsageError } from './usage';
 
 const HELP = `Usage: evochamber <command> [options]
@@ -21,7 +22,8 @@ Run "evochamber <command> --help" for a command's options.
 
 const HELPS: Record<string, string> = { run: RUN_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP };
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+/** A command resolves to its exit code (see exit-codes.ts); nothing means 0. */
+const COMMANDS: Record<string, (argv: string[]) => Promise<number | void>> = {
   run: runCommand,
   ablate: ablateCommand,
   inspect: inspectCommand,
@@ -39,22 +41,21 @@ export async function main(argv: string[]): Promise<number> {
   const run = COMMANDS[cmd];
   try {
     if (!run) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
-    await run(rest);
-    return 0;
+    return (await run(rest)) ?? EXIT.ok;
   } catch (err) {
     const e = err as Error & { code?: string };
     if (err instanceof UsageError) {
       process.stderr.write(`evochamber: error: ${e.message}\n${err.help ?? ''}`);
-      return 2;
+      return EXIT.usage;
     }
     if (e.code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`evochamber: error: ${e.message}\n${HELPS[cmd] ?? ''}`);
-      return 2;
+      return EXIT.usage;
     }
     const msg = err instanceof ScenarioError ? e.message : (e.message ?? String(err));
     process.stderr.write(`evochamber: error: ${msg}\n`);
     if (process.env.EVOCHAMBER_DEBUG && e.stack) process.stderr.write(`${e.stack}\n`);
-    return 1;
+    return EXIT.error;
   }
 }
 
