@@ -5,6 +5,7 @@ import { INSPECT_HELP, inspectCommand } from './commands/inspect';
 import { REPORT_HELP, reportCommand } from './commands/report';
 import { RUN_HELP, runCommand } from './commands/run';
 import { SERVE_SIM_HELP, serveSimCommand } from './commands/serve-sim';
+import { WORKER_HELP, workerCommand } from './commands/worker';
 import { EXIT } from './exit-codes';
 import { UsageError } from './usage';
 
@@ -16,11 +17,12 @@ Commands:
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
+  worker             run queued ablation jobs (ablate --queue) from Redis, on any machine
 
 Run "evochamber <command> --help" for a command's options.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP };
+const HELPS: Record<string, string> = { run: RUN_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP, worker: WORKER_HELP };
 
 /** A command resolves to its exit code (see exit-codes.ts); nothing means 0. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number | void>> = {
@@ -29,6 +31,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number | void>> = {
   inspect: inspectCommand,
   report: reportCommand,
   'serve-sim': serveSimCommand,
+  worker: workerCommand,
 };
 
 /** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */

@@ -1,36 +1,55 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation } from '../../engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation, type AblationResult } from '../../engine/ablate';
 import { loadScenario } from '../../engine/scenario';
+import type { RedisTarget } from '../../engine/sweep/redis-connection';
+import { attachSweep, runQueuedAblation, SweepDetached, type SweepWatch } from '../../engine/sweep/sweep-coordinator';
+import { EXIT } from '../exit-codes';
 import { UsageError, intFlag } from '../usage';
+import { queueFlag } from '../queue-flag';
 
 /** Help text of `evochamber ablate`. */
 export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
+       evochamber ablate <scenario.json> --queue redis://host:port [options]
+       evochamber ablate --queue redis://host:port --attach <sweep-id> [--out DIR] [--json]
 
 Run several variants of a scenario over the same seeds and print mean ± sd accuracy,
 overall and per niche, and stable specialists. Writes ablation.json with the runs.
+
+With --queue the runs go to a Redis queue, one job per (variant, seed), and any number of
+"evochamber worker --queue …" processes, on any machines, run them; this command waits,
+shows progress, then prints the same table and writes the same ablation.json. A job that
+still fails after its attempts is a failed row (exit 3). Ctrl-C stops waiting, not the sweep.
 
 Options:
   --variants a,b,…  variants to run (default: ${DEFAULT_ABLATION_VARIANTS.join(',')})
   --seeds N         seeds, counted up from the scenario's seed (default 3)
   --tasks N         tasks per run (default: the scenario's)
   --in-flight N     tasks in flight per run
-  --parallel N      runs at once (default 1; helps most with HTTP backends)
+  --parallel N      runs at once (default 1; helps most with HTTP backends; not with --queue)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>)
+  --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)
+  --attempts N      with --queue: attempts per run before it counts as failed (default 3)
+  --attach ID       with --queue: wait for a sweep already under way and write its output
   --json            print the result as one JSON line last
   --quiet           no per-run progress lines
 `;
 
 /** `evochamber ablate`. */
-export async function ablateCommand(argv: string[]): Promise<void> {
+export async function ablateCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      parallel: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
+  if (values.queue === undefined) {
+    for (const f of ['attach', 'attempts'] as const) if (values[f] !== undefined) throw new UsageError(`--${f} needs --queue`, ABLATE_HELP);
+  }
+  if (values.attach !== undefined) return attach(values);
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
   const loaded = loadScenario(positionals[0]!);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
@@ -38,16 +57,73 @@ export async function ablateCommand(argv: string[]): Promise<void> {
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
+  const common = { variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: intFlag(values['in-flight'], '--in-flight', 1), outDir: values.out };
+  if (values.queue !== undefined) {
+    if (values.parallel !== undefined) throw new UsageError('--parallel does not apply with --queue (each worker has --concurrency)', ABLATE_HELP);
+    const target = queueFlag(values.queue, ABLATE_HELP);
+    return waitAndPrint(values, (watch) => runQueuedAblation(loaded, {
+      ...common, ...watch, attempts: intFlag(values.attempts, '--attempts', 1),
+      onEnqueued: (id, jobs) => process.stderr.write(`ablate: sweep ${id}: ${jobs} runs queued on ${target.shown}; ` +
+        `Ctrl-C stops waiting, not the sweep; re-attach with: evochamber ablate --queue ${target.shown} --attach ${id}\n`),
+    }), target, total);
+  }
   const result = await runAblation(loaded, {
-    variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: intFlag(values['in-flight'], '--in-flight', 1),
-    parallel: intFlag(values.parallel, '--parallel', 1), outDir: values.out,
+    ...common, parallel: intFlag(values.parallel, '--parallel', 1),
     onRunDone: (v, s, summary) => {
       done++;
       if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
     },
   });
+  print(result, values.json);
+}
+
+type Flags = { readonly json?: boolean; readonly quiet?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
+
+async function attach(values: Flags & Record<string, unknown>): Promise<number> {
+  for (const f of ['variants', 'seeds', 'tasks', 'in-flight', 'parallel', 'attempts'] as const) {
+    if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --attach (the sweep has its own)`, ABLATE_HELP);
+  }
+  const target = queueFlag(values.queue, ABLATE_HELP);
+  return waitAndPrint(values, (watch) => attachSweep(values.attach!, { ...watch, outDir: values.out }), target, undefined);
+}
+
+/** Wait on a queued sweep with progress lines; Ctrl-C detaches. Exit 3 when a run failed or lost tasks. */
+async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<AblationResult>, target: RedisTarget, total: number | undefined): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let seen = 0;
+  const of = total === undefined ? '' : `/${total}`;
+  try {
+    const result = await wait({
+      target, signal: stop.signal,
+      onRunDone: (v, s, summary, place) => {
+        seen++;
+        if (!values.quiet) process.stderr.write(`ablate ${seen}${of}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)} (${place.worker}${place.resumed ? ', resumed' : ''})\n`);
+      },
+      onRunFailed: (f) => {
+        seen++;
+        process.stderr.write(`ablate ${seen}${of}: ${f.variant} seed ${f.seed} FAILED after ${f.attempts} attempts: ${f.error}\n`);
+      },
+    });
+    print(result, values.json);
+    return result.failed?.length ? EXIT.tasksFailed : EXIT.ok;
+  } catch (err) {
+    if (err instanceof SweepDetached) {
+      process.stderr.write(`ablate: ${err.message}; re-attach with: evochamber ablate --queue ${target.shown} --attach ${err.sweepId}\n`);
+      return EXIT.interrupted;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function print(result: AblationResult, json: boolean | undefined): void {
   process.stdout.write(`${formatAblationTable(result)}\n`);
-  if (values.json) {
+  if (json) {
     const { variants: vs, seeds: n } = result;
     process.stdout.write(`${JSON.stringify({ variants: vs, seeds: n })}\n`);
   }

@@ -1,0 +1,111 @@
+import { existsSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { runScenario, type RunOptions, type RunResult } from '../run-scenario';
+import { parseScenario, type LoadedScenario } from '../scenario';
+import { SWEEP_PREFIX, SWEEP_QUEUE, sweepRunDirName } from './queue-names';
+import { closeRedis, openRedis, probeRedis, type RedisTarget } from './redis-connection';
+import { sweepJobSchema, type SweepJobResult } from './sweep-job';
+
+/**
+ * Continue a run from the directory an earlier attempt left (the run-resume feature). Given to
+ * `startSweepWorker` as `resume`: a job retaken after its worker died calls it when the run
+ * directory exists (a shared `runsRoot`); without it the job restarts from scratch.
+ */
+export type ResumeRun = (loaded: LoadedScenario, runDir: string, opts: RunOptions) => Promise<RunResult>;
+
+/** Options of a sweep worker. */
+export interface SweepWorkerOptions {
+  readonly target: RedisTarget;
+  /** Jobs at once in this process (default 1). */
+  readonly concurrency?: number;
+  /** Where run directories go (default `runs`); point every worker at a shared directory when there is one. */
+  readonly runsRoot?: string;
+  /** BullMQ lock duration in ms: a job whose worker stops renewing its lock this long is stalled (default 30000). */
+  readonly lockMs?: number;
+  /** BullMQ stalled-job check interval in ms: how often this worker looks for stalled jobs to take back (default 30000). */
+  readonly stalledCheckMs?: number;
+  /** Times a job may stall (its worker died) and be retaken before it fails (default 2). */
+  readonly maxStalls?: number;
+  /** Resume a run directory left by a dead worker instead of restarting (see `ResumeRun`). */
+  readonly resume?: ResumeRun;
+  /** One line per job event, for the operator. */
+  readonly log?: (line: string) => void;
+  /** Told once when the worker cannot go on (Redis lost for good). */
+  readonly onFatal?: (line: string) => void;
+}
+
+/** A running sweep worker. */
+export interface SweepWorker {
+  /** `host:pid`, as recorded in each job's result. */
+  readonly id: string;
+  /** Stop taking jobs; wait for the active ones unless `force` (those then stall and go to another worker). */
+  close(force?: boolean): Promise<void>;
+}
+
+function firstLine(err: unknown): string {
+  return String((err as Error)?.message ?? err).split('\n')[0]!;
+}
+
+/**
+ * Start a worker that takes sweep jobs from the queue and runs them. Rejects at once with
+ * `RedisUnreachableError` when Redis cannot be reached. Never throws for one failed job: the job
+ * fails (BullMQ retries it up to the attempts it was enqueued with) and the worker goes on.
+ */
+export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepWorker> {
+  await probeRedis(opts.target);
+  const log = opts.log ?? (() => {});
+  const host = hostname();
+  const id = `${host}:${process.pid}`;
+  const runsRoot = path.resolve(opts.runsRoot ?? 'runs');
+  const connection = openRedis(opts.target, (line) => opts.onFatal?.(line));
+
+  const runJob = async (job: Job): Promise<SweepJobResult> => {
+    const parsed = sweepJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UnrecoverableError(`malformed job data: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const d = parsed.data;
+    // Validated again here: the job may come from another version, or name a dataset this machine lacks
+    // (retried: another worker may have it).
+    const loaded = parseScenario(d.scenario, `${d.scenarioFile} (job ${job.id})`, d.scenarioDir);
+    const runDir = path.join(runsRoot, sweepRunDirName(loaded.scenario.name, d.sweepId, d.variant, d.seed));
+    let last = 0;
+    const runOpts: RunOptions = {
+      variant: d.variant, seed: d.seed, tasks: d.tasks, inFlight: d.inFlight, outDir: runDir, report: false,
+      onProgress: (p) => {
+        const pct = Math.floor((100 * p.done) / Math.max(1, p.total));
+        if (pct >= last + 10 || p.done === p.total) {
+          last = pct;
+          job.updateProgress({ done: p.done, total: p.total }).catch(() => {});
+        }
+      },
+    };
+    const resumed = existsSync(runDir) && opts.resume !== undefined;
+    log(`job ${job.id} active: ${d.variant} seed ${d.seed} (attempt ${job.attemptsStarted}${existsSync(runDir) ? (resumed ? ', resuming' : ', restarting') : ''}) → ${runDir}`);
+    if (!resumed) rmSync(runDir, { recursive: true, force: true });
+    const { summary } = resumed ? await opts.resume!(loaded, runDir, runOpts) : await runScenario(loaded, runOpts);
+    log(`job ${job.id} done: accuracy ${summary.accuracy.toFixed(3)}`);
+    return { summary: summary as unknown as SweepJobResult['summary'], host, runDir, worker: id, resumed };
+  };
+
+  const worker = new Worker(SWEEP_QUEUE, runJob, {
+    connection, prefix: SWEEP_PREFIX, name: id,
+    concurrency: opts.concurrency ?? 1,
+    lockDuration: opts.lockMs ?? 30_000,
+    stalledInterval: opts.stalledCheckMs ?? 30_000,
+    maxStalledCount: opts.maxStalls ?? 2,
+  });
+  worker.on('failed', (job, err) => { if (job) log(`job ${job.id} failed (attempt ${job.attemptsMade}): ${firstLine(err)}`); });
+  worker.on('error', (err) => log(`worker error: ${firstLine(err)}`));
+  await worker.waitUntilReady();
+  return {
+    id,
+    async close(force = false) {
+      await worker.close(force);
+      await closeRedis(connection);
+    },
+  };
+}
