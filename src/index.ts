@@ -77,4 +77,10 @@ export { specialists, specialistOf, anchorOf, median, StabilityTracker } from '.
 
 // Ablations and reports
 export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
+export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/ablate';
+// Ablation sweeps across machines (BullMQ on Redis)
+export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';
+export { startSweepWorker, type SweepWorker, type SweepWorkerOptions, type ResumeRun } from './engine/sweep/sweep-worker';
+export { parseRedisTarget, probeRedis, RedisUnreachableError, type RedisTarget } from './engine/sweep/redis-connection';
+export { redactRedisUrl, SWEEP_QUEUE } from './engine/sweep/queue-names';
 export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, type ReportData } from './report';

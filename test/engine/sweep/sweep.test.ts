@@ -4,11 +4,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runAblation, type AblationResult } from '../../../src/engine/ablate';
-import { probeRedis, parseRedisTarget } from '../../../src/engine/sweep/redis-connection';
-import { attachSweep, runQueuedAblation } from '../../../src/engine/sweep/sweep-coordinator';
 import { main } from '../../../src/cli/main';
-import { loadScenario } from '../../../src/index';
+import {
+  attachSweep, formatAblationTable, loadScenario, parseRedisTarget, probeRedis, runAblation, runQueuedAblation, type AblationResult,
+} from '../../../src/index';
 
 // A real Redis (Debian's redis-server, which .ci/run installs) and real worker processes: no mocks.
 const PASSWORD = 'sweep-test-secret';
@@ -157,7 +156,6 @@ describe('ablation sweeps on BullMQ', () => {
     expect(r.failed![0]).toMatchObject({ variant: 'single-agent', seed: 1, attempts: 2 });
     expect(r.failed![0]!.error).toMatch(/dataset file not found/);
     expect(r.variants['single-agent']!.failedSeeds).toEqual([1]);
-    const { formatAblationTable } = await import('../../../src/engine/ablate');
     expect(formatAblationTable(r)).toMatch(/single-agent\s+FAILED/);
   }, 60_000);
 
