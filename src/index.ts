@@ -81,6 +81,7 @@ export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type
 // Ablation sweeps across machines (BullMQ on Redis)
 export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';
 export { startSweepWorker, type SweepWorker, type SweepWorkerOptions, type ResumeRun } from './engine/sweep/sweep-worker';
-export { parseRedisTarget, probeRedis, RedisUnreachableError, type RedisTarget } from './engine/sweep/redis-connection';
+export { probeRedis } from './engine/sweep/redis-connection';
+export { parseRedisTarget, RedisUnreachableError, type RedisTarget } from './engine/sweep/redis-target';
 export { redactRedisUrl, SWEEP_QUEUE } from './engine/sweep/queue-names';
 export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, type ReportData } from './report';

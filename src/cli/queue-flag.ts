@@ -1,4 +1,4 @@
-import { parseRedisTarget, RedisUnreachableError, type RedisTarget } from '../engine/sweep/redis-connection';
+import { parseRedisTarget, RedisUnreachableError, type RedisTarget } from '../engine/sweep/redis-target';
 import { UsageError } from './usage';
 
 /** Parse `--queue` (required where called): a missing or malformed URL is a command-line mistake, said without its password. */

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation, type AblationResult } from '../../engine/ablate';
 import { loadScenario } from '../../engine/scenario';
-import type { RedisTarget } from '../../engine/sweep/redis-connection';
-import { attachSweep, runQueuedAblation, SweepDetached, type SweepWatch } from '../../engine/sweep/sweep-coordinator';
+import type { RedisTarget } from '../../engine/sweep/redis-target';
+import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';
 import { UsageError, intFlag } from '../usage';
 import { queueFlag } from '../queue-flag';
@@ -61,6 +61,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   if (values.queue !== undefined) {
     if (values.parallel !== undefined) throw new UsageError('--parallel does not apply with --queue (each worker has --concurrency)', ABLATE_HELP);
     const target = queueFlag(values.queue, ABLATE_HELP);
+    const { runQueuedAblation } = await loadSweep();
     return waitAndPrint(values, (watch) => runQueuedAblation(loaded, {
       ...common, ...watch, attempts: intFlag(values.attempts, '--attempts', 1),
       onEnqueued: (id, jobs) => process.stderr.write(`ablate: sweep ${id}: ${jobs} runs queued on ${target.shown}; ` +
@@ -77,6 +78,11 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   print(result, values.json);
 }
 
+/** The queue code, loaded only with --queue: BullMQ and ioredis cost the local ablate start-up time. */
+function loadSweep() {
+  return import('../../engine/sweep/sweep-coordinator');
+}
+
 type Flags = { readonly json?: boolean; readonly quiet?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
 
 async function attach(values: Flags & Record<string, unknown>): Promise<number> {
@@ -84,6 +90,7 @@ async function attach(values: Flags & Record<string, unknown>): Promise<number> 
     if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --attach (the sweep has its own)`, ABLATE_HELP);
   }
   const target = queueFlag(values.queue, ABLATE_HELP);
+  const { attachSweep } = await loadSweep();
   return waitAndPrint(values, (watch) => attachSweep(values.attach!, { ...watch, outDir: values.out }), target, undefined);
 }
 
@@ -110,7 +117,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
     print(result, values.json);
     return result.failed?.length ? EXIT.tasksFailed : EXIT.ok;
   } catch (err) {
-    if (err instanceof SweepDetached) {
+    if (err instanceof (await loadSweep()).SweepDetached) {
       process.stderr.write(`ablate: ${err.message}; re-attach with: evochamber ablate --queue ${target.shown} --attach ${err.sweepId}\n`);
       return EXIT.interrupted;
     }

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { SWEEP_QUEUE } from '../../engine/sweep/queue-names';
-import { startSweepWorker } from '../../engine/sweep/sweep-worker';
 import { EXIT } from '../exit-codes';
 import { queueFlag } from '../queue-flag';
 import { UsageError, intFlag } from '../usage';
@@ -40,6 +39,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
   let fatal: (line: string) => void = () => {};
   const lost = new Promise<string>((resolve) => { fatal = resolve; });
   const say = (line: string) => process.stdout.write(`worker: ${line}\n`);
+  // Loaded here, not at the top: BullMQ and ioredis cost every other command start-up time.
+  const { startSweepWorker } = await import('../../engine/sweep/sweep-worker');
   const worker = await startSweepWorker({
     target, concurrency, runsRoot: values['runs-root'],
     lockMs: intFlag(values['lock-ms'], '--lock-ms', 100), stalledCheckMs: intFlag(values['stalled-check-ms'], '--stalled-check-ms', 100),

@@ -3,11 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from '../ablate';
+import { systemClock, type Clock } from '../clock';
 import { applyRunOptions } from '../run-scenario';
 import { parseScenario, type LoadedScenario } from '../scenario';
 import type { RunSummary } from '../summary';
 import { newSweepId, SWEEP_PREFIX, SWEEP_QUEUE, sweepJobId, sweepRecordKey } from './queue-names';
-import { closeRedis, openRedis, probeRedis, RedisUnreachableError, type RedisTarget } from './redis-connection';
+import { closeRedis, openRedis, probeRedis } from './redis-connection';
+import { RedisUnreachableError, type RedisTarget } from './redis-target';
 import { SWEEP_SCHEMA_VERSION, sweepJobResultSchema, sweepRecordSchema, type SweepJob, type SweepJobResult, type SweepRecord } from './sweep-job';
 
 /** Jobs and sweep records are kept this long in Redis, so a sweep can be re-attached after it ends. */
@@ -39,6 +41,8 @@ export interface QueuedAblationOptions extends SweepWatch {
   readonly attempts?: number;
   /** First retry delay, ms, doubling after each failure (default 5000). */
   readonly retryDelayMs?: number;
+  /** Stamps the sweep record (default: the system clock). */
+  readonly clock?: Clock;
   /** Told the sweep id once every job is enqueued (for `--attach`). */
   readonly onEnqueued?: (sweepId: string, jobs: number) => void;
 }
@@ -90,7 +94,7 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   try {
     const record: SweepRecord = {
       schemaVersion: SWEEP_SCHEMA_VERSION, id, scenario: plan.scenario, variants: [...plan.variants], seedList: [...plan.seedList],
-      outDir: plan.outDir, createdAt: new Date().toISOString(),
+      outDir: plan.outDir, createdAt: (opts.clock ?? systemClock).isoNow(),
     };
     await session.connection.set(sweepRecordKey(id), JSON.stringify(record), 'EX', KEEP_SECONDS);
     const attempts = opts.attempts ?? 3;
@@ -162,7 +166,7 @@ async function waitForSweep(session: Session, sweepId: string, plan: AblationPla
       if (pending.size > 0) await sleep(watch.pollMs ?? 1000, undefined, { signal: watch.signal }).catch(() => {});
     }
   } catch (err) {
-    if (session.lost) throw new RedisUnreachableError(`${session.lost}; the sweep goes on: re-attach with --attach ${sweepId}`);
+    if (session.lost) throw new RedisUnreachableError(`${session.lost}; once it is back, re-attach with --attach ${sweepId}`);
     throw err;
   }
   // Failures in plan order, not in the order they were noticed, so the output does not depend on timing.

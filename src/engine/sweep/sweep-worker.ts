@@ -5,7 +5,8 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { runScenario, type RunOptions, type RunResult } from '../run-scenario';
 import { parseScenario, type LoadedScenario } from '../scenario';
 import { SWEEP_PREFIX, SWEEP_QUEUE, sweepRunDirName } from './queue-names';
-import { closeRedis, openRedis, probeRedis, type RedisTarget } from './redis-connection';
+import { closeRedis, openRedis, probeRedis } from './redis-connection';
+import type { RedisTarget } from './redis-target';
 import { sweepJobSchema, type SweepJobResult } from './sweep-job';
 
 /**
