@@ -1,13 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
 import {
-  attachSweep, formatAblationTable, loadScenario, parseRedisTarget, probeRedis, runAblation, runQueuedAblation, type AblationResult,
+  attachSweep, formatAblationTable, loadScenario, parseRedisTarget, probeRedis, runAblation, runQueuedAblation, runScenario, startSweepWorker,
+  type AblationResult, type SweepWorker,
 } from '../../../src/index';
+import { sweepRunDirName } from '../../../src/engine/sweep/queue-names';
 
 // A real Redis (Debian's redis-server, which .ci/run installs) and real worker processes: no mocks.
 const PASSWORD = 'sweep-test-secret';
@@ -165,6 +167,28 @@ describe('ablation sweeps on BullMQ', () => {
     expect(await stopped).toBe(0);
     expect(survivor.out.at(-1)).toBe('worker: stopped');
   }, 30_000);
+
+  it('hands a run directory left by an earlier attempt to the resume hook', async () => {
+    const runsRoot = path.join(dir, 'resume-runs');
+    const resumed: string[] = [];
+    let worker: SweepWorker | undefined;
+    const target = parseRedisTarget(url);
+    try {
+      const r = await runQueuedAblation(loadScenario(path.resolve('scenarios/quickstart.json')), {
+        target, variants: ['single-agent'], seeds: 1, tasks: 8, pollMs: 100, outDir: path.join(dir, 'resume-out'),
+        onEnqueued: (id) => {
+          // As if a dead worker had left its run directory on a shared root.
+          mkdirSync(path.join(runsRoot, sweepRunDirName('quickstart', id, 'single-agent', 1)), { recursive: true });
+          void startSweepWorker({ target, runsRoot, resume: async (loaded, runDir, opts) => { resumed.push(runDir); return runScenario(loaded, opts); } })
+            .then((w) => { worker = w; });
+        },
+        onRunDone: (_v, _s, _summary, place) => expect(place.resumed).toBe(true),
+      });
+      expect(resumed).toEqual([r.variants['single-agent']!.runs[0]]);
+    } finally {
+      await worker?.close();
+    }
+  }, 60_000);
 
   it('says in one line, without the password, that Redis cannot be reached, and exits 1', async () => {
     const port = await freePort();
