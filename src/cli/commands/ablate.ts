@@ -49,7 +49,10 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   if (values.queue === undefined) {
     for (const f of ['attach', 'attempts'] as const) if (values[f] !== undefined) throw new UsageError(`--${f} needs --queue`, ABLATE_HELP);
   }
-  if (values.attach !== undefined) return attach(values);
+  if (values.attach !== undefined) {
+    if (positionals.length) throw new UsageError('--attach takes no scenario file (the sweep carries its own)', ABLATE_HELP);
+    return attach(values);
+  }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
   const loaded = loadScenario(positionals[0]!);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
