@@ -79,7 +79,7 @@ export { specialists, specialistOf, anchorOf, median, StabilityTracker } from '.
 export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
 export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/ablate';
 // Ablation sweeps across machines (BullMQ on Redis)
-export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';
+export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepStatus, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';
 export { startSweepWorker, type SweepWorker, type SweepWorkerOptions, type ResumeRun } from './engine/sweep/sweep-worker';
 export { probeRedis } from './engine/sweep/redis-connection';
 export { parseRedisTarget, RedisUnreachableError, type RedisTarget } from './engine/sweep/redis-target';

@@ -104,6 +104,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   let seen = 0;
+  let running = -1;
   const of = total === undefined ? '' : `/${total}`;
   try {
     const result = await wait({
@@ -111,6 +112,12 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
       onRunDone: (v, s, summary, place) => {
         seen++;
         if (!values.quiet) process.stderr.write(`ablate ${seen}${of}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)} (${place.worker}${place.resumed ? ', resumed' : ''})\n`);
+      },
+      // Said when the number of busy workers changes: at the start (none yet?), and as workers come and go.
+      onStatus: (st) => {
+        if (values.quiet || st.running === running) return;
+        running = st.running;
+        process.stderr.write(`ablate: ${st.running} run${st.running === 1 ? '' : 's'} under way, ${st.waiting} waiting for a worker, ${st.finished + st.failed} done\n`);
       },
       onRunFailed: (f) => {
         seen++;

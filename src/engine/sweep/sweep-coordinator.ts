@@ -27,6 +27,18 @@ export interface SweepWatch {
   readonly signal?: AbortSignal;
   readonly onRunDone?: (variant: string, seed: number, summary: RunSummary, place: RunPlace) => void;
   readonly onRunFailed?: (failed: FailedRun) => void;
+  /** Told whenever the number of runs under way or waiting for a worker changes. */
+  readonly onStatus?: (status: SweepStatus) => void;
+}
+
+/** Where a sweep's runs stand. */
+export interface SweepStatus {
+  readonly finished: number;
+  readonly failed: number;
+  /** Runs a worker is on now. */
+  readonly running: number;
+  /** Runs waiting for a worker (or for a retry). */
+  readonly waiting: number;
 }
 
 /** Options of a queued ablation: the local ablation's, plus the queue's. */
@@ -140,8 +152,10 @@ async function waitForSweep(session: Session, sweepId: string, plan: AblationPla
   const failed: FailedRun[] = [];
   const pending = new Map(plan.variants.flatMap((variant) => plan.seedList.map((seed) => [sweepJobId(sweepId, variant, seed), { variant, seed }] as const)));
   try {
+    let shown = '';
     while (pending.size > 0) {
       if (watch.signal?.aborted) throw new SweepDetached(sweepId);
+      let running = 0;
       for (const [jobId, { variant, seed }] of pending) {
         const job = await session.queue.getJob(jobId);
         const fail = (error: string, attempts: number) => {
@@ -152,6 +166,7 @@ async function waitForSweep(session: Session, sweepId: string, plan: AblationPla
         };
         if (!job) { fail('job not in the queue (removed, or the queue was flushed)', 0); continue; }
         const state = await job.getState();
+        if (state === 'active') running++;
         if (state === 'failed') fail(String(job.failedReason ?? 'failed').split('\n')[0]!, job.attemptsMade);
         else if (state === 'completed') {
           const out = sweepJobResultSchema.safeParse(job.returnvalue);
@@ -163,6 +178,8 @@ async function waitForSweep(session: Session, sweepId: string, plan: AblationPla
           watch.onRunDone?.(variant, seed, summary as unknown as RunSummary, place);
         }
       }
+      const status: SweepStatus = { finished: results.size, failed: failed.length, running, waiting: pending.size - running };
+      if (pending.size > 0 && JSON.stringify(status) !== shown) { shown = JSON.stringify(status); watch.onStatus?.(status); }
       if (pending.size > 0) await sleep(watch.pollMs ?? 1000, undefined, { signal: watch.signal }).catch(() => {});
     }
   } catch (err) {
