@@ -27,6 +27,24 @@ export interface Progress {
   readonly total: number;
   /** Mean reward so far. */
   readonly accuracy: number;
+  /** Set while no endpoint is healthy and no task starts ("waiting for endpoints"). */
+  readonly waiting?: boolean;
+}
+
+/** How the engine loop ended: the whole stream committed, or stopped early (resumable). */
+export interface EngineResult {
+  readonly interrupted: boolean;
+  /** Why it stopped early: `stop` (a stop request) or `outage` (no endpoint came back in time). */
+  readonly reason?: 'stop' | 'outage';
+  readonly committed: number;
+}
+
+/** A model that can say whether any endpoint is up; the engine pauses while none is. */
+export interface ModelHealth {
+  /** True when some endpoint can take requests now. */
+  available(): boolean;
+  /** Resolves at the next health change (or soon after; callers check `available()` again). */
+  nextChange(): Promise<void>;
 }
 
 /** What the engine loop needs. */
@@ -49,6 +67,15 @@ export interface EngineOptions {
   readonly lineage: Record<LifecycleOperatorName, number>;
   /** Number of the next agent to spawn (agent-NN). */
   readonly firstNewAgent: number;
+  /** Called after each commit group (a task and the lifecycle window after it): makes it durable. */
+  readonly checkpoint?: () => void;
+  /** Aborted: start no more tasks; those in flight finish and commit. */
+  readonly stop?: AbortSignal;
+  /** Aborted: stop at once; tasks in flight are abandoned uncommitted (a resume re-runs them). */
+  readonly cut?: AbortSignal;
+  /** Endpoint health: no task starts while none is available, for at most `outageTimeoutMs`. */
+  readonly health?: ModelHealth;
+  readonly outageTimeoutMs?: number;
 }
 
 
@@ -59,7 +86,7 @@ export interface EngineOptions {
  * whatever order model calls or sandboxed graders finish in. With inFlight = 1 this is the
  * paper's sequential loop.
  */
-export async function runEngine(o: EngineOptions): Promise<void> {
+export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const window = o.scenario.engine.inFlight;
   const it = o.tasks[Symbol.iterator]();
   const running = new Map<number, Promise<TaskOutcome>>();
@@ -107,11 +134,24 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     recent = {};
   };
 
+  const cut = new Promise<'cut'>((resolve) => {
+    if (o.cut?.aborted) resolve('cut');
+    o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
+  });
+  let outage = false;
   for (;;) {
-    while (!exhausted && started - committed < window) start();
+    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted) {
+      if (o.health && !o.health.available()) {
+        if (!(await waitForEndpoints(o, cut))) { outage = true; break; }
+        continue;
+      }
+      start();
+    }
+    if (outage || o.cut?.aborted) break;
     const pending = running.get(committed);
     if (!pending) break;
-    const outcome = await pending;
+    const outcome = await Promise.race([pending, cut]);
+    if (outcome === 'cut') break;
     running.delete(committed);
     commit(o, outcome);
     committed++;
@@ -120,10 +160,40 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     recent[niche] = (recent[niche] ?? 0) + 1;
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
     if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
+  }
+  if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
+    return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
   }
   // Record where specialization ended even when the stream stops mid-window.
   if (committed % life.every !== 0) await lifecycleWindow(false);
+  return { interrupted: false, committed };
+}
+
+/**
+ * No endpoint is healthy: start nothing, say so on the progress line, and wait for one to come
+ * back (the pool keeps probing). False when `outageTimeoutMs` passes first or the run is cut.
+ */
+async function waitForEndpoints(o: EngineOptions, cut: Promise<'cut'>): Promise<boolean> {
+  o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), o.outageTimeoutMs ?? 600_000); });
+  const stopped = new Promise<'stop'>((resolve) => {
+    if (o.stop?.aborted) resolve('stop');
+    o.stop?.addEventListener('abort', () => resolve('stop'), { once: true });
+  });
+  try {
+    while (!o.health!.available()) {
+      const r = await Promise.race([o.health!.nextChange(), timeout, cut, stopped]);
+      if (r === 'timeout' || r === 'cut') return false;
+      if (r === 'stop') return true;
+    }
+    o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: false });
+    return true;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function commit(o: EngineOptions, out: TaskOutcome): void {

@@ -170,6 +170,41 @@ export class OpenAIPoolModel implements LanguageModel {
     throw this.failure(req, attempts, last, true);
   }
 
+  /** True when some active endpoint is healthy (the engine pauses while none is). */
+  available(): boolean {
+    return this.router.all().some((e) => e.active && e.healthy);
+  }
+
+  /** Resolves at the next routing change: an endpoint freed, taken out, probed back, added or removed. */
+  nextHealthChange(): Promise<void> {
+    return this.router.nextChange().promise;
+  }
+
+  /**
+   * Ask every active endpoint (and the embeddings endpoint) for `GET /models`, all at once, with a
+   * short timeout and no retries. Rejects with one line naming the first endpoint that cannot be
+   * reached, or that does not list its configured model; keys never appear.
+   */
+  async probeEndpoints(timeoutMs = 5_000): Promise<void> {
+    const eps = [...this.router.all().filter((e) => e.active), ...(this.embedder ? [this.embedder.endpoint] : [])];
+    const results = await Promise.all(eps.map(async (ep) => {
+      try {
+        const page = await this.timed(timeoutMs, (signal) => ep.client.models.list({ signal }));
+        const ids = page.data.map((m) => m.id);
+        if (ids.length > 0 && !ids.includes(ep.config.model)) {
+          return `${ep.url} does not serve model "${ep.config.model}" (it lists ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
+        }
+        return null;
+      } catch (err) {
+        const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
+        const why = f.status ? `HTTP ${f.status}` : f.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : f.message;
+        return `cannot reach the endpoint ${ep.url} (GET /models: ${why}); is the server running and the address right?`;
+      }
+    }));
+    const problem = results.find((r) => r !== null);
+    if (problem) throw new Error(this.redactor.redact(problem));
+  }
+
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     return this.embedder ? this.embedder.embed(texts) : this.localEmbedder.embed([...texts]);
   }
