@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation } from '../../engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblationResumable } from '../../engine/ablate';
+import { withRunSignals } from '../run-signals';
 import { loadScenario } from '../../engine/scenario';
 import { UsageError, intFlag } from '../usage';
 
@@ -16,18 +17,20 @@ Options:
   --in-flight N     tasks in flight per run
   --parallel N      runs at once (default 1; helps most with HTTP backends)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>)
+  --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
+                    "evochamber resume <out dir>" continues an interrupted ablation
   --json            print the result as one JSON line last
   --quiet           no per-run progress lines
 `;
 
 /** `evochamber ablate`. */
-export async function ablateCommand(argv: string[]): Promise<void> {
+export async function ablateCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -38,14 +41,21 @@ export async function ablateCommand(argv: string[]): Promise<void> {
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
-  const result = await runAblation(loaded, {
+  const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
+  const { result, outDir } = await runAblationResumable(loaded, {
+    stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: intFlag(values['in-flight'], '--in-flight', 1),
     parallel: intFlag(values.parallel, '--parallel', 1), outDir: values.out,
     onRunDone: (v, s, summary) => {
       done++;
       if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
     },
-  });
+  }).finally(() => signals.dispose());
+  if (!result) {
+    process.stdout.write(`ablation interrupted; continue with: evochamber resume ${outDir}\n`);
+    return 4;
+  }
   process.stdout.write(`${formatAblationTable(result)}\n`);
   if (values.json) {
     const { variants: vs, seeds: n } = result;
