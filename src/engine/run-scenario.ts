@@ -10,7 +10,7 @@ import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
 import { viewRoster } from '../population/roster';
 import { supervisorMachine } from '../population/supervisor-machine';
-import { reportAfterRun, type RunReportOption } from '../report/report-after-run';
+import type { RunReportOption } from '../report/report-after-run';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
@@ -203,13 +203,16 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const missing: MissingCall[] = [];
   const replayStop = new AbortController();
   const journal = new JournaledModel(created.model, {
-    source: c.resumed ? journalFile : c.replaySource, target: journalFile, strict: c.replaySource !== undefined,
+    source: c.resumed ? journalFile : c.replaySource, target: journalFile, strict: c.replaySource !== undefined, fsync,
     embeddings: created.remoteEmbeddings,
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });
   const model = new AccountingModel(journal);
   const inner = created.model;
-  const log = new EventLog(path.join(runDir, 'events.jsonl'), c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {});
+  // Every commit is written at once, so a killed process loses nothing. fsync also guards against
+  // a power loss; under the in-process simulator a lost run costs nothing to redo, so it is skipped.
+  const fsync = scenario.model.backend !== 'sim' || opts.model !== undefined;
+  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -300,7 +303,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     journal.close();
     log.close();
     await store.update({ status: 'finished', progress, summary: result as unknown as Record<string, unknown> });
-    const reportPath = await reportAfterRun(runDir, opts.report, clock);
+    // Loaded on demand: the charting libraries take a second to load, and many runs skip the report.
+    const reportPath = opts.report === false ? undefined : await (await import('../report/report-after-run')).reportAfterRun(runDir, opts.report, clock);
     if (reportPath) {
       result.reportPath = reportPath;
       await store.update({ summary: result as unknown as Record<string, unknown> });

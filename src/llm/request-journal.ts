@@ -40,6 +40,8 @@ export interface JournalOptions {
   readonly strict?: boolean;
   /** Journal embeddings too (only worth it when they cost: a remote embeddings endpoint). */
   readonly embeddings?: boolean;
+  /** fsync on `sync()` (default true). */
+  readonly fsync?: boolean;
   /** Called for each call the strict source lacks (before the call rejects). */
   readonly onMissing?: (m: MissingCall) => void;
 }
@@ -127,7 +129,7 @@ export class JournaledModel implements LanguageModel {
 
   /** fsync what was appended since the last sync (the engine calls it at each commit). */
   sync(): void {
-    if (this.fd !== null && this.dirty) fsyncSync(this.fd);
+    if (this.fd !== null && this.dirty && this.o.fsync !== false) fsyncSync(this.fd);
     this.dirty = false;
   }
 
