@@ -200,6 +200,9 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const { scenario } = c.loaded;
   const { preset, clock, niches, created, store, runDir, opts } = c;
   const journalFile = path.join(runDir, JOURNAL_FILE);
+  // Every commit is written at once, so a killed process loses nothing. fsync also guards against
+  // a power loss; under the in-process simulator a lost run costs nothing to redo, so it is skipped.
+  const fsync = scenario.model.backend !== 'sim' || opts.model !== undefined;
   const missing: MissingCall[] = [];
   const replayStop = new AbortController();
   const journal = new JournaledModel(created.model, {
@@ -209,9 +212,6 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   });
   const model = new AccountingModel(journal);
   const inner = created.model;
-  // Every commit is written at once, so a killed process loses nothing. fsync also guards against
-  // a power loss; under the in-process simulator a lost run costs nothing to redo, so it is skipped.
-  const fsync = scenario.model.backend !== 'sim' || opts.model !== undefined;
   const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
   const cutCtl = new AbortController();
