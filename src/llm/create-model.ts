@@ -33,7 +33,7 @@ export interface CreatedModel {
 }
 
 /** Test and embedding hooks passed through to the OpenAI pool (key source, fetch, clock, sleep). */
-export type CreateModelDeps = Omit<PoolDeps, 'beforeSend' | 'rng'>;
+export type CreateModelDeps = Omit<PoolDeps, 'beforeSend' | 'recover' | 'rng'>;
 
 /**
  * Build the scenario's model: the in-process simulator, or an OpenAI-compatible pool. For the
@@ -56,7 +56,7 @@ export function createModel(scenario: Scenario, sideChannel: SimSideChannel, dep
   const pool = new OpenAIPoolModel(cfg, {
     ...deps,
     rng: createRng(`${scenario.seed}/openai-pool`),
-    ...(remote ? { beforeSend: remote.prepare } : {}),
+    ...(remote ? { beforeSend: remote.prepare, recover: remote.recover } : {}),
   });
   return {
     model: pool,

@@ -26,7 +26,12 @@ export interface PoolDeps {
    * Runs after an endpoint is chosen and before the request is sent (the simulator's side
    * channel registers the task there). A rejection fails the attempt like a network error.
    */
-  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void>;
+  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void | Record<string, string>>;
+  /**
+   * An attempt failed: may repair what caused it (the simulator's side channel registers a task a
+   * restarted serve-sim forgot) and resolve true to send it once more within the same attempt.
+   */
+  readonly recover?: (ep: Endpoint, req: CompletionRequest, err: unknown, signal: AbortSignal) => Promise<boolean>;
 }
 
 /** Every attempt failed, or one failed in a way retrying cannot fix. The message never holds a key. */
@@ -146,8 +151,16 @@ export class OpenAIPoolModel implements LanguageModel {
       if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
       try {
         const r = await this.timed(this.config.timeoutMs, async (signal) => {
-          await this.deps.beforeSend?.(ep, req, signal);
-          return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock });
+          const send = async () => {
+            const headers = (await this.deps.beforeSend?.(ep, req, signal)) ?? undefined;
+            return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock, ...(headers ? { headers } : {}) });
+          };
+          try {
+            return await send();
+          } catch (err) {
+            if (!(await this.deps.recover?.(ep, req, err, signal))) throw err;
+            return send();
+          }
         });
         ep.recordSuccess(r.totalMs, r.ttftMs, r.promptTokens, r.completionTokens, r.reasoningTokens);
         this.router.changed();
