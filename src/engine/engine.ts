@@ -162,6 +162,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
     o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
+    // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
