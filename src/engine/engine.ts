@@ -16,6 +16,7 @@ import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import type { StabilityTracker } from '../population/specialization';
 import { ASSEMBLERS } from './presets';
 import type { Preset } from './presets';
+import type { Clock } from './clock';
 import type { Rng } from './rng';
 import type { Scenario } from './scenario-schema';
 import type { SummaryBuilder } from './summary';
@@ -76,6 +77,8 @@ export interface EngineOptions {
   /** Endpoint health: no task starts while none is available, for at most `outageTimeoutMs`. */
   readonly health?: ModelHealth;
   readonly outageTimeoutMs?: number;
+  /** Measures how long an outage lasts (default: the system clock). */
+  readonly clock?: Clock;
 }
 
 
@@ -138,32 +141,39 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     if (o.cut?.aborted) resolve('cut');
     o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
   });
+  const outageWatch = watchOutage(o);
   let outage = false;
-  for (;;) {
-    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted) {
-      if (o.health && !o.health.available()) {
-        if (!(await waitForEndpoints(o, cut))) { outage = true; break; }
-        continue;
+  try {
+    for (;;) {
+      while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
+        // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
+        if (o.health && !o.health.available()) {
+          if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
+          continue;
+        }
+        start();
       }
-      start();
+      if (outage || o.cut?.aborted) break;
+      const pending = running.get(committed);
+      if (!pending) break;
+      const outcome = await Promise.race([pending, cut, outageWatch.expired]);
+      if (outcome === 'cut') break;
+      if (outcome === 'outage') { outage = true; break; }
+      running.delete(committed);
+      commit(o, outcome);
+      committed++;
+      const niche = outcome.deps.task.niche;
+      if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
+      recent[niche] = (recent[niche] ?? 0) + 1;
+      // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
+      if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+      o.checkpoint?.();
+      o.onProgress?.({ ...o.summary.progress(), total: o.total });
+      // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (outage || o.cut?.aborted) break;
-    const pending = running.get(committed);
-    if (!pending) break;
-    const outcome = await Promise.race([pending, cut]);
-    if (outcome === 'cut') break;
-    running.delete(committed);
-    commit(o, outcome);
-    committed++;
-    const niche = outcome.deps.task.niche;
-    if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
-    recent[niche] = (recent[niche] ?? 0) + 1;
-    // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
-    if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
-    o.checkpoint?.();
-    o.onProgress?.({ ...o.summary.progress(), total: o.total });
-    // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  } finally {
+    outageWatch.stop();
   }
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
@@ -174,28 +184,32 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 }
 
 /**
- * No endpoint is healthy: start nothing, say so on the progress line, and wait for one to come
- * back (the pool keeps probing). False when `outageTimeoutMs` passes first or the run is cut.
+ * Watches endpoint health: while none is healthy it says "waiting for endpoints" on the progress
+ * line, and `expired` resolves once that has lasted `outageTimeoutMs` (the run then stops as
+ * interrupted, ready to resume). `pause()` resolves after a short wait, for the start loop to look again.
  */
-async function waitForEndpoints(o: EngineOptions, cut: Promise<'cut'>): Promise<boolean> {
-  o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), o.outageTimeoutMs ?? 600_000); });
-  const stopped = new Promise<'stop'>((resolve) => {
-    if (o.stop?.aborted) resolve('stop');
-    o.stop?.addEventListener('abort', () => resolve('stop'), { once: true });
-  });
-  try {
-    while (!o.health!.available()) {
-      const r = await Promise.race([o.health!.nextChange(), timeout, cut, stopped]);
-      if (r === 'timeout' || r === 'cut') return false;
-      if (r === 'stop') return true;
+function watchOutage(o: EngineOptions): { expired: Promise<'outage'>; pause(): Promise<'pause'>; stop(): void } {
+  const POLL_MS = 250;
+  let fire: (v: 'outage') => void = () => {};
+  const expired = new Promise<'outage'>((resolve) => { fire = resolve; });
+  if (!o.health) return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => {} };
+  const now = () => o.clock?.now() ?? performance.now();
+  let downSince: number | undefined;
+  const timer = setInterval(() => {
+    if (o.health!.available()) {
+      if (downSince !== undefined) o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: false });
+      downSince = undefined;
+      return;
     }
-    o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: false });
-    return true;
-  } finally {
-    clearTimeout(timer);
-  }
+    if (downSince === undefined) {
+      downSince = now();
+      o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: true });
+    } else if (now() - downSince >= (o.outageTimeoutMs ?? 600_000)) {
+      fire('outage');
+    }
+  }, POLL_MS);
+  timer.unref();
+  return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => clearInterval(timer) };
 }
 
 function commit(o: EngineOptions, out: TaskOutcome): void {

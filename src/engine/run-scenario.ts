@@ -263,6 +263,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       stop, cut: cutCtl.signal,
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
+      clock,
     });
     if (missing.length > 0) {
       const names = missing.slice(0, 5).map((m) => m.what).join('; ');

@@ -173,11 +173,15 @@ export class OpenAIPoolModel implements LanguageModel {
         };
       } catch (err) {
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
-        if (ep.recordFailure(f, this.config.health.failureThreshold)) this.startProbe(ep);
+        const tookOut = ep.recordFailure(f, this.config.health.failureThreshold);
+        if (tookOut) this.startProbe(ep);
         this.router.changed();
         avoid.add(ep);
         last = { ep, f };
         if (!f.retryable) throw this.failure(req, a + 1, last, false);
+        // The attempt that reveals an outage (its endpoint was the last healthy one) is not held
+        // against the request: it waits for an endpoint to come back instead of failing its task.
+        if (tookOut && this.router.candidates(target).every((e) => !e.healthy)) a--;
       }
     }
     throw this.failure(req, attempts, last, true);
@@ -230,16 +234,18 @@ export class OpenAIPoolModel implements LanguageModel {
     this.router.rejectAll(new ModelRequestError('openai backend: the pool is closed', 0));
   }
 
-  /** A slot on a healthy endpoint, waiting up to one timeout for one to come back when none is healthy. */
+  /**
+   * A slot on a healthy endpoint. While none is healthy (an outage) it waits for the probes to
+   * bring one back, however long that takes: the engine stops starting tasks meanwhile and decides
+   * when the outage has lasted too long (`outageTimeoutMs`), closing the pool.
+   */
   private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean): Promise<Endpoint | undefined> {
-    const deadline = this.clock.now() + this.config.timeoutMs;
     for (;;) {
       const ep = await this.router.acquire(target, avoid, isRetry);
-      const left = deadline - this.clock.now();
-      if (ep || left <= 0 || this.closed) return ep;
+      if (ep || this.closed) return ep;
       const change = this.router.nextChange();
       const stop = new AbortController();
-      await Promise.race([change.promise, this.sleep(Math.min(left, this.config.health.cooldownMs), stop.signal)]);
+      await Promise.race([change.promise, this.sleep(this.config.health.cooldownMs, stop.signal)]);
       change.cancel();
       stop.abort();
     }
