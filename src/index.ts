@@ -79,5 +79,5 @@ export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './p
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports
-export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
+export { runAblation, runAblationResumable, resumeAblation, ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
 export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, type ReportData } from './report';

@@ -206,7 +206,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const missing: MissingCall[] = [];
   const replayStop = new AbortController();
   const journal = new JournaledModel(created.model, {
-    source: c.resumed ? journalFile : c.replaySource, target: journalFile, strict: c.replaySource !== undefined, fsync,
+    source: c.resumed ? journalFile : c.replaySource, target: journalFile, strict: c.replaySource !== undefined, copyServed: c.replaySource !== undefined, fsync,
     embeddings: created.remoteEmbeddings,
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });

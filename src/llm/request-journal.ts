@@ -40,6 +40,8 @@ export interface JournalOptions {
   readonly strict?: boolean;
   /** Journal embeddings too (only worth it when they cost: a remote embeddings endpoint). */
   readonly embeddings?: boolean;
+  /** Also append answers served from the source to the target (replay: the new run holds its own journal). */
+  readonly copyServed?: boolean;
   /** fsync on `sync()` (default true). */
   readonly fsync?: boolean;
   /** Called for each call the strict source lacks (before the call rejects). */
@@ -97,6 +99,7 @@ export class JournaledModel implements LanguageModel {
     const known = this.answers.get(key)?.[n];
     if (known) {
       this.served++;
+      if (this.o.copyServed) this.write({ k: key, c: known });
       return known;
     }
     if (this.o.strict) {
@@ -116,7 +119,10 @@ export class JournaledModel implements LanguageModel {
     const n = this.seen.get(key) ?? 0;
     this.seen.set(key, n + 1);
     const known = this.vectors.get(key)?.[n];
-    if (known) return known;
+    if (known) {
+      if (this.o.copyServed) this.write({ k: key, e: known.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) });
+      return known;
+    }
     if (this.o.strict) {
       const missing = { key, what: `embeddings of ${texts.length} text${texts.length === 1 ? '' : 's'}` };
       this.o.onMissing?.(missing);
