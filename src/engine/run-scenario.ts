@@ -50,6 +50,12 @@ export interface RunOptions extends StopOptions {
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
   readonly force?: boolean;
+  /**
+   * Keep the request journal (`journal.jsonl`). Default: on for HTTP backends, where calls cost and
+   * a resume must not pay for them twice; off for the in-process simulator, whose calls are free
+   * and which a resume simply re-computes (turn it on to `--replay` a simulated run).
+   */
+  readonly journal?: boolean;
   /** Re-run from this run directory's request journal, offline; a call it lacks fails the run, naming it. */
   readonly replayFrom?: string;
   /** A model to use instead of the scenario's backend (tests, custom backends). */
@@ -205,8 +211,10 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const fsync = scenario.model.backend !== 'sim' || opts.model !== undefined;
   const missing: MissingCall[] = [];
   const replayStop = new AbortController();
+  // A resumed run keeps journaling when its journal exists (whatever the default).
+  const journalOn = opts.journal ?? (existsSync(journalFile) || c.replaySource !== undefined || scenario.model.backend !== 'sim' || opts.model !== undefined);
   const journal = new JournaledModel(created.model, {
-    source: c.resumed ? journalFile : c.replaySource, target: journalFile, strict: c.replaySource !== undefined, copyServed: c.replaySource !== undefined, fsync,
+    source: c.resumed ? journalFile : c.replaySource, target: journalOn ? journalFile : undefined, strict: c.replaySource !== undefined, copyServed: c.replaySource !== undefined, fsync,
     embeddings: created.remoteEmbeddings,
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });

@@ -11,7 +11,7 @@ const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timi
 
 describe('run --replay', () => {
   it('re-runs a scenario from another run\'s journal with the same summary, asking no model', async () => {
-    const original = await runScenario(quickstart, { tasks: 10, inFlight: 4, report: false, outDir: out() });
+    const original = await runScenario(quickstart, { tasks: 10, inFlight: 4, report: false, outDir: out(), journal: true });
     const replayed = await runScenario(quickstart, { tasks: 10, inFlight: 4, report: false, outDir: out(), replayFrom: original.runDir });
     expect(stable(replayed.summary)).toBe(stable(original.summary));
     // The replay journals what it was served (in the order it asked), so it can be replayed in turn.
@@ -20,7 +20,7 @@ describe('run --replay', () => {
   });
 
   it('fails, naming the calls, when the journal lacks some', async () => {
-    const original = await runScenario(quickstart, { tasks: 4, report: false, outDir: out() });
+    const original = await runScenario(quickstart, { tasks: 4, report: false, outDir: out(), journal: true });
     await expect(runScenario(quickstart, { tasks: 4, seed: 99, report: false, outDir: out(), replayFrom: original.runDir }))
       .rejects.toThrow(/^replay: \d+ calls? (is|are) not in .*journal\.jsonl: task \S+, stage \w+, agent agent-\d+, seed key /);
   });

@@ -31,6 +31,8 @@ Options:
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
   --no-report       do not write the HTML report
+  --journal         keep the request journal under the in-process simulator too (it is
+                    always kept for HTTP backends), so the run can be replayed
   --json            print the summary as one JSON line last
   --quiet           no progress output
 
@@ -44,7 +46,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     options: {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' },
+      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
       ...MODEL_FLAG_OPTIONS,
     },
   });
@@ -68,6 +70,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
       ...(values['no-report'] ? { report: false } : {}),
+      ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });
