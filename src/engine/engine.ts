@@ -90,6 +90,15 @@ export interface EngineOptions {
  * paper's sequential loop.
  */
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
+  const outageWatch = watchOutage(o);
+  try {
+    return await runLoop(o, outageWatch);
+  } finally {
+    outageWatch.stop();
+  }
+}
+
+async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
   const window = o.scenario.engine.inFlight;
   const it = o.tasks[Symbol.iterator]();
   const running = new Map<number, Promise<TaskOutcome>>();
@@ -141,39 +150,34 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
     if (o.cut?.aborted) resolve('cut');
     o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
   });
-  const outageWatch = watchOutage(o);
   let outage = false;
-  try {
-    for (;;) {
-      while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
-        // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
-        if (o.health && !o.health.available()) {
-          if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
-          continue;
-        }
-        start();
+  for (;;) {
+    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
+      // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
+      if (o.health && !o.health.available()) {
+        if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
+        continue;
       }
-      if (outage || o.cut?.aborted) break;
-      const pending = running.get(committed);
-      if (!pending) break;
-      const outcome = await Promise.race([pending, cut, outageWatch.expired]);
-      if (outcome === 'cut') break;
-      if (outcome === 'outage') { outage = true; break; }
-      running.delete(committed);
-      commit(o, outcome);
-      committed++;
-      const niche = outcome.deps.task.niche;
-      if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
-      recent[niche] = (recent[niche] ?? 0) + 1;
-      // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
-      if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
-      o.checkpoint?.();
-      o.onProgress?.({ ...o.summary.progress(), total: o.total });
-      // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      start();
     }
-  } finally {
-    outageWatch.stop();
+    if (outage || o.cut?.aborted) break;
+    const pending = running.get(committed);
+    if (!pending) break;
+    const outcome = await Promise.race([pending, cut, outageWatch.expired]);
+    if (outcome === 'cut') break;
+    if (outcome === 'outage') { outage = true; break; }
+    running.delete(committed);
+    commit(o, outcome);
+    committed++;
+    const niche = outcome.deps.task.niche;
+    if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
+    recent[niche] = (recent[niche] ?? 0) + 1;
+    // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
+    if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    o.checkpoint?.();
+    o.onProgress?.({ ...o.summary.progress(), total: o.total });
+    // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
@@ -183,12 +187,19 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   return { interrupted: false, committed };
 }
 
+/** How long no endpoint has been healthy, and what to do about it. */
+interface OutageWatch {
+  readonly expired: Promise<'outage'>;
+  pause(): Promise<'pause'>;
+  stop(): void;
+}
+
 /**
  * Watches endpoint health: while none is healthy it says "waiting for endpoints" on the progress
  * line, and `expired` resolves once that has lasted `outageTimeoutMs` (the run then stops as
  * interrupted, ready to resume). `pause()` resolves after a short wait, for the start loop to look again.
  */
-function watchOutage(o: EngineOptions): { expired: Promise<'outage'>; pause(): Promise<'pause'>; stop(): void } {
+function watchOutage(o: EngineOptions): OutageWatch {
   const POLL_MS = 250;
   let fire: (v: 'outage') => void = () => {};
   const expired = new Promise<'outage'>((resolve) => { fire = resolve; });
