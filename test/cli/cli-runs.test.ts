@@ -28,14 +28,20 @@ function cli(args: string[], onStart?: (pid: number) => void) {
   });
 }
 
-/** Run `main` in this process, capturing what it prints on stderr. */
-async function mainCapturing(args: string[]): Promise<{ code: number; stderr: string }> {
+/**
+ * Run the CLI's `main` in this process (argument parsing, error lines, exit code: everything but
+ * the process itself), capturing what it prints. Child processes are kept for what needs one (signals).
+ */
+async function mainCapturing(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stderr = '';
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
+  let stdout = '';
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr += String(chunk); return true; });
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { stdout += String(chunk); return true; });
   try {
-    return { code: await main(args), stderr };
+    return { code: await main(args), stdout, stderr };
   } finally {
-    spy.mockRestore();
+    err.mockRestore();
+    out.mockRestore();
   }
 }
 
@@ -47,10 +53,10 @@ describe('evochamber run: run directories, failures and exit codes', () => {
   it('refuses an --out that holds a run with one line suggesting resume; --force replaces it (exit 0)', async () => {
     const out = path.join(dir, 'taken');
     await runScenario(loadScenario(scenarioFile), { tasks: 4, report: false, outDir: out });
-    const refused = await cli(['run', scenarioFile, '--tasks', '4', '--out', out, '--quiet', '--no-report']);
+    const refused = await mainCapturing(['run', scenarioFile, '--tasks', '4', '--out', out, '--quiet', '--no-report']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toEqual([`evochamber: error: ${out} already holds a run (finished): continue it with "evochamber resume ${out}", or pick a new --out (--force replaces it)`]);
-    const forced = await cli(['run', scenarioFile, '--tasks', '6', '--out', out, '--quiet', '--no-report', '--force', '--json']);
+    expect(refused.stderr).toBe(`evochamber: error: ${out} already holds a run (finished): continue it with "evochamber resume ${out}", or pick a new --out (--force replaces it)\n`);
+    const forced = await mainCapturing(['run', scenarioFile, '--tasks', '6', '--out', out, '--quiet', '--no-report', '--force', '--json']);
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout.trim().split('\n').pop()!).tasks).toBe(6);
     const events = readFileSync(path.join(out, 'events.jsonl'), 'utf8');
@@ -60,17 +66,17 @@ describe('evochamber run: run directories, failures and exit codes', () => {
   it('fails fast with one line and exit 1 on an address nothing listens on, even with --model, writing nothing', async () => {
     const out = path.join(dir, 'wrong-address');
     const port = await freePort();
-    const r = await cli(['run', scenarioFile, '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'sim', '--tasks', '1', '--out', out, '--quiet']);
+    const r = await mainCapturing(['run', scenarioFile, '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'sim', '--tasks', '1', '--out', out, '--quiet']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toHaveLength(1);
-    expect(r.stderr[0]).toMatch(new RegExp(`^evochamber: error: cannot reach the endpoint 127\\.0\\.0\\.1:${port}/v1 \\(GET /models: `));
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`^evochamber: error: cannot reach the endpoint 127\\.0\\.0\\.1:${port}/v1 \\(GET /models: `));
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 
   it('exits 3 when tasks failed (every call rate-limited, no retries)', async () => {
     const sim = await startServeSim({ port: 0, timeScale: 300, faults: '429=1' });
     servers.push(sim);
-    const r = await cli(['run', scenarioFile, '--base-url', sim.url, '--retries', '0', '--tasks', '2', '--out', path.join(dir, 'failing'), '--quiet', '--no-report', '--json']);
+    const r = await mainCapturing(['run', scenarioFile, '--base-url', sim.url, '--retries', '0', '--tasks', '2', '--out', path.join(dir, 'failing'), '--quiet', '--no-report', '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout.trim().split('\n').pop()!).failures).toBe(2);
   }, 60_000);
