@@ -2,7 +2,6 @@ import type { CompletionRequest } from '../model';
 import type { Endpoint } from '../openai/endpoint';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
-import { APIError } from 'openai';
 import { SIM_REGISTERED_HEADER, SIM_UNKNOWN_TASK } from './server/chat-handler';
 import { SERVE_SIM_OWNER } from './server/openai-wire';
 import { SimSideChannel, type SideChannelEntry } from './side-channel';
@@ -105,7 +104,9 @@ export class RemoteSideChannel extends SimSideChannel {
    * at once and `prepare` registers the task again.
    */
   readonly recover = async (ep: Endpoint, req: CompletionRequest, err: unknown, _signal: AbortSignal): Promise<boolean> => {
-    if (!(err instanceof APIError) || err.status !== 409 || (err as { code?: unknown }).code !== SIM_UNKNOWN_TASK) return false;
+    // The openai client's APIError carries the reply's status and error code.
+    const e = err as { status?: unknown; code?: unknown } | null;
+    if (e?.status !== 409 || e.code !== SIM_UNKNOWN_TASK) return false;
     if (req.taskId === undefined || !this.get(req.taskId)) return false;
     this.state(ep).registered.delete(req.taskId);
     return true;
