@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRng, loadScenario, runScenario, type RunSummary } from '../../src/index';
+import { createRng, loadScenario, runScenario, runState, RunStore, type RunSummary } from '../../src/index';
 
 // A short stream that still exercises every level: teams, CoDream, and lifecycle windows every 6 tasks.
 const TASKS = 24;
@@ -87,7 +87,12 @@ describe.concurrent('a run killed with SIGKILL at random points and resumed', ()
           // Targets from "already committed" (a kill during the resume's replay) to the stream's end.
           const done = committed(runDir);
           const r = await runAndKill(runDir, inFlight, done + rng.int(TASKS - done), rng.int(25));
-          if (r.killed) { kills++; continue; }
+          if (r.killed) {
+            kills++;
+            // inspect tells a dead run from a live one.
+            expect(runState(runDir, (await RunStore.open(runDir)).data.status).state).toBe('crashed');
+            continue;
+          }
           finals.push(r.stdout.trim().split('\n').pop()!);
           finished = true;
           break;
@@ -97,6 +102,11 @@ describe.concurrent('a run killed with SIGKILL at random points and resumed', ()
           expect(r.code).toBe(0);
           finals.push(r.stdout.trim().split('\n').pop()!);
         }
+        // However often it was killed, the log holds each task once, numbered without gaps.
+        const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+        expect(events.filter((e) => e.type === 'task.done')).toHaveLength(TASKS);
+        expect(events.filter((e) => e.type === 'run.finished')).toHaveLength(1);
       }
       expect(finals.length).toBeGreaterThan(0);
       for (const f of finals) expect(stable(JSON.parse(f))).toBe(stable(reference.summary));
