@@ -73,6 +73,7 @@ describe('resume over HTTP against serve-sim', () => {
 
     // The resume runs in this process (the CLI's resume is the same call; the kill test covers it).
     const { summary } = await resumeRun(runDir, { report: false });
+    console.log(`serve-sim requests: uninterrupted ${uninterrupted}; killed run ${killedAt} answered; resumed run ${b.metrics.requests - killedAt}; killed + resumed ${b.metrics.requests}`);
     expect(b.metrics.requests).toBe(uninterrupted);
     // The resumed process asked only for what the killed one had not received.
     expect(Object.values(summary.endpoints!)[0]!.requests).toBe(uninterrupted - killedAt);
