@@ -104,6 +104,35 @@ describe('evochamber run: run directories, failures and exit codes', () => {
   }, 60_000);
 });
 
+describe('a second Ctrl-C', () => {
+  it('exits at once with code 4 while a task is still in flight, leaving the run interrupted and resumable', async () => {
+    // Real-time latency: each call takes a second or more, so the task in flight outlasts both signals.
+    const sim = await startServeSim({ port: 0 });
+    servers.push(sim);
+    const out = path.join(dir, 'abandoned');
+    let pid = 0;
+    let chats = 0;
+    sim.server.on('request', (req) => { if (req.url?.endsWith('/chat/completions')) chats++; });
+    const running = cli(['run', scenarioFile, '--base-url', sim.url, '--tasks', '2', '--out', out, '--quiet', '--no-report'], (p) => { pid = p; });
+    let exited = false;
+    void running.then(() => { exited = true; });
+    while (!exited && chats === 0) await new Promise((r) => setTimeout(r, 10));
+    process.kill(pid, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 200));
+    process.kill(pid, 'SIGINT');
+    const r = await running;
+    expect(r.code).toBe(4);
+    const store = await RunStore.open(out);
+    expect(store.data.status).toBe('interrupted');
+    expect(store.data.interruptReason).toBe('abandoned');
+    expect(runState(out, store.data.status).state).toBe('interrupted');
+    expect(existsSync(path.join(out, 'run.lock'))).toBe(false);
+    const events = readFileSync(path.join(out, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.at(-1)).toMatchObject({ type: 'run.interrupted', reason: 'abandoned' });
+    expect(events.some((e) => e.type === 'task.done')).toBe(false);
+  }, 60_000);
+});
+
 describe('credentials in a base URL', () => {
   const KEY = 'sk-leak-5f1e9a7c3b2d4e6f';
 
