@@ -4,4 +4,7 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// An interrupted run may leave abandoned requests or timers behind: exit now, everything is on disk.
+if (code === 4) process.exit(code);
+process.exitCode = code;

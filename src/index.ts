@@ -3,7 +3,7 @@
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
-export { runScenario, applyRunOptions, type RunOptions, type RunResult } from './engine/run-scenario';
+export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
@@ -58,7 +58,10 @@ export { DATASET_SPECS, type DatasetFormatSpec } from './tasks/datasets/formats'
 
 // Runs on disk
 export { RunStore, RUN_SCHEMA_VERSION, type RunFile } from './store/run-store';
-export { EventLog } from './store/event-log';
+export { EventLog, LogDivergenceError, CONTROL_EVENTS } from './store/event-log';
+export { RunLock, RunLockedError, readRunLock, lockLiveness, type RunLockInfo } from './store/run-lock';
+export { runState, type RunState, type RunStatus } from './store/run-store';
+export { JournaledModel, JournalMissError, requestKey, JOURNAL_FILE, type MissingCall } from './llm/request-journal';
 
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
@@ -76,7 +79,7 @@ export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './p
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports
-export { runAblation, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
+export { runAblation, runAblationResumable, resumeAblation, ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
 export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/ablate';
 // Ablation sweeps across machines (BullMQ on Redis)
 export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepStatus, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';

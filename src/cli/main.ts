@@ -3,6 +3,7 @@ import { ScenarioError } from '../engine/scenario';
 import { ABLATE_HELP, ablateCommand } from './commands/ablate';
 import { INSPECT_HELP, inspectCommand } from './commands/inspect';
 import { REPORT_HELP, reportCommand } from './commands/report';
+import { RESUME_HELP, resumeCommand } from './commands/resume';
 import { RUN_HELP, runCommand } from './commands/run';
 import { SERVE_SIM_HELP, serveSimCommand } from './commands/serve-sim';
 import { WORKER_HELP, workerCommand } from './commands/worker';
@@ -13,6 +14,7 @@ const HELP = `Usage: evochamber <command> [options]
 
 Commands:
   run <scenario>     run a scenario's task stream (simulated model by default)
+  resume <run-dir>   continue an interrupted or crashed run (or ablation)
   ablate <scenario>  run variants over seeds and compare them (mean ± sd)
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
@@ -22,11 +24,12 @@ Commands:
 Run "evochamber <command> --help" for a command's options.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP, worker: WORKER_HELP };
+const HELPS: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP, worker: WORKER_HELP };
 
 /** A command resolves to its exit code (see exit-codes.ts); nothing means 0. */
 const COMMANDS: Record<string, (argv: string[]) => Promise<number | void>> = {
   run: runCommand,
+  resume: resumeCommand,
   ablate: ablateCommand,
   inspect: inspectCommand,
   report: reportCommand,

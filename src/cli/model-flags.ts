@@ -1,6 +1,7 @@
 import { parseScenario, type LoadedScenario } from '../engine/scenario';
 import type { ScenarioInput } from '../engine/scenario-schema';
 import { listModelIds } from '../llm/openai/discover-models';
+import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
 import { UsageError, intFlag } from './usage';
 
 /** The backend flags of `evochamber run`, as parseArgs returns them. */
@@ -49,6 +50,11 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
   const urls = f['base-url'] ?? [];
   const backend = f.backend ?? (urls.length > 0 ? 'openai' : undefined);
   if (backend !== undefined && backend !== 'sim' && backend !== 'openai') throw new UsageError(`--backend takes sim or openai, got "${backend}"`);
+  // Checked before anything uses the URLs, so a key in one never reaches a message or a file.
+  for (const [flag, url] of [...urls.map((u) => ['--base-url', u] as const), ...(f['embed-base-url'] ? [['--embed-base-url', f['embed-base-url']] as const] : [])]) {
+    const problem = urlCredentialProblem(url);
+    if (problem) throw new UsageError(`${flag} ${displayUrl(url)} ${problem}`);
+  }
   const current = loaded.scenario.model;
   const tuning = f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
     || f['embed-model'] !== undefined || f['max-concurrency'] !== undefined;

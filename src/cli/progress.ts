@@ -16,19 +16,23 @@ export function createProgress(label: string, total: number, clock: Clock, enabl
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar({
       stream: process.stderr,
-      format: `${label} {bar} {value}/{total} tasks | acc {acc} | {rate} tasks/s | eta {eta_formatted}`,
+      format: `${label} {bar} {value}/{total} tasks | acc {acc} | {rate} tasks/s | eta {eta_formatted}{note}`,
       hideCursor: true,
       clearOnComplete: false,
     }, cliProgress.Presets.shades_classic);
-    bar.start(total, 0, { acc: '-', rate: '0' });
+    bar.start(total, 0, { acc: '-', rate: '0', note: '' });
     return {
-      update: (p) => bar.update(p.done, { acc: p.accuracy.toFixed(3), rate: rate(p.done) }),
+      update: (p) => bar.update(p.done, { acc: p.accuracy.toFixed(3), rate: rate(p.done), note: p.waiting ? ' | waiting for endpoints' : '' }),
       stop: () => bar.stop(),
     };
   }
   let nextMark = 0.1;
   return {
     update: (p) => {
+      if (p.waiting !== undefined) {
+        process.stderr.write(`${label} ${p.done}/${p.total} tasks | ${p.waiting ? 'waiting for endpoints (no endpoint is healthy; probing)' : 'endpoints are back'}\n`);
+        return;
+      }
       if (p.done / p.total + 1e-9 < nextMark && p.done !== p.total) return;
       while (nextMark <= p.done / p.total + 1e-9) nextMark += 0.1;
       process.stderr.write(`${label} ${p.done}/${p.total} tasks | acc ${p.accuracy.toFixed(3)} | ${rate(p.done)} tasks/s\n`);

@@ -1,11 +1,27 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import type { LanguageModel } from '../llm/model';
 import { getPreset } from './presets';
-import { runScenario } from './run-scenario';
-import type { LoadedScenario } from './scenario';
+import { RunStore } from '../store/run-store';
+import { resumeRun, runScenario, type RunResult, type StopOptions } from './run-scenario';
+import { parseScenario, type LoadedScenario } from './scenario';
 import type { RunSummary } from './summary';
+
+/** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
+export const ABLATION_PLAN_FILE = 'ablation-plan.json';
+
+/** What `ablation-plan.json` holds: enough to rebuild the plan and its run options on resume. */
+interface AblationPlanFile {
+  readonly schemaVersion: 1;
+  readonly config: unknown;
+  readonly scenarioDir: string;
+  readonly variants: string[];
+  readonly seeds: number;
+  readonly tasks?: number;
+  readonly inFlight?: number;
+  readonly parallel?: number;
+}
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -46,7 +62,7 @@ export interface AblationResult {
 }
 
 /** Options of an ablation. */
-export interface AblationOptions {
+export interface AblationOptions extends StopOptions {
   readonly variants?: readonly string[];
   /** Number of seeds, counted up from the scenario's seed. */
   readonly seeds?: number;
@@ -149,24 +165,74 @@ export function writeAblation(result: AblationResult): void {
  * specialists as mean ± sd. Presets are validated before anything runs. Writes ablation.json.
  */
 export async function runAblation(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<AblationResult> {
+  const { result: r } = await runAblationResumable(loaded, opts);
+  if (!r) throw new Error('the ablation was interrupted; continue it with "evochamber resume <its directory>"');
+  return r;
+}
+
+/**
+ * Like runAblation, but an interrupted ablation (a stop request) gives a null result instead of
+ * throwing; `resumeAblation` continues it. The plan is written first, so a killed one resumes too.
+ */
+export async function runAblationResumable(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<{ result: AblationResult | null; outDir: string }> {
   const plan = planAblation(loaded, opts);
-  mkdirSync(plan.outDir, { recursive: true });
+  const { outDir } = plan;
+  if (existsSync(path.join(outDir, ABLATION_PLAN_FILE))) {
+    throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", or pick a new --out`);
+  }
+  mkdirSync(outDir, { recursive: true });
+  const file: AblationPlanFile = {
+    schemaVersion: 1, config: loaded.scenario, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
+    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
+    ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}),
+  };
+  writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}\n`);
+  return { result: await executeAblation(loaded, plan, opts, false), outDir };
+}
+
+/**
+ * Continue an interrupted ablation from its directory: finished runs are read back, interrupted
+ * or crashed ones resumed, missing ones run; then ablation.json is written. Null when stopped again.
+ */
+export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> = {}): Promise<AblationResult | null> {
+  const outDir = path.resolve(dir);
+  const file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
+  if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
+  const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
+  return executeAblation(loaded, plan, { tasks: file.tasks, inFlight: file.inFlight, parallel: file.parallel, ...opts }, true);
+}
+
+async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {
   const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed })));
   const results = new Map<string, RunSummary>();
   let next = 0;
+  let interrupted = false;
+  const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}), ...(opts.onAbandonable ? { onAbandonable: opts.onAbandonable } : {}) };
+  const runOne = async (variant: string, seed: number): Promise<RunResult> => {
+    const runDir = path.join(plan.outDir, `${variant}-s${seed}`);
+    const model = opts.model ? { model: opts.model() } : {};
+    if (resume && existsSync(path.join(runDir, 'run.json'))) {
+      const store = await RunStore.open(runDir);
+      if (store.data.status === 'finished') return { summary: store.data.summary as unknown as RunSummary, runDir };
+      return resumeRun(runDir, { report: false, ...model, ...stopOpts });
+    }
+    // Per-run HTML reports are skipped here: `evochamber report <ablation dir>` draws the variants side by side.
+    return runScenario(loaded, {
+      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: runDir, report: false, ...model, ...stopOpts,
+    });
+  };
   const worker = async () => {
-    while (next < jobs.length) {
+    while (next < jobs.length && !interrupted && !opts.stop?.aborted) {
       const { variant, seed } = jobs[next++]!;
-      // Per-run HTML reports are skipped here: `evochamber report <ablation dir>` draws the variants side by side.
-      const { summary } = await runScenario(loaded, {
-        variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(plan.outDir, `${variant}-s${seed}`), report: false,
-        ...(opts.model ? { model: opts.model() } : {}),
-      });
-      results.set(runKey(variant, seed), summary);
-      opts.onRunDone?.(variant, seed, summary);
+      const r = await runOne(variant, seed);
+      if (r.interrupted) { interrupted = true; return; }
+      results.set(runKey(variant, seed), r.summary);
+      opts.onRunDone?.(variant, seed, r.summary);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.parallel ?? 1, jobs.length)) }, worker));
+  if (interrupted || results.size < jobs.length) return null;
   const result = aggregateAblation(plan, results);
   writeAblation(result);
   return result;

@@ -16,6 +16,7 @@ import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import type { StabilityTracker } from '../population/specialization';
 import { ASSEMBLERS } from './presets';
 import type { Preset } from './presets';
+import type { Clock } from './clock';
 import type { Rng } from './rng';
 import type { Scenario } from './scenario-schema';
 import type { SummaryBuilder } from './summary';
@@ -27,6 +28,24 @@ export interface Progress {
   readonly total: number;
   /** Mean reward so far. */
   readonly accuracy: number;
+  /** Set while no endpoint is healthy and no task starts ("waiting for endpoints"). */
+  readonly waiting?: boolean;
+}
+
+/** How the engine loop ended: the whole stream committed, or stopped early (resumable). */
+export interface EngineResult {
+  readonly interrupted: boolean;
+  /** Why it stopped early: `stop` (a stop request) or `outage` (no endpoint came back in time). */
+  readonly reason?: 'stop' | 'outage';
+  readonly committed: number;
+}
+
+/** A model that can say whether any endpoint is up; the engine pauses while none is. */
+export interface ModelHealth {
+  /** True when some endpoint can take requests now. */
+  available(): boolean;
+  /** Resolves at the next health change (or soon after; callers check `available()` again). */
+  nextChange(): Promise<void>;
 }
 
 /** What the engine loop needs. */
@@ -49,6 +68,17 @@ export interface EngineOptions {
   readonly lineage: Record<LifecycleOperatorName, number>;
   /** Number of the next agent to spawn (agent-NN). */
   readonly firstNewAgent: number;
+  /** Called after each commit group (a task and the lifecycle window after it): makes it durable. */
+  readonly checkpoint?: () => void;
+  /** Aborted: start no more tasks; those in flight finish and commit. */
+  readonly stop?: AbortSignal;
+  /** Aborted: stop at once; tasks in flight are abandoned uncommitted (a resume re-runs them). */
+  readonly cut?: AbortSignal;
+  /** Endpoint health: no task starts while none is available, for at most `outageTimeoutMs`. */
+  readonly health?: ModelHealth;
+  readonly outageTimeoutMs?: number;
+  /** Measures how long an outage lasts (default: the system clock). */
+  readonly clock?: Clock;
 }
 
 
@@ -59,7 +89,16 @@ export interface EngineOptions {
  * whatever order model calls or sandboxed graders finish in. With inFlight = 1 this is the
  * paper's sequential loop.
  */
-export async function runEngine(o: EngineOptions): Promise<void> {
+export async function runEngine(o: EngineOptions): Promise<EngineResult> {
+  const outageWatch = watchOutage(o);
+  try {
+    return await runLoop(o, outageWatch);
+  } finally {
+    outageWatch.stop();
+  }
+}
+
+async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
   const window = o.scenario.engine.inFlight;
   const it = o.tasks[Symbol.iterator]();
   const running = new Map<number, Promise<TaskOutcome>>();
@@ -107,11 +146,26 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     recent = {};
   };
 
+  const cut = new Promise<'cut'>((resolve) => {
+    if (o.cut?.aborted) resolve('cut');
+    o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
+  });
+  let outage = false;
   for (;;) {
-    while (!exhausted && started - committed < window) start();
+    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
+      // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
+      if (o.health && !o.health.available()) {
+        if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
+        continue;
+      }
+      start();
+    }
+    if (outage || o.cut?.aborted) break;
     const pending = running.get(committed);
     if (!pending) break;
-    const outcome = await pending;
+    const outcome = await Promise.race([pending, cut, outageWatch.expired]);
+    if (outcome === 'cut') break;
+    if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
     commit(o, outcome);
     committed++;
@@ -120,10 +174,53 @@ export async function runEngine(o: EngineOptions): Promise<void> {
     recent[niche] = (recent[niche] ?? 0) + 1;
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
     if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
+    // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
+    return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
   }
   // Record where specialization ended even when the stream stops mid-window.
   if (committed % life.every !== 0) await lifecycleWindow(false);
+  return { interrupted: false, committed };
+}
+
+/** How long no endpoint has been healthy, and what to do about it. */
+interface OutageWatch {
+  readonly expired: Promise<'outage'>;
+  pause(): Promise<'pause'>;
+  stop(): void;
+}
+
+/**
+ * Watches endpoint health: while none is healthy it says "waiting for endpoints" on the progress
+ * line, and `expired` resolves once that has lasted `outageTimeoutMs` (the run then stops as
+ * interrupted, ready to resume). `pause()` resolves after a short wait, for the start loop to look again.
+ */
+function watchOutage(o: EngineOptions): OutageWatch {
+  const POLL_MS = 250;
+  let fire: (v: 'outage') => void = () => {};
+  const expired = new Promise<'outage'>((resolve) => { fire = resolve; });
+  if (!o.health) return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => {} };
+  const now = () => o.clock?.now() ?? performance.now();
+  let downSince: number | undefined;
+  const timer = setInterval(() => {
+    if (o.health!.available()) {
+      if (downSince !== undefined) o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: false });
+      downSince = undefined;
+      return;
+    }
+    if (downSince === undefined) {
+      downSince = now();
+      o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: true });
+    } else if (now() - downSince >= (o.outageTimeoutMs ?? 600_000)) {
+      fire('outage');
+    }
+  }, POLL_MS);
+  timer.unref();
+  return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => clearInterval(timer) };
 }
 
 function commit(o: EngineOptions, out: TaskOutcome): void {

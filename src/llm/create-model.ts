@@ -1,5 +1,6 @@
 import type { Scenario } from '../engine/scenario-schema';
 import { createRng } from '../engine/rng';
+import { createHashEmbedder } from './hash-embedder';
 import type { LanguageModel } from './model';
 import type { EndpointUsage } from './openai/endpoint';
 import { OpenAIPoolModel, type PoolDeps } from './openai/openai-pool-model';
@@ -20,10 +21,19 @@ export interface CreatedModel {
   endpointUsage(): Record<string, EndpointUsage> | undefined;
   /** Stop background work (health probes, side-channel cleanup). */
   close(): Promise<void>;
+  /**
+   * Check every endpoint answers `GET /models` (and lists its model) before a run starts;
+   * rejects with one line naming the first that does not. Resolves at once for the simulator.
+   */
+  probe(): Promise<void>;
+  /** Endpoint health for the engine's outage pause; undefined for the in-process simulator. */
+  readonly health?: { available(): boolean; nextChange(): Promise<void> };
+  /** True when embeddings cost a remote call (and are worth journaling). */
+  readonly remoteEmbeddings: boolean;
 }
 
 /** Test and embedding hooks passed through to the OpenAI pool (key source, fetch, clock, sleep). */
-export type CreateModelDeps = Omit<PoolDeps, 'beforeSend' | 'rng'>;
+export type CreateModelDeps = Omit<PoolDeps, 'beforeSend' | 'recover' | 'rng'>;
 
 /**
  * Build the scenario's model: the in-process simulator, or an OpenAI-compatible pool. For the
@@ -38,13 +48,15 @@ export function createModel(scenario: Scenario, sideChannel: SimSideChannel, dep
       sideChannel,
       endpointUsage: () => undefined,
       close: async () => {},
+      probe: async () => {},
+      remoteEmbeddings: false,
     };
   }
   const remote = cfg.simSideChannel === false ? undefined : new RemoteSideChannel(cfg.simSideChannel ? 'all' : 'auto');
   const pool = new OpenAIPoolModel(cfg, {
     ...deps,
     rng: createRng(`${scenario.seed}/openai-pool`),
-    ...(remote ? { beforeSend: remote.prepare } : {}),
+    ...(remote ? { beforeSend: remote.prepare, recover: remote.recover } : {}),
   });
   return {
     model: pool,
@@ -54,6 +66,27 @@ export function createModel(scenario: Scenario, sideChannel: SimSideChannel, dep
       await remote?.close();
       await pool.close();
     },
+    probe: () => pool.probeEndpoints(),
+    health: { available: () => pool.available(), nextChange: () => pool.nextHealthChange() },
+    remoteEmbeddings: cfg.embeddings !== undefined,
+  };
+}
+
+/**
+ * The model of `run --replay`: every answer comes from another run's journal, so nothing is
+ * contacted. Completions never reach it (the journal answers or names the missing call);
+ * embeddings are the local ones unless the journal holds them.
+ */
+export function offlineModel(scenario: Scenario, sideChannel: SimSideChannel): CreatedModel {
+  const local = createHashEmbedder();
+  const model: LanguageModel = {
+    name: scenario.model.backend === 'sim' ? 'sim' : 'openai',
+    complete: async (req) => { throw new Error(`replay: no journal answer for task ${req.taskId ?? '-'} stage ${req.stage}`); },
+    embed: async (texts) => local.embed([...texts]),
+  };
+  return {
+    model, sideChannel, endpointUsage: () => undefined, close: async () => {}, probe: async () => {},
+    remoteEmbeddings: scenario.model.backend === 'openai' && scenario.model.embeddings !== undefined,
   };
 }
 
@@ -64,5 +97,8 @@ export function useModel(model: LanguageModel, sideChannel: SimSideChannel): Cre
     sideChannel,
     endpointUsage: () => (model instanceof OpenAIPoolModel ? model.usage() : undefined),
     close: async () => {},
+    probe: async () => { if (model instanceof OpenAIPoolModel) await model.probeEndpoints(); },
+    ...(model instanceof OpenAIPoolModel ? { health: { available: () => model.available(), nextChange: () => model.nextHealthChange() } } : {}),
+    remoteEmbeddings: model instanceof OpenAIPoolModel && model.config.embeddings !== undefined,
   };
 }

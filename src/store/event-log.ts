@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { customAlphabet } from 'nanoid';
 
 const eventId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
@@ -16,37 +16,183 @@ export interface EventBase {
 export type EventBody = { readonly type: string } & Record<string, unknown>;
 
 /**
- * The append-only `events.jsonl`. Events are written in commit order, one JSON object per line;
- * `flush` writes what is buffered. The log is the run: reports and metrics are built from it.
+ * Events about the process rather than the stream (a stop, a resume, a failure). A resumed run
+ * does not re-emit them, so the divergence check skips them.
+ */
+export const CONTROL_EVENTS: ReadonlySet<string> = new Set(['run.interrupted', 'run.resumed', 'run.failed']);
+
+/** A resumed run emitted an event that differs from the one its log holds at that place. */
+export class LogDivergenceError extends Error {
+  constructor(readonly seq: number, expected: string, got: string) {
+    super(`resume: the re-executed run diverges from events.jsonl at seq ${seq}: the log has ${expected.slice(0, 200)}, the run now gives ${got.slice(0, 200)}`);
+    this.name = 'LogDivergenceError';
+  }
+}
+
+/** Options of an event log. */
+export interface EventLogOptions {
+  /** fsync at every commit, so a committed group survives a power loss, not only a killed process (default true). */
+  readonly fsync?: boolean;
+  /**
+   * Resume: the file already holds a run's events. Appended events are checked against them
+   * instead of written, until the re-executed run goes past the end; then `resumed` is written
+   * as a `run.resumed` event and appending goes on.
+   */
+  readonly resume?: { readonly resumed: Record<string, unknown> };
+}
+
+interface PriorLine {
+  readonly event: EventBase & Record<string, unknown>;
+  readonly offset: number;
+}
+
+/**
+ * The append-only `events.jsonl`. Events are written in commit order, one JSON object per line.
+ * Contract: `append` buffers; `commit` writes the buffered group in one write and (by default)
+ * fsyncs it, so each committed task's events are durable before the next commit starts — a
+ * killed run loses at most the group it was writing, which `resume` detects and rewrites.
+ * The log is the run: reports, metrics and resume are built from it.
  */
 export class EventLog {
   private fd: number | null;
   private seq = 0;
-  private buffer: string[] = [];
+  private buffer: Array<EventBase & Record<string, unknown>> = [];
+  private readonly fsync: boolean;
+  /** Resume state: prior (non-control) events still to match, and where the file's whole lines end. */
+  private prior: PriorLine[] = [];
+  private priorAll: PriorLine[] = [];
+  private next = 0;
+  private replaying = false;
+  private resumedBody: Record<string, unknown> | undefined;
+  private truncateTo: number | undefined;
+  /** Offset of the first prior line matched by the current (uncommitted) group. */
+  private groupStart: number | undefined;
+  private priorEnd = 0;
 
-  constructor(readonly file: string) {
+  constructor(readonly file: string, opts: EventLogOptions = {}) {
+    this.fsync = opts.fsync ?? true;
+    if (opts.resume && existsSync(file)) this.loadPrior(opts.resume.resumed);
     this.fd = openSync(file, 'a');
+    // Bytes after the last newline are a group cut by a kill: never valid, dropped at once.
+    if (this.replaying) ftruncateSync(this.fd, this.priorEnd);
   }
 
-  /** Stamp and buffer one event; returns it as written. */
+  /** Events of the prior run matched so far (resume), or 0. */
+  get replayed(): number {
+    return this.next;
+  }
+
+  /** True while a resumed run is still re-executing the part its log already holds. */
+  get isReplaying(): boolean {
+    return this.replaying && this.next < this.prior.length;
+  }
+
+  /** Stamp and buffer one event; returns it as it will be written. Throws LogDivergenceError on a resumed run that diverges. */
   append(body: EventBody): EventBase & Record<string, unknown> {
+    if (this.replaying && this.next < this.prior.length) {
+      const p = this.prior[this.next]!;
+      const { id, seq, ...rest } = p.event;
+      const want = JSON.stringify(rest);
+      const got = JSON.stringify(body);
+      if (want !== got) throw new LogDivergenceError(seq, want, got);
+      this.next++;
+      this.groupStart ??= p.offset;
+      const event = { id, seq, ...body };
+      this.buffer.push(event);
+      return event;
+    }
+    if (this.replaying) this.leaveReplay();
     const event = { id: eventId(), seq: this.seq++, ...body };
-    this.buffer.push(JSON.stringify(event));
-    if (this.buffer.length >= 512) this.flush();
+    this.buffer.push(event);
     return event;
   }
 
-  /** Write buffered events to disk. */
-  flush(): void {
-    if (this.fd === null || this.buffer.length === 0) return;
-    writeSync(this.fd, `${this.buffer.join('\n')}\n`);
+  /**
+   * Make the buffered group durable: one write, then fsync. A group that only re-matched a
+   * resumed run's log writes nothing.
+   */
+  commit(): void {
+    if (this.fd === null) return;
+    const fresh = this.truncateTo !== undefined || !this.replaying;
+    if (this.buffer.length === 0 || !fresh) {
+      this.buffer = [];
+      this.groupStart = undefined;
+      return;
+    }
+    if (this.truncateTo !== undefined) {
+      ftruncateSync(this.fd, this.truncateTo);
+      this.truncateTo = undefined;
+    }
+    writeSync(this.fd, `${this.buffer.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    if (this.fsync) fsyncSync(this.fd);
     this.buffer = [];
+    this.groupStart = undefined;
   }
 
-  /** Flush and close. Idempotent. */
+  /**
+   * Write one control event (`run.interrupted`, `run.failed`) at once, after everything durable,
+   * dropping any uncommitted group: those tasks were not committed and a resume re-runs them.
+   */
+  appendControl(body: EventBody): void {
+    if (this.fd === null) return;
+    this.buffer = [];
+    this.groupStart = undefined;
+    if (this.truncateTo !== undefined) {
+      ftruncateSync(this.fd, this.truncateTo);
+      this.truncateTo = undefined;
+    }
+    if (this.replaying) this.seq = this.lastSeqBefore(Number.POSITIVE_INFINITY) + 1;
+    const event = { id: eventId(), seq: this.seq++, ...body };
+    writeSync(this.fd, `${JSON.stringify(event)}\n`);
+    if (this.fsync) fsyncSync(this.fd);
+    // What the file holds now is final; a later append continues after it.
+    this.replaying = false;
+  }
+
+  /** Commit and close. Idempotent. */
   close(): void {
-    this.flush();
+    this.commit();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
+  }
+
+  private loadPrior(resumed: Record<string, unknown>): void {
+    const buf = readFileSync(this.file);
+    let offset = 0;
+    while (offset < buf.length) {
+      const nl = buf.indexOf(10, offset);
+      if (nl < 0) break;
+      const line = buf.subarray(offset, nl).toString('utf8');
+      let event: (EventBase & Record<string, unknown>) | undefined;
+      try {
+        const v = JSON.parse(line) as unknown;
+        if (v && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string') event = v as EventBase & Record<string, unknown>;
+      } catch { /* a garbled line ends the durable part */ }
+      if (!event) break;
+      const p = { event, offset };
+      this.priorAll.push(p);
+      if (!CONTROL_EVENTS.has(event.type)) this.prior.push(p);
+      offset = nl + 1;
+    }
+    this.priorEnd = offset;
+    this.replaying = true;
+    this.resumedBody = resumed;
+  }
+
+  /** The re-executed run went past the prior log: cut the partial group, mark the resume, renumber. */
+  private leaveReplay(): void {
+    const cut = this.groupStart ?? this.priorEnd;
+    this.truncateTo = cut;
+    this.seq = this.lastSeqBefore(cut) + 1;
+    const group = this.buffer;
+    const marker = { id: eventId(), seq: this.seq++, type: 'run.resumed', ...this.resumedBody };
+    this.buffer = [marker, ...group.map((e) => ({ ...e, seq: this.seq++ }))];
+    this.replaying = false;
+  }
+
+  private lastSeqBefore(offset: number): number {
+    let last = -1;
+    for (const p of this.priorAll) if (p.offset < offset) last = Math.max(last, p.event.seq);
+    return last;
   }
 }

@@ -1,13 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { lockLiveness, readRunLock, type RunLockInfo } from './run-lock';
 
 /** Version of `run.json`; bump with a migration when its shape changes. */
 export const RUN_SCHEMA_VERSION = 1;
 
-/** Lifecycle of a run. */
-export type RunStatus = 'running' | 'finished' | 'failed';
+/** Lifecycle of a run as written in run.json (`interrupted`: stopped cleanly, resumable). */
+export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted';
+
+/** What `inspect` shows: run.json's status, with `running` split by the lock into live and `crashed`. */
+export type RunState = 'running' | 'interrupted' | 'crashed' | 'finished' | 'failed';
 
 /** The contents of `run.json`. */
 export interface RunFile {
@@ -19,6 +23,14 @@ export interface RunFile {
   config: Record<string, unknown>;
   summary: Record<string, unknown> | null;
   error: string | null;
+  /** Directory the scenario's relative paths (datasets) resolve against; resume needs it. */
+  scenarioDir?: string;
+  /** Tasks committed and in the stream, as of the last status change (interrupted runs). */
+  progress?: { committed: number; total: number };
+  /** Why an interrupted run stopped (`signal SIGINT`, `endpoint outage`). */
+  interruptReason?: string;
+  /** Times this run was resumed. */
+  resumes?: number;
 }
 
 /** `run.json` through lowdb. Single writer: the engine. */
@@ -47,6 +59,11 @@ export class RunStore {
     return new RunStore(db as Low<RunFile>, dir);
   }
 
+  /** True when `dir` already holds a run (run.json or events.jsonl). */
+  static exists(dir: string): boolean {
+    return existsSync(path.join(dir, 'run.json')) || existsSync(path.join(dir, 'events.jsonl'));
+  }
+
   /** The current contents. */
   get data(): Readonly<RunFile> {
     return this.db.data;
@@ -57,4 +74,21 @@ export class RunStore {
     Object.assign(this.db.data, patch);
     await this.db.write();
   }
+
+  /** Merge fields and write synchronously (temp file and rename): for the way out of a signal handler. */
+  updateSync(patch: Partial<RunFile>): void {
+    Object.assign(this.db.data, patch);
+    const file = path.join(this.dir, 'run.json');
+    writeFileSync(`${file}.tmp`, JSON.stringify(this.db.data, null, 2));
+    renameSync(`${file}.tmp`, file);
+  }
+}
+
+/** The state `inspect` shows, from run.json's status and the lock's liveness, with the lock when there is one. */
+export function runState(dir: string, status: RunStatus): { state: RunState; lock: RunLockInfo | null; checkable: boolean } {
+  const lock = readRunLock(dir);
+  if (status !== 'running') return { state: status, lock, checkable: true };
+  if (!lock) return { state: 'crashed', lock, checkable: true };
+  const l = lockLiveness(lock);
+  return { state: l === 'dead' ? 'crashed' : 'running', lock, checkable: l !== 'unknown' };
 }

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
 import { benchCodeGrader } from './code-grader.bench';
+import { benchDurability } from './durability.bench';
 import { benchMemory } from './memory.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
@@ -12,6 +13,7 @@ const benches: [string, () => Promise<void>][] = [
   ['memory', benchMemory],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
+  ['durability', benchDurability],
   ['ablation (several minutes)', benchAblation],
 ];
 // `npm run bench -- quick` skips the long ablation.

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation, type AblationResult } from '../../engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblationResumable, type AblationResult } from '../../engine/ablate';
+import { withRunSignals } from '../run-signals';
 import { loadScenario } from '../../engine/scenario';
 import type { RedisTarget } from '../../engine/sweep/redis-target';
 import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
@@ -30,6 +31,8 @@ Options:
   --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)
   --attempts N      with --queue: attempts per run before it counts as failed (default 3)
   --attach ID       with --queue: wait for a sweep already under way and write its output
+  --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
+                    "evochamber resume <out dir>" continues an interrupted ablation
   --json            print the result as one JSON line last
   --quiet           no per-run progress lines
 `;
@@ -41,7 +44,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     allowPositionals: true,
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,13 +74,20 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
         `Ctrl-C stops waiting, not the sweep; re-attach with: evochamber ablate --queue ${target.shown} --attach ${id}\n`),
     }), target, total);
   }
-  const result = await runAblation(loaded, {
+  const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
+  const { result, outDir } = await runAblationResumable(loaded, {
     ...common, parallel: intFlag(values.parallel, '--parallel', 1),
+    stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onRunDone: (v, s, summary) => {
       done++;
       if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
     },
-  });
+  }).finally(() => signals.dispose());
+  if (!result) {
+    process.stdout.write(`ablation interrupted; continue with: evochamber resume ${outDir}\n`);
+    return EXIT.interrupted;
+  }
   print(result, values.json);
 }
 

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../engine/clock';
-import { writeReport } from '../../report/write-report';
 import { UsageError } from '../usage';
 
 /** Help text of `evochamber report`. */
@@ -23,6 +22,7 @@ export async function reportCommand(argv: string[]): Promise<void> {
   });
   if (values.help) { process.stdout.write(REPORT_HELP); return; }
   if (positionals.length !== 1) throw new UsageError('report takes exactly one run directory', REPORT_HELP);
+  const { writeReport } = await import('../../report/write-report');
   const r = await writeReport(positionals[0]!, { outDir: values.out, clock: systemClock });
   process.stdout.write(`${r.kind === 'ablation' ? 'ablation ' : ''}report: ${r.indexPath}\n`);
   process.stdout.write(`  summary: ${r.summaryPath}\n  data:    ${r.dataPath}\n`);

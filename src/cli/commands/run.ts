@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../engine/clock';
 import { PRESETS } from '../../engine/presets';
-import { runScenario } from '../../engine/run-scenario';
-import { loadScenario } from '../../engine/scenario';
+import { runScenario, type RunResult } from '../../engine/run-scenario';
+import { loadScenario, parseScenario } from '../../engine/scenario';
+import { RunStore } from '../../store/run-store';
+import { EXIT } from '../exit-codes';
+import { withRunSignals } from '../run-signals';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
@@ -10,50 +13,91 @@ import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
+       evochamber run --replay <run-dir> [<scenario.json>] [options]
 
-Run a scenario's task stream and print the summary.
+Run a scenario's task stream and print the summary. Ctrl-C (or SIGTERM) stops it cleanly:
+no new tasks, those in flight finish, and "evochamber resume <run-dir>" continues it later.
+Exit code 0 when every task was graded, 3 when some failed, 4 when interrupted, 1 on error.
 
 Options:
   --variant NAME    preset to run (${Object.keys(PRESETS).join(', ')})
   --seed N          seed (default: the scenario's)
   --tasks N         number of tasks in the stream
   --in-flight N     tasks in flight at once (default: the scenario's, 1)
-  --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>)
+  --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
+                    holds a run already is refused (resume it, or pick a new one)
+  --force           replace the run in --out
+  --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
+                    a call it lacks is an error naming it); the scenario defaults to DIR's
+  --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
+  --no-report       do not write the HTML report
+  --journal         keep the request journal under the in-process simulator too (it is
+                    always kept for HTTP backends), so the run can be replayed
   --json            print the summary as one JSON line last
   --quiet           no progress output
 
 ${MODEL_FLAGS_HELP}`;
 
 /** `evochamber run`. */
-export async function runCommand(argv: string[]): Promise<void> {
+export async function runCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
       ...MODEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
-  if (positionals.length !== 1) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
-  const loaded = await applyModelFlags(loadScenario(positionals[0]!), values);
+  const replay = values.replay;
+  if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
+  const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);
+  const loaded = await applyModelFlags(base, values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
+  const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = tasks ?? loaded.scenario.stream.tasks;
   const progress = createProgress('run', total, systemClock, !values.quiet);
+  const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
-    const { summary } = await runScenario(loaded, {
+    const result = await runScenario(loaded, {
       variant: values.variant,
       seed: intFlag(values.seed, '--seed', 0),
       tasks,
       inFlight: intFlag(values['in-flight'], '--in-flight', 1),
       outDir: values.out,
+      force: values.force,
+      ...(replay ? { replayFrom: replay } : {}),
+      ...(values['no-report'] ? { report: false } : {}),
+      ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
+      stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });
     progress.stop();
-    process.stdout.write(`${formatSummary(summary)}\n`);
-    if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return reportResult(result, values.json ?? false);
   } finally {
+    signals.dispose();
     progress.stop();
   }
+}
+
+/** Print a run's summary (or where an interrupted run stopped) and return its exit code. */
+export function reportResult(result: RunResult, json: boolean): number {
+  const { summary } = result;
+  if (result.interrupted) {
+    process.stdout.write(`${formatSummary(summary)}\n`);
+    process.stdout.write(`interrupted after ${summary.tasks} committed tasks; continue with: evochamber resume ${result.runDir}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ ...summary, interrupted: true })}\n`);
+    return EXIT.interrupted;
+  }
+  process.stdout.write(`${formatSummary(summary)}\n`);
+  if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  return summary.failures > 0 ? EXIT.tasksFailed : EXIT.ok;
+}
+
+/** The scenario a replayed run ran (from its run.json), when no scenario file is given. */
+async function replayedScenario(dir: string) {
+  const store = await RunStore.open(dir);
+  return parseScenario(store.data.config, `${dir}/run.json`, store.data.scenarioDir ?? process.cwd());
 }

@@ -41,10 +41,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const say = (line: string) => process.stdout.write(`worker: ${line}\n`);
   // Loaded here, not at the top: BullMQ and ioredis cost every other command start-up time.
   const { startSweepWorker } = await import('../../engine/sweep/sweep-worker');
-  // No `resume` yet: a retaken job restarts its run. Once runs can resume (issue 12), pass it here so a job
-  // whose run directory survives on a shared --runs-root continues instead.
+  // A retaken job whose run directory survives (a shared --runs-root, or the same machine) continues it.
+  const { resumeLeftRun } = await import('../../engine/sweep/resume-left-run');
   const worker = await startSweepWorker({
-    target, concurrency, runsRoot: values['runs-root'],
+    target, concurrency, runsRoot: values['runs-root'], resume: resumeLeftRun,
     lockMs: intFlag(values['lock-ms'], '--lock-ms', 100), stalledCheckMs: intFlag(values['stalled-check-ms'], '--stalled-check-ms', 100),
     log: say, onFatal: (line) => fatal(line),
   });

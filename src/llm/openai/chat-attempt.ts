@@ -23,6 +23,8 @@ export interface ChatAttemptOptions {
   readonly maxTokens?: number;
   readonly signal: AbortSignal;
   readonly clock: Clock;
+  /** Extra request headers (the simulator's side channel marks registered tasks). */
+  readonly headers?: Record<string, string>;
 }
 
 /** Header values are URI-encoded (ids may hold any character); `/` is kept readable. */
@@ -56,7 +58,7 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
     ...(hints.seed !== undefined ? { seed: hints.seed } : {}),
   };
   const t0 = o.clock.now();
-  const options = { signal: o.signal, headers: hints.headers };
+  const options = { signal: o.signal, headers: { ...hints.headers, ...o.headers } };
   let content = '';
   let reasoningField = '';
   let usage: UsageLike;

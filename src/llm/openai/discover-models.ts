@@ -1,19 +1,19 @@
 import OpenAI from 'openai';
-import { resolveApiKey } from './secrets';
+import { resolveApiKey, safeUrlName } from './secrets';
 
 /**
  * The model ids an endpoint serves (`GET /models`), for picking a default model. Rejects with a
  * message naming the URL (never the key) when the endpoint cannot be reached.
  */
 export async function listModelIds(
-  baseURL: string, apiKeyEnv?: string, env: Readonly<Record<string, string | undefined>> = process.env, timeoutMs = 15_000,
+  baseURL: string, apiKeyEnv?: string, env: Readonly<Record<string, string | undefined>> = process.env, timeoutMs = 5_000,
 ): Promise<string[]> {
-  const client = new OpenAI({ baseURL, apiKey: resolveApiKey(env, apiKeyEnv), maxRetries: 1, timeout: timeoutMs, logLevel: 'off' });
+  const client = new OpenAI({ baseURL, apiKey: resolveApiKey(env, apiKeyEnv), maxRetries: 0, timeout: timeoutMs, logLevel: 'off' });
   try {
     const page = await client.models.list();
     return page.data.map((m) => m.id);
   } catch (err) {
     const status = (err as { status?: number }).status;
-    throw new Error(`could not list the models of ${baseURL}${status ? ` (HTTP ${status})` : ' (connection failed)'}`);
+    throw new Error(`could not list the models of ${safeUrlName(baseURL)}${status ? ` (HTTP ${status})` : ' (connection failed): is the server running and the address right?'}`);
   }
 }

@@ -5,12 +5,44 @@ const envName = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an e
 /** Keys never go in a scenario: a field named `apiKey` is rejected with this message. */
 const noKey = () => z.never({ error: 'API keys never go in a scenario file; name the environment variable that holds it in "apiKeyEnv"' }).optional();
 
+/**
+ * Why a base URL may not be stored, or null when it may: credentials in its userinfo or a query
+ * string (where keys hide: `?api_key=…`). Such URLs are rejected at load, so nothing written by a
+ * run (run.json, reports) can ever hold a key.
+ */
+export function urlCredentialProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.username || u.password) return 'holds credentials (user:key@); keys are never stored in a run: put the key in an environment variable and name it in "apiKeyEnv" (--api-key-env)';
+  if (u.search) return 'has a query string, where keys hide; keys are never stored in a run: put the key in an environment variable and name it in "apiKeyEnv" (--api-key-env)';
+  return null;
+}
+
+/** A base URL with userinfo and query removed, for messages about a URL that was rejected. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '<unparsable URL>';
+  }
+}
+
+const baseUrl = () => z.url({ protocol: /^https?$/ }).superRefine((url, ctx) => {
+  const problem = urlCredentialProblem(url);
+  if (problem) ctx.addIssue({ code: 'custom', message: `${displayUrl(url)} ${problem}`, input: '' });
+});
+
 /** One OpenAI-compatible endpoint (a vLLM / SGLang server, or a hosted API). */
 export const endpointConfigSchema = z.strictObject({
   /** Name in stats and the run summary; default `<model>@<host>`. */
   name: z.string().min(1).optional(),
   /** Base URL including `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
-  baseURL: z.url({ protocol: /^https?$/ }),
+  baseURL: baseUrl(),
   /** Model id as the server knows it (`--served-model-name` for vLLM). */
   model: z.string().min(1),
   /** Most requests in flight to this endpoint at once; more wait in the pool's queue. */
@@ -25,7 +57,7 @@ export const endpointConfigSchema = z.strictObject({
 /** An `/v1/embeddings` endpoint. */
 export const embeddingsConfigSchema = z.strictObject({
   /** Default: the first chat endpoint's base URL (and key variable). */
-  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  baseURL: baseUrl().optional(),
   model: z.string().min(1),
   apiKeyEnv: envName().optional(),
   /** Texts per request. */
@@ -56,6 +88,11 @@ export const openaiModelSchema = z.strictObject({
     /** Wait before probing an endpoint that was taken out (`GET /models`). */
     cooldownMs: int().min(1).default(10_000),
   }).default({ failureThreshold: 5, cooldownMs: 10_000 }),
+  /**
+   * How long the run waits for an endpoint when none is healthy (no task starts meanwhile) before
+   * it stops as `interrupted`, ready to resume.
+   */
+  outageTimeoutMs: int().min(0).default(600_000),
   /** Stream responses (SSE with usage) and measure time to first token. */
   stream: z.boolean().default(false),
   /** `max_tokens` sent when a request sets none. */

@@ -26,7 +26,12 @@ export interface PoolDeps {
    * Runs after an endpoint is chosen and before the request is sent (the simulator's side
    * channel registers the task there). A rejection fails the attempt like a network error.
    */
-  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void>;
+  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void | Record<string, string>>;
+  /**
+   * An attempt failed: may repair what caused it (the simulator's side channel registers a task a
+   * restarted serve-sim forgot) and resolve true to send it once more within the same attempt.
+   */
+  readonly recover?: (ep: Endpoint, req: CompletionRequest, err: unknown, signal: AbortSignal) => Promise<boolean>;
 }
 
 /** Every attempt failed, or one failed in a way retrying cannot fix. The message never holds a key. */
@@ -146,8 +151,16 @@ export class OpenAIPoolModel implements LanguageModel {
       if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
       try {
         const r = await this.timed(this.config.timeoutMs, async (signal) => {
-          await this.deps.beforeSend?.(ep, req, signal);
-          return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock });
+          const send = async () => {
+            const headers = (await this.deps.beforeSend?.(ep, req, signal)) ?? undefined;
+            return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock, ...(headers ? { headers } : {}) });
+          };
+          try {
+            return await send();
+          } catch (err) {
+            if (!(await this.deps.recover?.(ep, req, err, signal))) throw err;
+            return send();
+          }
         });
         ep.recordSuccess(r.totalMs, r.ttftMs, r.promptTokens, r.completionTokens, r.reasoningTokens);
         this.router.changed();
@@ -160,14 +173,53 @@ export class OpenAIPoolModel implements LanguageModel {
         };
       } catch (err) {
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
-        if (ep.recordFailure(f, this.config.health.failureThreshold)) this.startProbe(ep);
+        const tookOut = ep.recordFailure(f, this.config.health.failureThreshold);
+        if (tookOut) this.startProbe(ep);
         this.router.changed();
         avoid.add(ep);
         last = { ep, f };
         if (!f.retryable) throw this.failure(req, a + 1, last, false);
+        // The attempt that reveals an outage (its endpoint was the last healthy one) is not held
+        // against the request: it waits for an endpoint to come back instead of failing its task.
+        if (tookOut && this.router.candidates(target).every((e) => !e.healthy)) a--;
       }
     }
     throw this.failure(req, attempts, last, true);
+  }
+
+  /** True when some active endpoint is healthy (the engine pauses while none is). */
+  available(): boolean {
+    return this.router.all().some((e) => e.active && e.healthy);
+  }
+
+  /** Resolves at the next routing change: an endpoint freed, taken out, probed back, added or removed. */
+  nextHealthChange(): Promise<void> {
+    return this.router.nextChange().promise;
+  }
+
+  /**
+   * Ask every active endpoint (and the embeddings endpoint) for `GET /models`, all at once, with a
+   * short timeout and no retries. Rejects with one line naming the first endpoint that cannot be
+   * reached, or that does not list its configured model; keys never appear.
+   */
+  async probeEndpoints(timeoutMs = 5_000): Promise<void> {
+    const eps = [...this.router.all().filter((e) => e.active), ...(this.embedder ? [this.embedder.endpoint] : [])];
+    const results = await Promise.all(eps.map(async (ep) => {
+      try {
+        const page = await this.timed(timeoutMs, (signal) => ep.client.models.list({ signal }));
+        const ids = page.data.map((m) => m.id);
+        if (ids.length > 0 && !ids.includes(ep.config.model)) {
+          return `${ep.url} does not serve model "${ep.config.model}" (it lists ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
+        }
+        return null;
+      } catch (err) {
+        const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
+        const why = f.status ? `HTTP ${f.status}` : f.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : f.message;
+        return `cannot reach the endpoint ${ep.url} (GET /models: ${why}); is the server running and the address right?`;
+      }
+    }));
+    const problem = results.find((r) => r !== null);
+    if (problem) throw new Error(this.redactor.redact(problem));
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -182,16 +234,18 @@ export class OpenAIPoolModel implements LanguageModel {
     this.router.rejectAll(new ModelRequestError('openai backend: the pool is closed', 0));
   }
 
-  /** A slot on a healthy endpoint, waiting up to one timeout for one to come back when none is healthy. */
+  /**
+   * A slot on a healthy endpoint. While none is healthy (an outage) it waits for the probes to
+   * bring one back, however long that takes: the engine stops starting tasks meanwhile and decides
+   * when the outage has lasted too long (`outageTimeoutMs`), closing the pool.
+   */
   private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean): Promise<Endpoint | undefined> {
-    const deadline = this.clock.now() + this.config.timeoutMs;
     for (;;) {
       const ep = await this.router.acquire(target, avoid, isRetry);
-      const left = deadline - this.clock.now();
-      if (ep || left <= 0 || this.closed) return ep;
+      if (ep || this.closed) return ep;
       const change = this.router.nextChange();
       const stop = new AbortController();
-      await Promise.race([change.promise, this.sleep(Math.min(left, this.config.health.cooldownMs), stop.signal)]);
+      await Promise.race([change.promise, this.sleep(this.config.health.cooldownMs, stop.signal)]);
       change.cancel();
       stop.abort();
     }

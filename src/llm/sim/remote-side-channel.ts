@@ -2,6 +2,7 @@ import type { CompletionRequest } from '../model';
 import type { Endpoint } from '../openai/endpoint';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
+import { SIM_REGISTERED_HEADER, SIM_UNKNOWN_TASK } from './server/chat-handler';
 import { SERVE_SIM_OWNER } from './server/openai-wire';
 import { SimSideChannel, type SideChannelEntry } from './side-channel';
 
@@ -76,7 +77,7 @@ export class RemoteSideChannel extends SimSideChannel {
    * The pool's `beforeSend` hook: make sure `req`'s task is registered on `ep` (when `ep` is a
    * simulator) before the request goes out. Rejects when registration fails, failing the attempt.
    */
-  readonly prepare = async (ep: Endpoint, req: CompletionRequest, _signal: AbortSignal): Promise<void> => {
+  readonly prepare = async (ep: Endpoint, req: CompletionRequest, _signal: AbortSignal): Promise<void | Record<string, string>> => {
     const entry = this.get(req.taskId);
     if (!entry) return;
     const st = this.state(ep);
@@ -93,6 +94,22 @@ export class RemoteSideChannel extends SimSideChannel {
       if (st.registered.get(entry.task.id) === reg) st.registered.delete(entry.task.id);
       throw new Error(`simulator side channel on ${ep.name}: ${(err as Error)?.message ?? String(err)}`);
     }
+    // Tells serve-sim to refuse (409) rather than guess when it does not know the task.
+    return { [SIM_REGISTERED_HEADER]: '1' };
+  };
+
+  /**
+   * The pool's `recover` hook: serve-sim answered that it does not know the task (it restarted
+   * and forgot its registrations), so forget ours on that endpoint; the pool re-sends the request
+   * at once and `prepare` registers the task again.
+   */
+  readonly recover = async (ep: Endpoint, req: CompletionRequest, err: unknown, _signal: AbortSignal): Promise<boolean> => {
+    // The openai client's APIError carries the reply's status and error code.
+    const e = err as { status?: unknown; code?: unknown } | null;
+    if (e?.status !== 409 || e.code !== SIM_UNKNOWN_TASK) return false;
+    if (req.taskId === undefined || !this.get(req.taskId)) return false;
+    this.state(ep).registered.delete(req.taskId);
+    return true;
   };
 
   /** Wait for outstanding unregistrations. */

@@ -2,11 +2,16 @@
  * Math grader: final-answer extraction from raw completions, then exact / numeric / symbolic
  * equivalence against the hidden gold answer. Reward is 1 or 0.
  */
-import { evaluate, simplify } from 'mathjs';
+import { createRequire } from 'node:module';
 import type { Grade, Grader, Task } from '../task';
 import { stripThinking } from '../../llm/think-blocks';
 import { lastBoxed } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
+
+type MathJs = typeof import('mathjs');
+let mathjs: MathJs | undefined;
+/** mathjs takes seconds to load, so only runs that grade math load it (every CLI start used to pay). */
+const math = (): MathJs => (mathjs ??= createRequire(import.meta.url)('mathjs') as MathJs);
 
 /** mathjs only ever sees strings this short: long inputs could make parse/simplify crawl. */
 const MAX_PARSE = 200;
@@ -107,7 +112,7 @@ function toMathjs(norm: string): ParsedExpr | null {
 /** Evaluate to a real number; null for anything else (units, matrices, complex, errors). */
 function realValue(expr: string, scope: Record<string, number> = {}): number | null {
   try {
-    const v: unknown = evaluate(expr, { ...scope });
+    const v: unknown = math().evaluate(expr, { ...scope });
     if (typeof v === 'number') return Number.isNaN(v) ? null : v;
     if (v && typeof v === 'object' && 're' in v && 'im' in v) {
       const c = v as { re: number; im: number };
@@ -149,7 +154,7 @@ function symbolicEqual(a: ParsedExpr, b: ParsedExpr): boolean {
   if (agreed > 0) return true;
   if (a.expr.length + b.expr.length > MAX_SIMPLIFY) return false;
   try {
-    return simplify(`(${a.expr}) - (${b.expr})`).toString() === '0';
+    return math().simplify(`(${a.expr}) - (${b.expr})`).toString() === '0';
   } catch {
     return false;
   }

@@ -6,6 +6,11 @@ import {
 } from './openai-wire';
 import { applyEarlyFault, checkRateLimit, type RouteHandler } from './sim-server-context';
 
+/** Sent by a client that registered the request's task through the side channel. */
+export const SIM_REGISTERED_HEADER = 'x-evochamber-sim-registered';
+/** The error code of a request naming a task serve-sim does not know. */
+export const SIM_UNKNOWN_TASK = 'sim_unknown_task';
+
 const STAGES: ReadonlySet<string> = new Set(['solve', 'reflect', 'leadlearn', 'codream', 'lifecycle', 'other']);
 /** Characters per prefix-cache block: 16 tokens at the simulator's 4 characters per token. */
 const BLOCK_CHARS = 64;
@@ -71,6 +76,13 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
   const stageHeader = header(req, 'x-evochamber-stage');
   const seedKey = header(req, 'x-evochamber-seed-key')
     ?? (typeof body.seed === 'number' ? `seed:${body.seed}:${hash32(promptText)}` : undefined);
+  const taskId = header(req, 'x-evochamber-task');
+  // A client that registered this task (it says so) must never get "I cannot tell what is being
+  // asked" graded as wrong: a restarted server has forgotten it, so ask the client to register again.
+  if (taskId !== undefined && header(req, SIM_REGISTERED_HEADER) !== undefined && !ctx.sim.sideChannel.get(taskId)) {
+    ctx.metrics.unknownTask++;
+    throw new WireError(409, `serve-sim does not know task "${taskId}" (restarted?): register it again through the side channel`, 'invalid_request_error', SIM_UNKNOWN_TASK);
+  }
   const fault = applyEarlyFault(ctx, res);
   if (fault === 'hang') return;
   const out = await ctx.sim.complete({
@@ -79,7 +91,7 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
     agentId: header(req, 'x-evochamber-agent'),
-    taskId: header(req, 'x-evochamber-task'),
+    taskId,
     seedKey,
   });
   const { promptTokens, completionTokens } = out.usage;
@@ -110,10 +122,12 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
       if (dropped) return;
       if (!stream) {
         if (fault === 'drop') { dropMidBody(res, chatCompletion(idn, text, finish, usage), limitHeaders); return; }
+        if (!res.destroyed) ctx.metrics.finished(finish, promptTokens, completionTokens);
         sendJson(res, 200, chatCompletion(idn, text, finish, usage), limitHeaders);
         return;
       }
       if (fault === 'drop') { dropConnection(res); return; }
+      if (!res.destroyed) ctx.metrics.finished(finish, promptTokens, completionTokens);
       if (sent < text.length) writeSse(res, chatChunk(idn, { content: text.slice(sent) }, null, includeUsage ? null : undefined));
       writeSse(res, chatChunk(idn, {}, finish, includeUsage ? null : undefined));
       if (includeUsage) writeSse(res, chatChunk(idn, null, null, usage));

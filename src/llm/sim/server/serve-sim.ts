@@ -9,6 +9,7 @@ import { BatchScheduler } from './batch-scheduler';
 import { chatHandler } from './chat-handler';
 import { embeddingsHandler } from './embeddings-handler';
 import { NO_FAULTS, parseFaults, type FaultRates } from './faults';
+import { SimMetrics } from './metrics';
 import type { LatencyScheduler } from './latency-scheduler';
 import { parseJsonObject, readBody, sendError, sendJson, SERVE_SIM_OWNER, WireError } from './openai-wire';
 import { getProfile, type LatencyProfile } from './profiles';
@@ -65,6 +66,8 @@ export interface ServeSim {
   readonly server: Server;
   readonly sim: SimModel;
   readonly scheduler: LatencyScheduler;
+  /** The counters `/metrics` serves. */
+  readonly metrics: SimMetrics;
   /**
    * Stop listening and cut every open connection and request at once, answered or not (so it
    * doubles as "the server crashed" in tests). Idempotent.
@@ -82,6 +85,10 @@ const ROUTES: ReadonlyArray<readonly [string, RegExp, RouteHandler]> = [
     sendJson(res, 200, modelObject(ctx));
   }],
   ['GET', /^\/health$/, (_ctx, _req, res) => { res.writeHead(200).end(); }],
+  ['GET', /^\/metrics$/, (ctx, _req, res) => {
+    const text = ctx.metrics.render(ctx.modelId, ctx.scheduler.load());
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
+  }],
   // serve-sim only (the simulator's side channel), under the API root and the server root.
   ['POST', /^(\/v1)?\/sim\/side-channel$/, sideChannelRegister],
   ['DELETE', /^(\/v1)?\/sim\/side-channel\/.+$/, sideChannelUnregister],
@@ -121,6 +128,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     created: () => Math.floor(Date.parse(clock.isoNow()) / 1000),
     nextId: (prefix) => `${prefix}-sim${(ids++).toString(36)}`,
     hung: new Set<ServerResponse>(),
+    metrics: new SimMetrics(),
   };
 
   const server = createServer((req, res) => { void handle(ctx, req, res, opts.onRequest); });
@@ -146,7 +154,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
   };
   return {
     url: `http://${urlHost}:${addr.port}/v1`, host, port: addr.port, profile, faults, server, sim: ctx.sim, scheduler,
-    close,
+    metrics: ctx.metrics, close,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Rng } from '../../../engine/rng';
 import type { SimModel } from '../sim-model';
 import { drawFault, type Fault, type FaultRates } from './faults';
 import type { LatencyScheduler } from './latency-scheduler';
+import type { SimMetrics } from './metrics';
 import { WireError } from './openai-wire';
 import type { RateLimiter } from './rate-limiter';
 import type { SimTimer } from './sim-timer';
@@ -25,6 +26,8 @@ export interface SimServerContext {
   nextId(prefix: string): string;
   /** Requests held open by the `hang` fault, released when the server closes. */
   readonly hung: Set<ServerResponse>;
+  /** Counters behind `/metrics`. */
+  readonly metrics: SimMetrics;
 }
 
 /** A route handler: answers one request whose JSON body (for POST) is already parsed. */

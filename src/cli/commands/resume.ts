@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../../engine/clock';
+import { resumeAblation, ABLATION_PLAN_FILE } from '../../engine/ablate';
+import { formatAblationTable } from '../../engine/ablate';
+import { resumeRun } from '../../engine/run-scenario';
+import { RunStore } from '../../store/run-store';
+import { createProgress } from '../progress';
+import { withRunSignals } from '../run-signals';
+import { UsageError, intFlag } from '../usage';
+import { reportResult } from './run';
+
+/** Help text of `evochamber resume`. */
+export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
+
+Continue an interrupted or crashed run where it stopped. The stream is re-executed from the
+start with every model call already answered served from the run's request journal (no finished
+call is paid twice), checked against the event log, and then continued. Given an ablation's
+directory, finishes its runs that did not finish and writes ablation.json.
+
+Options:
+  --grace-ms N   after Ctrl-C, how long tasks in flight may take to finish (default 60000)
+  --json         print the summary as one JSON line last
+  --quiet        no progress output
+  --no-report    do not write the HTML report
+`;
+
+/** `evochamber resume`. */
+export async function resumeCommand(argv: string[]): Promise<number | void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { process.stdout.write(RESUME_HELP); return; }
+  if (positionals.length !== 1) throw new UsageError('resume takes exactly one run directory', RESUME_HELP);
+  const dir = positionals[0]!;
+  const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
+  try {
+    if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
+      const r = await resumeAblation(dir, {
+        stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
+        onRunDone: (v, s, summary) => { if (!values.quiet) process.stderr.write(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`); },
+      });
+      if (!r) {
+        process.stdout.write(`ablation interrupted; continue with: evochamber resume ${dir}\n`);
+        return 4;
+      }
+      process.stdout.write(`${formatAblationTable(r)}\n`);
+      return 0;
+    }
+    const store = await RunStore.open(dir);
+    const total = (store.data.config as { stream?: { tasks?: number } }).stream?.tasks ?? 0;
+    const progress = createProgress('resume', total, systemClock, !values.quiet);
+    try {
+      const result = await resumeRun(dir, {
+        onProgress: (p) => progress.update(p),
+        ...(values['no-report'] ? { report: false } : {}),
+        stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
+      });
+      progress.stop();
+      return reportResult(result, values.json ?? false);
+    } finally {
+      progress.stop();
+    }
+  } finally {
+    signals.dispose();
+  }
+}

@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { Completion, CompletionRequest, LanguageModel } from './model';
+
+/** The file a run's request journal lives in, inside the run directory. */
+export const JOURNAL_FILE = 'journal.jsonl';
+
+/**
+ * The content address of a completion request: sha256 over everything it carries (messages,
+ * stage, limits, agent, task and seed key), so two calls share an address only when they are the
+ * same call.
+ */
+export function requestKey(req: CompletionRequest): string {
+  const full = {
+    messages: req.messages.map((m) => [m.role, m.content]), stage: req.stage, maxTokens: req.maxTokens ?? null,
+    temperature: req.temperature ?? null, agentId: req.agentId ?? null, taskId: req.taskId ?? null, seedKey: req.seedKey ?? null,
+  };
+  return createHash('sha256').update(JSON.stringify(full)).digest('hex');
+}
+
+function embedKey(texts: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(['embed', texts])).digest('hex');
+}
+
+type JournalLine = { k: string; c: Completion } | { k: string; e: string[] };
+
+/** A request the replay source does not hold. */
+export interface MissingCall {
+  readonly key: string;
+  readonly what: string;
+}
+
+/** Options of a journaled model. */
+export interface JournalOptions {
+  /** Journal file answers are read from (resume: the run's own; replay: another run's). */
+  readonly source?: string;
+  /** Journal file new answers are appended to; none: nothing is written. */
+  readonly target?: string;
+  /** Replay: a call the source lacks is an error naming it, and the inner model is never asked. */
+  readonly strict?: boolean;
+  /** Journal embeddings too (only worth it when they cost: a remote embeddings endpoint). */
+  readonly embeddings?: boolean;
+  /** Also append answers served from the source to the target (replay: the new run holds its own journal). */
+  readonly copyServed?: boolean;
+  /** fsync on `sync()` (default true). */
+  readonly fsync?: boolean;
+  /** Called for each call the strict source lacks (before the call rejects). */
+  readonly onMissing?: (m: MissingCall) => void;
+}
+
+/** A call was not in the replay journal. */
+export class JournalMissError extends Error {
+  constructor(readonly missing: MissingCall) {
+    super(`not in the replay journal: ${missing.what} (request ${missing.key.slice(0, 12)})`);
+    this.name = 'JournalMissError';
+  }
+}
+
+const describe = (req: CompletionRequest) =>
+  [req.taskId && `task ${req.taskId}`, `stage ${req.stage}`, req.agentId && `agent ${req.agentId}`, req.seedKey && `seed key ${req.seedKey}`].filter(Boolean).join(', ');
+
+/**
+ * The request journal: a wrapper that stores every answered call content-addressed (append-only
+ * `journal.jsonl`) and answers calls already in a source journal without asking the model, so a
+ * resumed run pays for no finished call twice and `run --replay` re-runs offline.
+ * Identical requests are told apart by their order of occurrence (the n-th asks get the n-th answer).
+ * Contract: answers are returned exactly as journaled; `sync()` makes appended answers durable.
+ */
+export class JournaledModel implements LanguageModel {
+  readonly name: string;
+  private readonly answers = new Map<string, Completion[]>();
+  private readonly vectors = new Map<string, Float32Array[][]>();
+  private readonly seen = new Map<string, number>();
+  private fd: number | null = null;
+  private dirty = false;
+  /** Calls answered from the source, and calls passed to the model. */
+  served = 0;
+  asked = 0;
+
+  constructor(private readonly inner: LanguageModel, private readonly o: JournalOptions = {}) {
+    this.name = inner.name;
+    if (o.source && existsSync(o.source)) this.load(o.source);
+    if (o.target) {
+      this.fd = openSync(o.target, 'a');
+      // A line cut short by a kill would swallow the next answer: cut it off first.
+      const size = fstatSync(this.fd).size;
+      if (size > 0) {
+        const text = readFileSync(o.target);
+        const end = text.lastIndexOf(10) + 1;
+        if (end !== size) ftruncateSync(this.fd, end);
+      }
+    }
+  }
+
+  async complete(req: CompletionRequest): Promise<Completion> {
+    const key = requestKey(req);
+    const n = this.seen.get(key) ?? 0;
+    this.seen.set(key, n + 1);
+    const known = this.answers.get(key)?.[n];
+    if (known) {
+      this.served++;
+      if (this.o.copyServed) this.write({ k: key, c: known });
+      return known;
+    }
+    if (this.o.strict) {
+      const missing = { key, what: describe(req) };
+      this.o.onMissing?.(missing);
+      throw new JournalMissError(missing);
+    }
+    this.asked++;
+    const out = await this.inner.complete(req);
+    this.write({ k: key, c: out });
+    return out;
+  }
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (!this.o.embeddings) return this.inner.embed(texts);
+    const key = embedKey(texts);
+    const n = this.seen.get(key) ?? 0;
+    this.seen.set(key, n + 1);
+    const known = this.vectors.get(key)?.[n];
+    if (known) {
+      if (this.o.copyServed) this.write({ k: key, e: known.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) });
+      return known;
+    }
+    if (this.o.strict) {
+      const missing = { key, what: `embeddings of ${texts.length} text${texts.length === 1 ? '' : 's'}` };
+      this.o.onMissing?.(missing);
+      throw new JournalMissError(missing);
+    }
+    const out = await this.inner.embed(texts);
+    this.write({ k: key, e: out.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) });
+    return out;
+  }
+
+  /** fsync what was appended since the last sync (the engine calls it at each commit). */
+  sync(): void {
+    if (this.fd !== null && this.dirty && this.o.fsync !== false) fsyncSync(this.fd);
+    this.dirty = false;
+  }
+
+  /** Sync and close the target. Idempotent. */
+  close(): void {
+    this.sync();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private write(line: JournalLine): void {
+    if (this.fd === null) return;
+    // One write per answer, as soon as it arrives: a killed run keeps every answer it received.
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    this.dirty = true;
+  }
+
+  private load(file: string): void {
+    const text = readFileSync(file, 'utf8');
+    for (const raw of text.split('\n')) {
+      if (!raw) continue;
+      let line: JournalLine;
+      try {
+        line = JSON.parse(raw) as JournalLine;
+      } catch {
+        continue; // the last line of a killed run may be cut short
+      }
+      if ('c' in line) push(this.answers, line.k, line.c);
+      else if ('e' in line) push(this.vectors, line.k, line.e.map((b) => { const buf = Buffer.from(b, 'base64'); return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)); }));
+    }
+  }
+}
+
+function push<T>(m: Map<string, T[]>, k: string, v: T): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}

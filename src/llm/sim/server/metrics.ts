@@ -1,0 +1,56 @@
+import type { SchedulerLoad } from './latency-scheduler';
+
+/** Counters serve-sim keeps for `/metrics` (Prometheus text, vLLM's metric names). */
+export class SimMetrics {
+  /** Finished requests by finish reason (`stop`, `length`). */
+  private readonly success = new Map<string, number>();
+  promptTokens = 0;
+  generationTokens = 0;
+  /** Requests refused because the task they name was never registered (e.g. after a restart). */
+  unknownTask = 0;
+
+  /** A chat completion was answered in full. */
+  finished(reason: string, promptTokens: number, generationTokens: number): void {
+    this.success.set(reason, (this.success.get(reason) ?? 0) + 1);
+    this.promptTokens += promptTokens;
+    this.generationTokens += generationTokens;
+  }
+
+  /** Requests answered in full so far. */
+  get requests(): number {
+    let n = 0;
+    for (const v of this.success.values()) n += v;
+    return n;
+  }
+
+  /**
+   * The Prometheus text exposition, under the names vLLM uses (so dashboards built for vLLM work):
+   * `vllm:num_requests_running`, `vllm:num_requests_waiting`, `vllm:prompt_tokens_total`,
+   * `vllm:generation_tokens_total`, `vllm:request_success_total{finished_reason}`.
+   */
+  render(modelName: string, load: SchedulerLoad): string {
+    const l = `model_name="${modelName.replace(/["\\\n]/g, '_')}"`;
+    const reasons = new Map([['stop', 0], ['length', 0], ...this.success]);
+    return [
+      '# HELP vllm:num_requests_running Number of requests in model execution batches.',
+      '# TYPE vllm:num_requests_running gauge',
+      `vllm:num_requests_running{${l}} ${load.running}`,
+      '# HELP vllm:num_requests_waiting Number of requests waiting to be processed.',
+      '# TYPE vllm:num_requests_waiting gauge',
+      `vllm:num_requests_waiting{${l}} ${load.waiting}`,
+      '# HELP vllm:prompt_tokens_total Number of prefill tokens processed.',
+      '# TYPE vllm:prompt_tokens_total counter',
+      `vllm:prompt_tokens_total{${l}} ${this.promptTokens}`,
+      '# HELP vllm:generation_tokens_total Number of generation tokens processed.',
+      '# TYPE vllm:generation_tokens_total counter',
+      `vllm:generation_tokens_total{${l}} ${this.generationTokens}`,
+      '# HELP vllm:request_success_total Count of successfully processed requests.',
+      '# TYPE vllm:request_success_total counter',
+      ...[...reasons].map(([r, n]) => `vllm:request_success_total{finished_reason="${r}",${l}} ${n}`),
+      '# HELP evochamber_sim:unknown_task_total Requests refused because their task was not registered (serve-sim only).',
+      '# TYPE evochamber_sim:unknown_task_total counter',
+      `evochamber_sim:unknown_task_total{${l}} ${this.unknownTask}`,
+      '',
+    ].join('\n');
+  }
+}

@@ -1,0 +1,74 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+
+/** The contents of `run.lock`: which process owns a run directory. */
+export interface RunLockInfo {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: string;
+}
+
+/** Whether the owner of a lock is alive: `alive`, `dead`, or `unknown` (another host: cannot check). */
+export type LockLiveness = 'alive' | 'dead' | 'unknown';
+
+const LOCK_FILE = 'run.lock';
+
+/** The lock of a run directory, or null when there is none (or it is unreadable). */
+export function readRunLock(dir: string): RunLockInfo | null {
+  try {
+    const v = JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as RunLockInfo;
+    return typeof v.pid === 'number' && typeof v.host === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Is the process holding `lock` still running? Checked with `kill(pid, 0)` on this host only. */
+export function lockLiveness(lock: RunLockInfo): LockLiveness {
+  if (lock.host !== hostname()) return 'unknown';
+  if (lock.pid === process.pid) return 'alive';
+  try {
+    process.kill(lock.pid, 0);
+    return 'alive';
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'dead';
+  }
+}
+
+/** A run directory is owned by a live process. */
+export class RunLockedError extends Error {
+  constructor(dir: string, lock: RunLockInfo, liveness: LockLiveness) {
+    super(liveness === 'unknown'
+      ? `${dir} is locked by pid ${lock.pid} on host ${lock.host} (cannot check from here; delete ${LOCK_FILE} if that run is gone)`
+      : `${dir} is in use by a running process (pid ${lock.pid} on ${lock.host})`);
+    this.name = 'RunLockedError';
+  }
+}
+
+/**
+ * `run.lock` records the pid and host of the process writing a run directory, so `inspect` can
+ * tell a live run from a crashed one and two processes never write the same run. A lock whose
+ * process is gone is stale and taken over.
+ */
+export class RunLock {
+  private constructor(readonly dir: string) {}
+
+  /** Take the lock; throws RunLockedError when a live process (or one on another host) holds it. */
+  static acquire(dir: string, startedAt: string): RunLock {
+    const held = readRunLock(dir);
+    if (held && !(held.pid === process.pid && held.host === hostname())) {
+      const l = lockLiveness(held);
+      if (l !== 'dead') throw new RunLockedError(dir, held, l);
+    }
+    const info: RunLockInfo = { pid: process.pid, host: hostname(), startedAt };
+    writeFileSync(path.join(dir, LOCK_FILE), `${JSON.stringify(info)}\n`);
+    return new RunLock(dir);
+  }
+
+  /** Remove the lock (synchronous: also safe on the way out of a signal handler). Idempotent. */
+  release(): void {
+    rmSync(path.join(this.dir, LOCK_FILE), { force: true });
+  }
+}
