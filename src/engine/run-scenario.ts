@@ -67,7 +67,7 @@ export async function runScenario(base: LoadedScenario, opts: RunOptions = {}): 
   const preset = getPreset(scenario.variant);
   const clock = opts.clock ?? systemClock;
   const persona = loadPersonaTemplate(scenario.agents.template);
-  const graders = new GraderSet({ codeWorkers: scenario.grading.codeWorkers, codeTimeoutMs: scenario.grading.codeTimeoutMs });
+  const graders = new GraderSet({ codeWorkers: scenario.grading.codeWorkers, codeTimeoutMs: scenario.grading.codeTimeoutMs, allowUnsandboxed: scenario.grading.allowUnsandboxed });
   try {
     const niches = buildNiches(scenario.stream.niches, loaded.dir, graders);
     const sideChannel = new SimSideChannel();

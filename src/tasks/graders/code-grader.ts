@@ -210,7 +210,7 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
     grade: async (completion: string, task: Task): Promise<Grade> => {
       let extracted: string | null = null;
       try {
-        extracted = extractCode(completion) ?? bareBody(completion, task);
+        extracted = bareBody(completion, task) ?? extractCode(completion);
         if (extracted === null) return { reward: 0, correct: false, extracted, detail: 'no code found' };
         const tests = task.hidden.tests ?? [];
         if (tests.length === 0) return { reward: 0, correct: false, extracted, detail: 'task has no hidden tests' };

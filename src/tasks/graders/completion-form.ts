@@ -4,7 +4,6 @@
  * prompt (`hidden.prefix`) and the answer does not define the entry point itself, the graded
  * program is the prompt followed by the answer.
  */
-import { stripThinking } from '../../llm/think-blocks';
 import type { Task } from '../task';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -18,9 +17,13 @@ export function completionProgram(code: string, task: Pick<Task, 'entryPoint' | 
   return `${prefix}${prefix.endsWith('\n') ? '' : '\n'}${code}`;
 }
 
-/** A bare, unfenced body-only answer (indented first line), for tasks that carry a prefix. */
+/**
+ * A bare, unfenced body-only answer (first code line indented), for tasks that carry a prefix.
+ * Read before the usual extraction, which trims the leading indentation such a body needs.
+ */
 export function bareBody(completion: string, task: Pick<Task, 'hidden'>): string | null {
-  if (!task.hidden.prefix) return null;
-  const text = stripThinking(completion).replace(/^\s*\n/, '').trimEnd();
+  if (!task.hidden.prefix || completion.includes('```')) return null;
+  const end = completion.lastIndexOf('</think>');
+  const text = (end >= 0 ? completion.slice(end + '</think>'.length) : completion).replace(/^(?:[ \t]*\n)+/, '').trimEnd();
   return /^[ \t]+\S/.test(text) ? text : null;
 }
