@@ -34,6 +34,8 @@ export interface CodeGrader extends Grader {
   close(): Promise<void>;
 }
 
+/** Completions are searched for code in their last 256 KiB; longer programs are not answers. */
+export const MAX_CODE_TEXT = 256 * 1024;
 const PYTHON_TAGS = new Set(['python', 'py', 'python3']);
 const FENCE_LINE = /^\s*```\s*([\w+.-]*)/;
 
@@ -61,7 +63,9 @@ function fencedBlocks(text: string): CodeBlock[] {
 
 /** The candidate program: last ```python block, else last ``` block, else bare text with a `def`. */
 export function extractCode(completion: string): string | null {
-  const text = stripThinking(completion);
+  const full = stripThinking(completion);
+  // A program is read from the last MAX_CODE_TEXT characters: nothing longer is an answer.
+  const text = full.length > MAX_CODE_TEXT ? full.slice(-MAX_CODE_TEXT) : full;
   const blocks = fencedBlocks(text);
   const closed = blocks.filter((b) => b.closed);
   const pick = closed.filter((b) => PYTHON_TAGS.has(b.lang)).pop() ?? closed.pop() ?? blocks.pop();
@@ -71,7 +75,8 @@ export function extractCode(completion: string): string | null {
 }
 
 /** Python source without comments (string-aware), blank lines or cosmetic whitespace. */
-export function normalizeCode(code: string): string {
+export function normalizeCode(input: string): string {
+  const code = input.length > MAX_CODE_TEXT ? input.slice(0, MAX_CODE_TEXT) : input;
   let src = '';
   let quote: string | null = null;
   for (let i = 0; i < code.length; ) {
