@@ -18,7 +18,7 @@ export function parseJsonLoose(text: string): unknown | undefined {
     const stripped = stripThinking(text);
     // The answer comes last in a reply; beyond this, a reply is a runaway generation.
     const body = stripped.length > MAX_JSON_INPUT ? stripped.slice(-MAX_JSON_INPUT) : stripped;
-    for (const block of jsonFences(body)) {
+    for (const block of jsonFences(body).slice(0, MAX_FENCES)) {
       const value = parseFirstValue(block);
       if (value !== undefined) return value;
     }
@@ -61,6 +61,8 @@ function parseFirstValue(text: string): unknown | undefined {
   return c.parseAt(start) ?? c.firstObject();
 }
 
+/** At most this many ```json fences are tried (a reply has one or two; more is a runaway). */
+const MAX_FENCES = 64;
 // Bounds the work on brace-heavy replies (code, LaTeX) where most `{` open no JSON.
 const MAX_CANDIDATES = 200;
 /** Characters re-read while trying candidates, as a multiple of the text length (plus a floor). */

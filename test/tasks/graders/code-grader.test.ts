@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InfrastructureError, isInfrastructureError } from '../../../src/core/infra-error';
 import { createCodeGrader, createSandboxPool, normalizeCode } from '../../../src/tasks/graders';
 import { CODE_COMPLETIONS, taskOf } from './completions.fixtures';
 
@@ -236,6 +237,16 @@ describe('code sandbox: fallback without bubblewrap', () => {
     expect(r.results[0]?.passed).toBe(false);
     const net = await weak.runTests('import _socket', ['_socket.socket()']);
     expect(net.passed).toBe(0);
+  });
+});
+
+describe('code grader: infrastructure failures', () => {
+  it('rejects with InfrastructureError(grade) when the sandbox cannot run the job, instead of scoring 0', async () => {
+    const g = createCodeGrader({ workers: 1 });
+    await g.close();
+    const err = await g.grade(fenced(GOOD), addTask).then(() => null, (e: unknown) => e);
+    expect(isInfrastructureError(err)).toBe(true);
+    expect((err as InfrastructureError).stage).toBe('grade');
   });
 });
 
