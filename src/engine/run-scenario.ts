@@ -160,7 +160,14 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
   if (replaySource && !existsSync(replaySource)) throw new Error(`${opts.replayFrom}: no ${JOURNAL_FILE} to replay from`);
-  const graders = new GraderSet({ codeWorkers: scenario.grading.codeWorkers, codeTimeoutMs: scenario.grading.codeTimeoutMs });
+  // The sandbox's threat is model-written code. The in-process simulator's programs are the niche's own
+  // reference and distractor programs, so a missing bubblewrap does not stop it (it still warns); any
+  // real backend, an injected model or a replayed journal needs bubblewrap or the scenario's opt-in.
+  const simWritesCode = scenario.model.backend === 'sim' && !opts.model && !opts.replayFrom;
+  const graders = new GraderSet({
+    codeWorkers: scenario.grading.codeWorkers, codeTimeoutMs: scenario.grading.codeTimeoutMs,
+    allowUnsandboxed: scenario.grading.allowUnsandboxed || simWritesCode,
+  });
   try {
     const niches = buildNiches(scenario.stream.niches, loaded.dir, graders);
     const sideChannel = new SimSideChannel();

@@ -115,7 +115,9 @@ export const scenarioSchema = z.strictObject({
     codeWorkers: int().min(1).max(32).default(2),
     /** Per-candidate wall-clock limit (ms). */
     codeTimeoutMs: int().min(100).default(3000),
-  }).default({ codeWorkers: 2, codeTimeoutMs: 3000 }),
+    /** Run candidate code without bubblewrap when it is unavailable (weaker isolation; off by default). */
+    allowUnsandboxed: z.boolean().default(false),
+  }).default({ codeWorkers: 2, codeTimeoutMs: 3000, allowUnsandboxed: false }),
 });
 
 /** A validated scenario. */

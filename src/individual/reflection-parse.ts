@@ -51,7 +51,16 @@ function fromRecord(record: Record<string, unknown>): ParsedReflection | undefin
 }
 
 // Tolerates markdown decoration: "- **Lesson:** text", "## Meta insight: text".
-const LINE = /^[\s>*_#-]*(lesson|insight|meta(?:[\s_-]*insight)?)[\s*_]*:[\s*_]*(.*?)[\s*_]*$/i;
+// Greedy body, trailing decoration trimmed after: a lazy body before `[\s*_]*$` backtracks
+// quadratically on a long line.
+const LINE = /^[\s>*_#-]*(lesson|insight|meta(?:[\s_-]*insight)?)[\s*_]*:[\s*_]*(.*)$/i;
+
+/** Strip trailing whitespace, `*` and `_` without a backtracking regex. */
+function trimTrailing(s: string): string {
+  let end = s.length;
+  while (end > 0 && /[\s*_]/.test(s[end - 1]!)) end--;
+  return s.slice(0, end);
+}
 
 function fromLines(text: string): ParsedReflection | undefined {
   let lesson: string | undefined;
@@ -60,7 +69,7 @@ function fromLines(text: string): ParsedReflection | undefined {
     const m = LINE.exec(line);
     if (!m) continue;
     const isMeta = canonicalKey(m[1] as string).startsWith('meta');
-    const body = (m[2] ?? '').trim();
+    const body = trimTrailing(m[2] ?? '').trim();
     if (isMeta) meta ??= body;
     else lesson ??= body || undefined;
   }

@@ -29,6 +29,11 @@ export interface CompletionRequest {
 export interface Usage {
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /**
+   * Set when the backend's own counts were missing or invalid (e.g. negative, not a number): the
+   * counts above are then character-based estimates, and this says what was wrong.
+   */
+  readonly unknown?: string;
 }
 
 /** Timing of one completion in milliseconds (virtual for the in-process simulator). */

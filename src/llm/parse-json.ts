@@ -1,36 +1,55 @@
 /**
  * Tolerant JSON extraction from LLM replies. Models wrap JSON in reasoning, fences and prose, and
  * write near-JSON (trailing commas, single or smart quotes, comments, bare keys); this module finds
- * the intended value and repairs those faults. Contract: never throws; `undefined` means nothing usable.
+ * the intended value and repairs those faults. Contract: never throws; `undefined` means nothing
+ * usable; time linear in the reply (one bracket-matching pass, a capped re-reading budget), and
+ * only the last `MAX_JSON_INPUT` characters are searched.
  */
 
 import { stripThinking } from './think-blocks';
+
+/** Only the last 256 KiB of a reply (think blocks removed) are searched for JSON. */
+export const MAX_JSON_INPUT = 256 * 1024;
 
 /** Parse the JSON value an LLM reply most likely intends; `undefined` when none is usable. Never throws. */
 export function parseJsonLoose(text: string): unknown | undefined {
   if (typeof text !== 'string') return undefined;
   try {
-    const body = stripThinking(text);
-    for (const block of jsonFences(body)) {
+    const stripped = stripThinking(text);
+    // The answer comes last in a reply; beyond this, a reply is a runaway generation.
+    const body = stripped.length > MAX_JSON_INPUT ? stripped.slice(-MAX_JSON_INPUT) : stripped;
+    for (const block of jsonFences(body).slice(0, MAX_FENCES)) {
       const value = parseFirstValue(block);
       if (value !== undefined) return value;
     }
-    const trimmed = body.trim();
+    const lead = body.search(/\S/);
     // A reply that is nothing but JSON may be an array; prose is only searched for objects.
-    if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
-      const value = parseAt(trimmed, 0);
+    const candidates = new Candidates(body);
+    if (lead >= 0 && (body[lead] === '[' || body[lead] === '{')) {
+      const value = candidates.parseAt(lead);
       if (value !== undefined) return value;
     }
-    return firstObject(body);
+    return candidates.firstObject();
   } catch {
     return undefined;
   }
 }
 
+/**
+ * Bodies of ```json fences (closed ones only), found with indexOf so a run of backticks stays
+ * linear: each step moves past the block it looked at.
+ */
 function jsonFences(text: string): string[] {
   const blocks: string[] = [];
-  for (const m of text.matchAll(/```[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)```/g)) {
-    if (/^json/i.test(m[1] ?? '')) blocks.push(m[2] ?? '');
+  let at = text.indexOf('```');
+  while (at >= 0) {
+    const lineEnd = text.indexOf('\n', at + 3);
+    if (lineEnd < 0) break;
+    const close = text.indexOf('```', lineEnd + 1);
+    if (close < 0) break;
+    const info = text.slice(at + 3, lineEnd).trimStart();
+    if (/^json/i.test(info)) blocks.push(text.slice(lineEnd + 1, close));
+    at = text.indexOf('```', close + 3);
   }
   return blocks;
 }
@@ -38,35 +57,139 @@ function jsonFences(text: string): string[] {
 function parseFirstValue(text: string): unknown | undefined {
   const start = text.search(/[[{]/);
   if (start < 0) return undefined;
-  return parseAt(text, start) ?? firstObject(text);
+  const c = new Candidates(text);
+  return c.parseAt(start) ?? c.firstObject();
 }
 
+/** At most this many ```json fences are tried (a reply has one or two; more is a runaway). */
+const MAX_FENCES = 64;
 // Bounds the work on brace-heavy replies (code, LaTeX) where most `{` open no JSON.
 const MAX_CANDIDATES = 200;
+/** Characters re-read while trying candidates, as a multiple of the text length (plus a floor). */
+const WORK_FACTOR = 8;
+const WORK_FLOOR = 1 << 16;
 
-function firstObject(text: string): unknown | undefined {
-  let start = text.indexOf('{');
-  for (let tries = 0; start >= 0 && tries < MAX_CANDIDATES; tries++) {
-    const value = parseAt(text, start);
-    if (value !== undefined) return value;
-    // Try nested openings too: a broken wrapper can still hold a well-formed inner object.
-    start = text.indexOf('{', start + 1);
+/**
+ * Where every bracket of a text closes, found in ONE pass (string- and comment-aware inside
+ * values, as `scanValue` reads them), so trying many `{` openings never re-scans the text: only
+ * openings that close are tried, and the re-reading they cost is capped by a work budget.
+ */
+class Candidates {
+  private closes: Map<number, number> | null = null;
+  private budget: number;
+
+  constructor(private readonly text: string) {
+    this.budget = WORK_FACTOR * text.length + WORK_FLOOR;
   }
-  return undefined;
+
+  /** The value opened at `start` (`{` or `[`), strict JSON first, then repaired. */
+  parseAt(start: number): unknown | undefined {
+    const end = this.closeOf(start);
+    if (end === undefined) return undefined;
+    const len = end - start + 1;
+    if (this.budget < 3 * len) return undefined;
+    this.budget -= 3 * len;
+    return parseSpan(this.text, start, end);
+  }
+
+  /** The first `{…}` (outer before nested, left to right) that parses. */
+  firstObject(): unknown | undefined {
+    const opens = [...this.table().keys()].filter((i) => this.text[i] === '{').sort((a, b) => a - b);
+    for (const start of opens.slice(0, MAX_CANDIDATES)) {
+      const value = this.parseAt(start);
+      if (value !== undefined) return value;
+      if (this.budget <= 0) break;
+    }
+    return undefined;
+  }
+
+  private closeOf(start: number): number | undefined {
+    return this.table().get(start);
+  }
+
+  private table(): Map<number, number> {
+    this.closes ??= matchBrackets(this.text);
+    return this.closes;
+  }
 }
 
-function parseAt(text: string, start: number): unknown | undefined {
+/** Strict parse of text[start..end], else of scanValue's repaired copy. */
+function parseSpan(text: string, start: number, end: number): unknown | undefined {
+  try {
+    return JSON.parse(text.slice(start, end + 1)) as unknown;
+  } catch {
+    // fall through to the repaired form
+  }
   const scanned = scanValue(text, start);
-  if (!scanned) return undefined;
-  // Strict first, so valid JSON is never altered by a repair heuristic.
-  for (const candidate of [text.slice(start, scanned.end + 1), scanned.repaired]) {
-    try {
-      return JSON.parse(candidate) as unknown;
-    } catch {
-      // fall through to the repaired form
+  if (!scanned || scanned.end !== end) return undefined;
+  try {
+    return JSON.parse(scanned.repaired) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Open-bracket index -> its close index, for every bracket that closes. Outside values only
+ * brackets count; inside, strings and comments are skipped exactly as scanValue skips them.
+ */
+function matchBrackets(text: string): Map<number, number> {
+  const closes = new Map<number, number>();
+  const stack: number[] = [];
+  // Next `{` and `[` at or after i, each searched again only once passed: linear overall.
+  let brace = -2;
+  let bracket = -2;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (stack.length === 0) {
+      if (brace !== -1 && brace < i) brace = text.indexOf('{', i);
+      if (bracket !== -1 && bracket < i) bracket = text.indexOf('[', i);
+      const next = brace < 0 ? bracket : bracket < 0 ? brace : Math.min(brace, bracket);
+      if (next < 0) break;
+      stack.push(next);
+      i = next + 1;
+      continue;
+    }
+    if (c === '"' || SMART_DOUBLE.includes(c) || c === "'" || SMART_SINGLE.includes(c)) {
+      const kind = c === '"' ? 'double' : SMART_DOUBLE.includes(c) ? 'smart' : 'single';
+      const end = stringEnd(text, i, kind);
+      if (end < 0) break; // an unclosed string swallows the rest, as in scanValue
+      i = end + 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) break;
+      i = close + 2;
+    } else if (c === '{' || c === '[') {
+      stack.push(i);
+      i++;
+    } else if (c === '}' || c === ']') {
+      closes.set(stack.pop() as number, i);
+      i++;
+    } else {
+      i++;
     }
   }
-  return undefined;
+  return closes;
+}
+
+/** Index of the quote closing the string opened at `start`, or -1 (readString without building). */
+function stringEnd(text: string, start: number, kind: 'double' | 'smart' | 'single'): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === '\\') {
+      if (i + 1 >= text.length) return -1;
+      const next = text[i + 1] as string;
+      const unicode = next === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6));
+      if (VALID_ESCAPES.includes(next) || unicode || next === "'") i++;
+      continue;
+    }
+    if (isCloser(text, i, kind)) return i;
+  }
+  return -1;
 }
 
 const SMART_DOUBLE = '\u201c\u201d\u201e\u201f';

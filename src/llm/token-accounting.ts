@@ -5,6 +5,8 @@ export interface StageUsage {
   calls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Calls whose backend reported no usable token counts (estimates were counted); absent when 0. */
+  unknownUsage?: number;
 }
 
 /** Token usage by stage, plus the total. Stage keys appear in first-use order. */
@@ -28,6 +30,7 @@ export class AccountingModel implements LanguageModel {
     u.calls += 1;
     u.promptTokens += out.usage.promptTokens;
     u.completionTokens += out.usage.completionTokens;
+    if (out.usage.unknown !== undefined) u.unknownUsage = (u.unknownUsage ?? 0) + 1;
     this.byStage.set(req.stage, u);
     return out;
   }
@@ -46,6 +49,7 @@ export class AccountingModel implements LanguageModel {
       total.calls += u.calls;
       total.promptTokens += u.promptTokens;
       total.completionTokens += u.completionTokens;
+      if (u.unknownUsage) total.unknownUsage = (total.unknownUsage ?? 0) + u.unknownUsage;
     }
     return Object.assign(out, { total }) as TokenReport;
   }

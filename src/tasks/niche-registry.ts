@@ -23,6 +23,8 @@ export function loadBuiltinNicheSpecs(): Map<string, NicheSpec> {
 export interface GraderOptions {
   readonly codeWorkers: number;
   readonly codeTimeoutMs: number;
+  /** Grade code without bubblewrap when the host lacks it (otherwise the code grader refuses to start). */
+  readonly allowUnsandboxed?: boolean;
 }
 
 /** One grader per domain, created on first need (the code grader starts its sandbox pool then). */
@@ -35,7 +37,7 @@ export class GraderSet {
     let g = this.graders.get(domain);
     if (!g) {
       g = domain === 'code'
-        ? createGrader('code', { workers: this.opts.codeWorkers, timeoutMs: this.opts.codeTimeoutMs })
+        ? createGrader('code', { workers: this.opts.codeWorkers, timeoutMs: this.opts.codeTimeoutMs, allowUnsandboxed: this.opts.allowUnsandboxed })
         : createGrader(domain);
       this.graders.set(domain, g);
     }

@@ -14,6 +14,11 @@ export interface HiddenTask {
   readonly distractors: readonly string[];
   /** Code niches: hidden test statements (Python `assert` lines) run by the grader. */
   readonly tests?: readonly string[];
+  /**
+   * Code niches in completion form (HumanEval): the source a body-only answer completes. The
+   * grader runs `prefix + answer` when the answer does not define the entry point itself.
+   */
+  readonly prefix?: string;
 }
 
 /** One unit of work in a stream. `question` and `publicTests` are all an agent ever sees. */

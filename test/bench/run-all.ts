@@ -3,6 +3,7 @@ import { benchAblation } from './ablation.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDurability } from './durability.bench';
 import { benchMemory } from './memory.bench';
+import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
@@ -11,15 +12,19 @@ const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
+  ['parsers', benchParsers],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['durability', benchDurability],
   ['ablation (several minutes)', benchAblation],
 ];
-// `npm run bench -- quick` skips the long ablation.
+// `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
+// runs only those.
 const quick = process.argv.includes('quick');
+const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
   if (quick && name.startsWith('ablation')) continue;
+  if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();
 }

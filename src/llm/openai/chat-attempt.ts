@@ -12,6 +12,8 @@ export interface ChatAttemptResult {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly reasoningTokens: number;
+  /** Set when the server's token counts were missing or invalid: the counts above are estimates. */
+  readonly usageProblem?: string;
   readonly ttftMs: number;
   readonly totalMs: number;
   readonly model: string;
@@ -43,8 +45,43 @@ export function requestHints(req: CompletionRequest): { seed?: number; headers: 
   return { ...(req.seedKey !== undefined ? { seed: hash32(req.seedKey) & 0x7fffffff } : {}), headers };
 }
 
-type WithReasoning = { reasoning_content?: string | null; reasoning?: string | null };
-type UsageLike = { prompt_tokens?: number; completion_tokens?: number; completion_tokens_details?: { reasoning_tokens?: number } | null } | null | undefined;
+type WithReasoning = { reasoning_content?: unknown; reasoning?: unknown };
+
+/** Thrown for a reply that arrived but is not an answer (`content: null`, no choices): retried. */
+export class MalformedReplyError extends Error {
+  override readonly name = 'MalformedReplyError';
+}
+
+/** Token counts the server reported, each a non-negative safe integer or absent. */
+interface ServerUsage {
+  readonly prompt?: number;
+  readonly completion?: number;
+  readonly reasoning?: number;
+  /** Why the counts were discarded (a field present with a bad value), else undefined. */
+  readonly problem?: string;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/**
+ * Read `usage` field by field. A count that is present but not a non-negative integer (−5,
+ * "lots", 1.5, NaN) makes the whole usage unknown: one bad field casts doubt on the others, and
+ * summing a string would turn the run's token totals into text.
+ */
+export function readServerUsage(raw: unknown): ServerUsage {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object') return { problem: `usage is ${typeof raw}` };
+  const u = raw as { prompt_tokens?: unknown; completion_tokens?: unknown; completion_tokens_details?: unknown };
+  const details = u.completion_tokens_details as { reasoning_tokens?: unknown } | null | undefined;
+  const fields: [string, unknown][] = [['prompt_tokens', u.prompt_tokens], ['completion_tokens', u.completion_tokens],
+    ['reasoning_tokens', typeof details === 'object' && details !== null ? details.reasoning_tokens : undefined]];
+  const bad = fields.filter(([, v]) => v !== undefined && v !== null && !isCount(v));
+  if (bad.length > 0) return { problem: `invalid usage from the server (${bad.map(([k, v]) => `${k}=${JSON.stringify(v)?.slice(0, 20)}`).join(', ')})` };
+  const pick = (v: unknown) => (isCount(v) ? v : undefined);
+  return { prompt: pick(fields[0]![1]), completion: pick(fields[1]![1]), reasoning: pick(fields[2]![1]) };
+}
+
+const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Send one chat completion to one endpoint (no retries here). Rejects with the client's error. */
 export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatAttemptOptions): Promise<ChatAttemptResult> {
@@ -60,34 +97,45 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
   const t0 = o.clock.now();
   const options = { signal: o.signal, headers: { ...hints.headers, ...o.headers } };
   let content = '';
+  let sawContent = false;
   let reasoningField = '';
-  let usage: UsageLike;
+  let usage: unknown;
   let model = ep.config.model;
   let ttftMs: number | undefined;
   if (o.stream) {
     const stream = await ep.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, options);
     for await (const chunk of stream) {
-      if (chunk.model) model = chunk.model;
+      if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
       if (chunk.usage) usage = chunk.usage;
-      const delta = chunk.choices[0]?.delta as (WithReasoning & { content?: string | null }) | undefined;
-      const piece = (delta?.content ?? '') + (delta?.reasoning_content ?? delta?.reasoning ?? '');
-      if (piece && ttftMs === undefined) ttftMs = o.clock.now() - t0;
-      content += delta?.content ?? '';
-      reasoningField += delta?.reasoning_content ?? delta?.reasoning ?? '';
+      const delta = (Array.isArray(chunk.choices) ? chunk.choices[0]?.delta : undefined) as (WithReasoning & { content?: unknown }) | undefined;
+      const text = asText(delta?.content);
+      const thought = asText(delta?.reasoning_content) || asText(delta?.reasoning);
+      if (typeof delta?.content === 'string') sawContent = true;
+      if ((text || thought) && ttftMs === undefined) ttftMs = o.clock.now() - t0;
+      content += text;
+      reasoningField += thought;
     }
+    if (!sawContent && !reasoningField) throw new MalformedReplyError('the server streamed no content');
   } else {
     const r = await ep.client.chat.completions.create({ ...body, stream: false }, options);
-    const message = r.choices[0]?.message as (WithReasoning & { content?: string | null }) | undefined;
-    if (!message) throw new Error('the server answered with no choices');
-    content = message.content ?? '';
-    reasoningField = message.reasoning_content ?? message.reasoning ?? '';
+    const message = (Array.isArray(r.choices) ? r.choices[0]?.message : undefined) as (WithReasoning & { content?: unknown }) | undefined;
+    if (!message) throw new MalformedReplyError('the server answered with no choices');
+    // `content: null` is not an empty answer: something went wrong upstream, so try again.
+    if (typeof message.content !== 'string') throw new MalformedReplyError(`the server answered with content: ${message.content === null ? 'null' : typeof message.content}`);
+    content = message.content;
+    reasoningField = asText(message.reasoning_content) || asText(message.reasoning);
     usage = r.usage;
-    if (r.model) model = r.model;
+    if (typeof r.model === 'string' && r.model) model = r.model;
   }
   const totalMs = o.clock.now() - t0;
   const split = splitReasoning(content, reasoningField);
-  const reasoningTokens = usage?.completion_tokens_details?.reasoning_tokens ?? (split.reasoning ? estimateTokens(split.reasoning) : 0);
-  const promptTokens = usage?.prompt_tokens ?? estimateTokens(req.messages.map((m) => m.content).join('\n'));
-  const completionTokens = usage?.completion_tokens ?? estimateTokens(split.text) + reasoningTokens;
-  return { text: split.text, reasoning: split.reasoning, promptTokens, completionTokens, reasoningTokens, ttftMs: ttftMs ?? totalMs, totalMs, model };
+  const server = readServerUsage(usage);
+  const reasoningTokens = server.reasoning ?? (split.reasoning ? estimateTokens(split.reasoning) : 0);
+  const promptTokens = server.prompt ?? estimateTokens(req.messages.map((m) => m.content).join('\n'));
+  const completionTokens = server.completion ?? estimateTokens(split.text) + reasoningTokens;
+  return {
+    text: split.text, reasoning: split.reasoning, promptTokens, completionTokens, reasoningTokens,
+    ...(server.problem ? { usageProblem: server.problem } : {}),
+    ttftMs: ttftMs ?? totalMs, totalMs, model,
+  };
 }

@@ -166,7 +166,7 @@ export class OpenAIPoolModel implements LanguageModel {
         this.router.changed();
         return {
           text: r.text,
-          usage: { promptTokens: r.promptTokens, completionTokens: r.completionTokens },
+          usage: { promptTokens: r.promptTokens, completionTokens: r.completionTokens, ...(r.usageProblem ? { unknown: r.usageProblem } : {}) },
           timing: { ttftMs: r.ttftMs, totalMs: r.totalMs },
           model: r.model,
           ...(r.reasoning ? { reasoning: r.reasoning } : {}),

@@ -61,6 +61,8 @@ export function classifyFailure(err: unknown, nowWallMs: number): AttemptFailure
     const retryable = should === 'true' ? true : should === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
     return { kind, retryable, unhealthy: status >= 500 || status === 408, status, ...(wait !== undefined ? { retryAfterMs: wait } : {}), message: err.message };
   }
+  // A reply that arrived but is no answer (content: null): the endpoint is up, the attempt is retried.
+  if (err instanceof Error && err.name === 'MalformedReplyError') return { kind: 'server', retryable: true, unhealthy: false, message: `malformed reply: ${err.message}` };
   // A stream cut mid-body surfaces as a plain Error (terminated / premature close): a connection failure.
   const msg = (err as Error)?.message ?? String(err);
   return { kind: 'connection', retryable: true, unhealthy: true, message: msg };

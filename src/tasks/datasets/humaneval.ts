@@ -1,17 +1,61 @@
 import { field, loadRows, type DatasetRows } from './dataset-rows';
 
+/** Brackets and quotes balance (quote-aware), so a joined multi-line value is one expression. */
+function balanced(text: string): boolean {
+  const stack: string[] = [];
+  const closers: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(' || ch === '[' || ch === '{') stack.push(ch);
+    else if (ch in closers && stack.pop() !== closers[ch]) return false;
+  }
+  return quote === null && stack.length === 0;
+}
+
+/** A printed doctest value that reads back as the same Python literal (not prose, not output). */
+const LITERAL_START = /^(-?\d|-?\.\d|['"[({]|True\b|False\b|None\b)/;
+/** Doctest sources that are statements, or print output rather than a value's repr. */
+const STATEMENT = /^(\w+(\s*,\s*\w+)*\s*=[^=]|import\s|from\s|print\s*\(|for\s|if\s|def\s|class\s|with\s)/;
+const DOCSTRING_END = /"""|'''/;
+
 /**
- * Up to `n` doctest examples from a HumanEval prompt as asserts: a `>>> call` line followed by a
- * one-line expected value. Anything less regular is left out (the examples are only public hints).
+ * Up to `n` doctest examples from a HumanEval prompt as asserts, read the way doctest reads them:
+ * a `>>> call` line, then the expected value on the following lines up to a blank line, the next
+ * `>>>` or the docstring's closing quotes (a value may span several lines). Examples that cannot
+ * be read back reliably (multi-line sources, statements, printed output, prose, unbalanced values,
+ * tracebacks) are left out: the examples are only public hints, and a wrong one misleads critics.
  */
 export function doctestAsserts(prompt: string, n = 2): string[] {
-  const lines = prompt.split('\n').map((l) => l.trim());
+  const lines = prompt.split('\n');
   const out: string[] = [];
-  for (let i = 0; i + 1 < lines.length && out.length < n; i++) {
-    const call = /^>>>\s+(.+)$/.exec(lines[i]!)?.[1];
-    const expected = lines[i + 1]!;
-    if (call === undefined || expected === '' || expected.startsWith('>>>') || /^\s*\w+\s*=[^=]/.test(call)) continue;
-    out.push(`assert ${call} == ${expected}`);
+  for (let i = 0; i < lines.length && out.length < n; i++) {
+    const call = /^\s*>>>\s?(.*)$/.exec(lines[i]!)?.[1]?.trim();
+    if (call === undefined) continue;
+    let j = i + 1;
+    let multiLineSource = false;
+    while (j < lines.length && /^\s*\.\.\.(\s|$)/.test(lines[j]!)) { multiLineSource = true; j++; }
+    const expected: string[] = [];
+    for (; j < lines.length; j++) {
+      const line = lines[j]!.trim();
+      if (line === '' || line.startsWith('>>>')) break;
+      const end = line.search(DOCSTRING_END);
+      if (end >= 0) {
+        if (end > 0) expected.push(line.slice(0, end).trim());
+        break;
+      }
+      expected.push(line);
+    }
+    i = j - 1;
+    const value = expected.join(' ').trim();
+    const reliable = !multiLineSource && call !== '' && !STATEMENT.test(call)
+      && value !== '' && LITERAL_START.test(value) && balanced(call) && balanced(value);
+    // Parenthesized: `f(x) == [2] == True` would otherwise be a chained comparison.
+    if (reliable) out.push(`assert (${call}) == (${value})`);
   }
   return out;
 }
@@ -19,7 +63,9 @@ export function doctestAsserts(prompt: string, n = 2): string[] {
 /**
  * HumanEval rows: `prompt` (signature + docstring, shown to agents), `entry_point`, `test`
  * (defines `check(candidate)`), `canonical_solution`. Hidden test: `test` + `check(entry_point)`;
- * gold: `prompt + canonical_solution`; public tests: the prompt's simple doctest examples. Difficulty 1.
+ * gold: `prompt + canonical_solution`; public tests: the prompt's doctest examples that read back
+ * reliably. `hidden.prefix` is the prompt, so a body-only answer is graded as `prompt + answer`,
+ * as HumanEval's own harness does. Difficulty 1.
  */
 export function loadHumanEval(file: string): DatasetRows {
   return loadRows(file, (r) => {
@@ -33,7 +79,7 @@ export function loadHumanEval(file: string): DatasetRows {
       question: `Complete this Python function \`${entryPoint}\` (give the whole function):\n\n${prompt}`,
       entryPoint,
       publicTests: doctestAsserts(prompt),
-      hidden: { answer: `${prompt}${solution}`.trim(), distractors: [], tests: [`${test}\ncheck(${entryPoint})`] },
+      hidden: { answer: `${prompt}${solution}`.trim(), distractors: [], tests: [`${test}\ncheck(${entryPoint})`], prefix: prompt },
     };
   });
 }

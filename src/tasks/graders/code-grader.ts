@@ -1,11 +1,15 @@
 /**
  * Code grader: pass@1 of a Python candidate against the task's hidden assert tests, run in the
- * sandbox pool. Reward 1 iff every hidden test passes.
+ * sandbox pool. Reward 1 iff every hidden test passes. Each test is split (outside the sandbox)
+ * into probes whose values are compared here, or kept as a guarded script (test-plan.ts).
  */
+import { InfrastructureError, isInfrastructureError } from '../../core/infra-error';
 import type { Grade, Grader, Task } from '../task';
 import { stripThinking } from '../../llm/think-blocks';
-import { createSandboxPool, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
-import type { SandboxIsolation } from './sandbox-isolation';
+import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
+import { bareBody, completionProgram } from './completion-form';
+import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
+import { createTestPlanner, judge, type TestPlan } from './test-plan';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
 export type CodeGraderOptions = SandboxOptions;
@@ -30,6 +34,9 @@ export interface CodeGrader extends Grader {
   close(): Promise<void>;
 }
 
+const SPECIAL = /[#"']/g;
+/** Completions are searched for code in their last 256 KiB; longer programs are not answers. */
+export const MAX_CODE_TEXT = 256 * 1024;
 const PYTHON_TAGS = new Set(['python', 'py', 'python3']);
 const FENCE_LINE = /^\s*```\s*([\w+.-]*)/;
 
@@ -57,7 +64,9 @@ function fencedBlocks(text: string): CodeBlock[] {
 
 /** The candidate program: last ```python block, else last ``` block, else bare text with a `def`. */
 export function extractCode(completion: string): string | null {
-  const text = stripThinking(completion);
+  const full = stripThinking(completion);
+  // A program is read from the last MAX_CODE_TEXT characters: nothing longer is an answer.
+  const text = full.length > MAX_CODE_TEXT ? full.slice(-MAX_CODE_TEXT) : full;
   const blocks = fencedBlocks(text);
   const closed = blocks.filter((b) => b.closed);
   const pick = closed.filter((b) => PYTHON_TAGS.has(b.lang)).pop() ?? closed.pop() ?? blocks.pop();
@@ -67,25 +76,43 @@ export function extractCode(completion: string): string | null {
 }
 
 /** Python source without comments (string-aware), blank lines or cosmetic whitespace. */
-export function normalizeCode(code: string): string {
-  let src = '';
+export function normalizeCode(input: string): string {
+  const code = input.length > MAX_CODE_TEXT ? input.slice(0, MAX_CODE_TEXT) : input;
+  // Copied in runs between the characters that matter, not char by char: linear and fast.
+  const parts: string[] = [];
   let quote: string | null = null;
+  // Next closing quote / backslash, searched again only once passed (a run of backslashes
+  // inside an unclosed string would otherwise rescan the rest for the quote each time).
+  const nextClose = new Map<string, number>();
+  let esc = -2;
   for (let i = 0; i < code.length; ) {
-    const ch = code[i]!;
     if (quote) {
-      if (ch === '\\') { src += code.slice(i, i + 2); i += 2; continue; }
-      if (code.startsWith(quote, i)) { src += quote; i += quote.length; quote = null; continue; }
-      src += ch; i++;
+      let close = nextClose.get(quote) ?? -2;
+      if (close !== -1 && close < i) nextClose.set(quote, (close = code.indexOf(quote, i)));
+      if (esc !== -1 && esc < i) esc = code.indexOf('\\', i);
+      if (esc >= 0 && (close < 0 || esc < close)) { parts.push(code.slice(i, esc + 2)); i = esc + 2; continue; }
+      if (close < 0) { parts.push(code.slice(i)); break; }
+      parts.push(code.slice(i, close + quote.length));
+      i = close + quote.length;
+      quote = null;
       continue;
     }
-    if (ch === '#') { while (i < code.length && code[i] !== '\n') i++; continue; }
-    if (ch === '"' || ch === "'") {
-      quote = code.startsWith(ch.repeat(3), i) ? ch.repeat(3) : ch;
-      src += quote; i += quote.length;
+    SPECIAL.lastIndex = i;
+    const m = SPECIAL.exec(code);
+    const j = m ? m.index : code.length;
+    if (j > i) parts.push(code.slice(i, j));
+    if (!m) break;
+    const ch = code[j]!;
+    if (ch === '#') {
+      const nl = code.indexOf('\n', j);
+      i = nl < 0 ? code.length : nl;
       continue;
     }
-    src += ch; i++;
+    quote = code.startsWith(ch.repeat(3), j) ? ch.repeat(3) : ch;
+    parts.push(quote);
+    i = j + quote.length;
   }
+  const src = parts.join('');
   // Indentation becomes a nesting depth, so 2- and 4-space versions of one program compare equal.
   const widths: number[] = [0];
   const lines: string[] = [];
@@ -106,30 +133,88 @@ function clip(text: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 3)}...` : s;
 }
 
-/** Turn a sandbox result into counts and a one-line reason. */
-export function summarizeRun(run: SandboxResult, timeoutMs: number): TestRunReport {
-  const total = run.results.length;
-  const passed = run.results.filter((r) => r.passed).length;
-  const base = { passed, total, results: run.results, timedOut: run.timedOut };
+/** A sandbox job for `tests` under their plans, and how to read each test's verdict back. */
+export function buildJob(code: string, tests: readonly string[], plans: readonly TestPlan[]): { job: SandboxJob; verdicts: (run: SandboxResult) => TestOutcome[] } {
+  const probes: string[] = [];
+  const scripts: string[] = [];
+  const setup = new Set<string>();
+  const slots = plans.map((plan) => {
+    if (plan.kind === 'script') {
+      scripts.push(plan.source);
+      return { kind: 'script' as const, at: scripts.length - 1 };
+    }
+    for (const line of plan.setup.split('\n')) if (line.trim()) setup.add(line);
+    const at = plan.checks.map((c) => (c.op === 'fail' ? -1 : probes.push(c.expr) - 1));
+    return { kind: 'probe' as const, checks: plan.checks, at };
+  });
+  // Something must load the candidate, even when every test turned out trivially true.
+  if (probes.length === 0 && scripts.length === 0) probes.push('None');
+  const job: SandboxJob = { code, setup: [...setup].join('\n'), probes, scripts };
+  const verdicts = (run: SandboxResult): TestOutcome[] => slots.map((slot, k): TestOutcome => {
+    const test = tests[k]!;
+    if (slot.kind === 'script') {
+      const r = run.scripts[slot.at];
+      return { test, passed: r?.passed === true, output: r?.output ?? 'not run' };
+    }
+    const why = run.violation ? `not run: protocol violation (${run.violation})` : run.timedOut ? 'not run: timeout' : run.loadError ? 'not run: candidate failed to load' : run.failure ? `not run: ${run.failure}` : null;
+    for (const [i, check] of slot.checks.entries()) {
+      const outcome = slot.at[i]! < 0 ? null : run.probes[slot.at[i]!] ?? null;
+      if (outcome === null && check.op !== 'fail') return { test, passed: false, output: why ?? `not run: ${run.exit ? `candidate ${run.exit}` : 'candidate exited before reporting'}` };
+      const v = judge(check, outcome);
+      if (!v.passed) return { test, passed: false, output: v.output };
+    }
+    return { test, passed: run.failure === null && run.violation === null, output: '' };
+  });
+  return { job, verdicts };
+}
+
+/** Turn per-test verdicts and how the sandbox run ended into counts and a one-line reason. */
+export function summarizeRun(run: SandboxResult, results: readonly TestOutcome[], timeoutMs: number): TestRunReport {
+  const total = results.length;
+  const passed = results.filter((r) => r.passed).length;
+  const base = { passed, total, results, timedOut: run.timedOut };
   if (run.failure) return { ...base, error: run.failure, detail: run.failure };
+  if (run.violation) {
+    const error = `protocol violation: ${run.violation}`;
+    return { ...base, passed: 0, results: results.map((r) => ({ ...r, passed: false })), error, detail: error };
+  }
   if (run.timedOut) return { ...base, error: `timeout after ${timeoutMs} ms`, detail: `timeout after ${timeoutMs} ms (${passed}/${total} tests passed before)` };
   if (run.loadError) {
     const error = run.exit ? `candidate ${run.exit} before its tests ran` : run.loadError;
     return { ...base, error, detail: clip(error, 200) };
   }
   let detail = `${passed}/${total} tests passed`;
-  const firstFail = run.results.find((r) => !r.passed);
+  const firstFail = results.find((r) => !r.passed);
   if (firstFail) detail += `; first failure: ${clip(firstFail.test, 80)} -> ${clip(firstFail.output || 'failed', 80)}`;
   if (run.exit) detail += ` (candidate ${run.exit})`;
   return { ...base, error: run.exit ? `candidate ${run.exit}` : null, detail };
 }
 
-/** Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers. */
+/**
+ * Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers.
+ * The verdict is computed outside the candidate's reach (see sandbox-worker.py and test-plan.ts).
+ * `grade` rejects with InfrastructureError('grade') when the sandbox itself fails; a failing,
+ * crashing or cheating candidate is a reward-0 grade.
+ */
 export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
   const pool = createSandboxPool(opts);
+  const planner = createTestPlanner(resolvePython(opts.python).executable);
 
-  const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> =>
-    summarizeRun(await pool.run(code, tests), pool.timeoutMs);
+  const run = async (code: string, tests: readonly string[]): Promise<{ report: TestRunReport; infrastructure: string | null }> => {
+    const plans = await planner.plan(tests);
+    const { job, verdicts } = buildJob(code, tests, plans);
+    const result = await pool.run(job);
+    return { report: summarizeRun(result, verdicts(result), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
+  };
+
+  const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> => {
+    try {
+      return (await run(code, tests)).report;
+    } catch (err) {
+      const error = `sandbox unavailable: ${err instanceof Error ? err.message : String(err)}`;
+      return { passed: 0, total: tests.length, results: tests.map((test) => ({ test, passed: false, output: error })), timedOut: false, error, detail: error };
+    }
+  };
 
   return {
     isolation: pool.isolation,
@@ -148,17 +233,21 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
     grade: async (completion: string, task: Task): Promise<Grade> => {
       let extracted: string | null = null;
       try {
-        extracted = extractCode(completion);
+        extracted = bareBody(completion, task) ?? extractCode(completion);
         if (extracted === null) return { reward: 0, correct: false, extracted, detail: 'no code found' };
         const tests = task.hidden.tests ?? [];
         if (tests.length === 0) return { reward: 0, correct: false, extracted, detail: 'task has no hidden tests' };
-        const report = await runTests(extracted, tests);
-        const ok = report.error === null && report.passed === report.total;
+        const { report, infrastructure } = await run(completionProgram(extracted, task), tests);
+        if (infrastructure !== null) throw new InfrastructureError('grade', infrastructure);
+        const ok = report.error === null && report.total > 0 && report.passed === report.total;
         return { reward: ok ? 1 : 0, correct: ok, extracted, detail: report.detail };
       } catch (err) {
+        if (isInfrastructureError(err)) throw err;
         return { reward: 0, correct: false, extracted, detail: `grader error: ${String(err)}` };
       }
     },
-    close: () => pool.close(),
+    close: async () => {
+      await Promise.all([pool.close(), planner.close()]);
+    },
   };
 }

@@ -1,16 +1,18 @@
 /**
- * A small pool of long-lived Python sandbox workers (see sandbox-worker.py). Jobs travel as JSON
- * lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
+ * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the verdict
+ * protocol and what it guards against). Jobs travel as JSON lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
  * answering is killed (whole process group) and replaced; its job comes back as a failed result.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { planWorkerLaunch, type SandboxIsolation, type WorkerLaunch } from './sandbox-isolation';
+import { decodePlain } from './plain-value';
+import type { ProbeOutcome } from './test-plan';
 
 /** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
 export interface SandboxOptions {
   readonly workers?: number;
-  /** Wall-clock limit for one candidate plus all its tests, in milliseconds. */
+  /** Wall-clock limit for one candidate plus all its tests, in milliseconds (per run mode). */
   readonly timeoutMs?: number;
   /** Address-space limit (RLIMIT_AS) for one candidate, in megabytes. */
   readonly memoryMb?: number;
@@ -18,9 +20,25 @@ export interface SandboxOptions {
   readonly python?: string;
   /** `fallback` skips bubblewrap even when it works (for testing the weaker path). */
   readonly isolation?: 'auto' | 'fallback';
+  /**
+   * Run candidates without bubblewrap when it is unavailable. Off by default: creating a pool
+   * then throws, saying how to install bubblewrap. Scenarios opt in with `grading.allowUnsandboxed`.
+   */
+  readonly allowUnsandboxed?: boolean;
 }
 
-/** Outcome of one test statement. */
+/** One candidate and what to run against it. */
+export interface SandboxJob {
+  readonly code: string;
+  /** Statements run once after the candidate loads, before the probes (the tests' imports). */
+  readonly setup?: string;
+  /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
+  readonly probes?: readonly string[];
+  /** Arbitrary test statements, each run in a fresh interpreter that guards its own verdict. */
+  readonly scripts?: readonly string[];
+}
+
+/** Outcome of one script test. */
 export interface TestOutcome {
   readonly test: string;
   readonly passed: boolean;
@@ -30,31 +48,36 @@ export interface TestOutcome {
 
 /** Outcome of one job. Exactly one per `run()` call, even when a worker dies mid-job. */
 export interface SandboxResult {
-  readonly results: readonly TestOutcome[];
+  /** One per probe: its value or exception, or null when it never answered. */
+  readonly probes: readonly (ProbeOutcome | null)[];
+  /** One per script test. */
+  readonly scripts: readonly TestOutcome[];
   /** Exception raised while defining the candidate (e.g. "SyntaxError: … (line 3)"), else null. */
   readonly loadError: string | null;
   /** The candidate hit the wall-clock limit and was killed. */
   readonly timedOut: boolean;
   /** How the candidate process ended abnormally ("killed by SIGXCPU", "exited with status 3"), else null. */
   readonly exit: string | null;
-  /** Infrastructure failure: worker crashed, stopped answering, pool closed. Null when the job ran. */
+  /** The candidate broke the report protocol (forged, extra or malformed record): everything fails. */
+  readonly violation: string | null;
+  /** Failure outside the candidate's normal run: worker crashed, stopped answering, pool closed. */
   readonly failure: string | null;
+  /** True when `failure` is the harness's own (pool broken, sandbox error), not the candidate's doing. */
+  readonly infrastructure: boolean;
 }
 
 /** Handle to a running pool. `run` never rejects; `close` is idempotent. */
 export interface SandboxPool {
   readonly isolation: SandboxIsolation;
   readonly timeoutMs: number;
-  run(code: string, tests: readonly string[]): Promise<SandboxResult>;
+  run(job: SandboxJob): Promise<SandboxResult>;
   /** OS pids of live worker processes (the bwrap/unshare wrapper when there is one); diagnostics only. */
   workerPids(): number[];
   close(): Promise<void>;
 }
 
-interface Job {
+interface Job extends Required<SandboxJob> {
   readonly id: number;
-  readonly code: string;
-  readonly tests: readonly string[];
   readonly resolve: (r: SandboxResult) => void;
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -76,8 +99,12 @@ interface Worker {
 const MAX_START_FAILURES = 3;
 const MAX_LINE = 16 * 1024 * 1024;
 
-function failed(tests: readonly string[], failure: string): SandboxResult {
-  return { results: tests.map((test) => ({ test, passed: false, output: `not run: ${failure}` })), loadError: null, timedOut: false, exit: null, failure };
+function failed(job: SandboxJob, failure: string, infrastructure: boolean): SandboxResult {
+  return {
+    probes: (job.probes ?? []).map(() => null),
+    scripts: (job.scripts ?? []).map((test) => ({ test, passed: false, output: `not run: ${failure}` })),
+    loadError: null, timedOut: false, exit: null, violation: null, failure, infrastructure,
+  };
 }
 
 /**
@@ -96,23 +123,39 @@ interface WorkerReply {
   id?: unknown;
   error?: unknown;
   load?: unknown;
-  results?: unknown;
+  probes?: unknown;
+  scripts?: unknown;
   timedOut?: unknown;
   exit?: unknown;
+  violation?: unknown;
+}
+
+function toProbe(raw: unknown): ProbeOutcome | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as { v?: unknown; err?: unknown };
+  if ('v' in r) {
+    const value = decodePlain(r.v);
+    return value ? { value } : { error: 'TypeError: value is not plain data' };
+  }
+  return typeof r.err === 'string' ? { error: r.err } : null;
 }
 
 function toResult(job: Job, msg: WorkerReply): SandboxResult {
-  if (typeof msg.error === 'string') return failed(job.tests, `sandbox error: ${msg.error}`);
+  if (typeof msg.error === 'string') return failed(job, `sandbox error: ${msg.error}`, true);
   const timedOut = msg.timedOut === true;
   const exit = typeof msg.exit === 'string' ? msg.exit : null;
   const loadError = typeof msg.load === 'string' ? msg.load : null;
-  const raw = Array.isArray(msg.results) ? (msg.results as unknown[]) : [];
-  const why = timedOut ? 'timeout' : exit ? `candidate ${exit}` : loadError ? 'candidate failed to load' : 'candidate exited before reporting';
-  const results = job.tests.map((test, i): TestOutcome => {
-    const r = raw[i] as { ok?: unknown; out?: unknown } | null | undefined;
-    return r ? { test, passed: r.ok === true, output: String(r.out ?? '') } : { test, passed: false, output: `not run: ${why}` };
+  const violation = typeof msg.violation === 'string' ? msg.violation : null;
+  const rawProbes = Array.isArray(msg.probes) ? (msg.probes as unknown[]) : [];
+  const rawScripts = Array.isArray(msg.scripts) ? (msg.scripts as unknown[]) : [];
+  const why = violation ? `protocol violation (${violation})` : timedOut ? 'timeout' : exit ? `candidate ${exit}` : loadError ? 'candidate failed to load' : 'candidate exited before reporting';
+  // A violation voids every record of the job: whatever came before it may be forged too.
+  const probes = job.probes.map((_, i) => (violation ? null : toProbe(rawProbes[i])));
+  const scripts = job.scripts.map((test, i): TestOutcome => {
+    const r = violation ? null : (rawScripts[i] as { ok?: unknown; out?: unknown } | null | undefined);
+    return r && typeof r === 'object' ? { test, passed: r.ok === true, output: String(r.out ?? '') } : { test, passed: false, output: `not run: ${why}` };
   });
-  return { results, loadError, timedOut, exit, failure: null };
+  return { probes, scripts, loadError, timedOut, exit, violation, failure: null, infrastructure: false };
 }
 
 /** Start a pool. Throws right away when python3 is missing; workers themselves start lazily. */
@@ -121,8 +164,9 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   const timeoutMs = Math.max(1, opts.timeoutMs ?? 2000);
   const memoryMb = Math.max(32, opts.memoryMb ?? 512);
   // The worker enforces timeoutMs itself; this margin only catches a worker that stopped answering.
-  const hardDeadlineMs = timeoutMs + Math.max(2000, timeoutMs);
-  const launch: WorkerLaunch = planWorkerLaunch({ python: opts.python, isolation: opts.isolation });
+  // Probes and scripts each get timeoutMs, hence twice it plus a margin.
+  const hardDeadlineMs = 2 * timeoutMs + Math.max(2000, timeoutMs);
+  const launch: WorkerLaunch = planWorkerLaunch({ python: opts.python, isolation: opts.isolation, allowUnsandboxed: opts.allowUnsandboxed });
   const workers: Worker[] = [];
   const queue: Job[] = [];
   let nextId = 1;
@@ -201,13 +245,13 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
     const tail = w.stderr.trim().split('\n').slice(-2).join(' | ');
     if (!w.ready && !closing && ++startFailures >= MAX_START_FAILURES) {
       broken = `sandbox workers fail to start (${reason})${tail ? `: ${tail}` : ''}`;
-      for (const job of queue.splice(0)) job.resolve(failed(job.tests, broken));
+      for (const job of queue.splice(0)) job.resolve(failed(job, broken, true));
     }
     if (w.job) {
       const job = w.job;
       w.job = null;
       clearTimeout(job.timer);
-      job.resolve(failed(job.tests, closing ? 'sandbox closed' : `sandbox worker ${reason} during the job`));
+      job.resolve(failed(job, closing ? 'sandbox closed' : `sandbox worker ${reason} during the job`, closing !== null));
     }
     pump();
   }
@@ -232,20 +276,21 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       if (w.job !== job) return;
       w.job = null;
       killGroup(w);
-      job.resolve(failed(job.tests, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`));
+      job.resolve(failed(job, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`, false));
       pump();
     }, hardDeadlineMs);
-    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, tests: job.tests, timeoutMs, memoryMb })}\n`);
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, scripts: job.scripts, timeoutMs, memoryMb })}\n`);
   }
 
   return {
     isolation: launch.isolation,
     timeoutMs,
-    run(code, tests) {
+    run(spec) {
       return new Promise<SandboxResult>((resolve) => {
-        if (closing) return resolve(failed(tests, 'sandbox closed'));
-        if (broken) return resolve(failed(tests, broken));
-        queue.push({ id: nextId++, code, tests: [...tests], resolve });
+        if (closing) return resolve(failed(spec, 'sandbox closed', true));
+        if (broken) return resolve(failed(spec, broken, true));
+        const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])] };
+        queue.push({ id: nextId++, ...job, resolve });
         pump();
       });
     },
@@ -253,7 +298,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
     close() {
       if (!closing) {
         closing = (async () => {
-          for (const job of queue.splice(0)) job.resolve(failed(job.tests, 'sandbox closed'));
+          for (const job of queue.splice(0)) job.resolve(failed(job, 'sandbox closed', true));
           const live = [...workers];
           for (const w of live) {
             hold(w, true); // an unref'd handle would let Node exit before the awaited 'exit' event

@@ -13,6 +13,9 @@ let mathjs: MathJs | undefined;
 /** mathjs takes seconds to load, so only runs that grade math load it (every CLI start used to pay). */
 const math = (): MathJs => (mathjs ??= createRequire(import.meta.url)('mathjs') as MathJs);
 
+/** Only the last 64 KiB of a completion are searched for its final answer (it comes last). */
+export const MAX_ANSWER_TEXT = 64 * 1024;
+const tail = (s: string, n: number): string => (s.length > n ? s.slice(-n) : s);
 /** mathjs only ever sees strings this short: long inputs could make parse/simplify crawl. */
 const MAX_PARSE = 200;
 const REL_TOL = 1e-9;
@@ -30,12 +33,15 @@ const SAMPLES = [0.5377, -1.8339, 2.2588, -0.8622, 0.3188, 1.3077, -0.4336, 3.57
 // Single character classes between the parts keep these linear on adversarial whitespace runs.
 const ANSWER_PHRASE = /(?:final\s+answer|answer)[ \t*]*(?::|is\b)[\s*]*([^\n]+)/gi;
 const HASH_LINE = /^[ \t]*####[ \t]*([^\n]+)/gm;
-/** A minus after a word or `)` is subtraction or a range ("2-5"), not a sign. */
-const NUMBER = /(?:(?<![\w)])-)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/g;
+/**
+ * A minus after a word or `)` is subtraction or a range ("2-5"), not a sign. A sign may stand
+ * before a currency symbol (`-$10`, `−$10`, `-\$10`): it still belongs to the number.
+ */
+const NUMBER = /(?:(?<![\w)])[-\u2212])?(?:\\?\$[ \t]?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/g;
 
 /** The final answer in a raw completion: last `\boxed{}`, else an answer line, else the last number. */
 export function extractMathAnswer(completion: string): string | null {
-  const text = stripThinking(completion);
+  const text = tail(stripThinking(completion), MAX_ANSWER_TEXT);
   if (text === '') return null;
   const boxed = lastBoxed(text);
   if (boxed !== null && boxed !== '') return boxed;
@@ -47,7 +53,7 @@ export function extractMathAnswer(completion: string): string | null {
   }
   const numbers = [...text.matchAll(NUMBER)];
   const last = numbers.pop()?.[0];
-  return last === undefined ? null : last.replace(/\s+/g, '');
+  return last === undefined ? null : last.replace(/\s+/g, '').replace(/\\?\$/, '').replace('\u2212', '-');
 }
 
 /** Trim prose around an answer line: markdown bold, math delimiters, a trailing explanation. */

@@ -13,7 +13,9 @@ const SINGLE_LETTER_UNITS = new Set(['m', 'g', 's', 'l', 'h', 'K', 'L']);
 /** Canonical string for a math answer (e.g. `\$1,234.50` → `1234.50`, `\dfrac12` → `(1)/(2)`). */
 export function normalizeMathAnswer(raw: string): string {
   let s = raw.trim();
-  if (s.length > MAX_NORMALIZE) return s.replace(/\s+/g, '');
+  if (s.length > MAX_NORMALIZE) return s.slice(0, 4 * MAX_NORMALIZE).replace(/\s+/g, '');
+  // U+2212 (the typographic minus) is a minus sign, also in front of a currency symbol.
+  s = s.replace(/\u2212/g, '-');
   const boxed = lastBoxed(s);
   if (boxed !== null) s = boxed;
   s = s

@@ -7,7 +7,9 @@ import { stripThinking } from '../../llm/think-blocks';
 import { lastBoxed } from './answer-text';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */
-export function normalizeQaAnswer(text: string): string {
+export function normalizeQaAnswer(input: string): string {
+  // Answer spans are short; a runaway one is compared on its first 64 KiB.
+  const text = input.length > 65536 ? input.slice(0, 65536) : input;
   return text
     .toLowerCase()
     .replace(/[\p{P}\p{S}]/gu, '')
@@ -46,7 +48,9 @@ function cleanSpan(span: string): string {
 
 /** The answer span: `\boxed{}`, else text after the last "Answer:", else the last non-empty line. */
 export function extractQaAnswer(completion: string): string | null {
-  const text = stripThinking(completion);
+  const full = stripThinking(completion);
+  // Only the last 64 KiB are searched: the answer comes last.
+  const text = full.length > 65536 ? full.slice(-65536) : full;
   const boxed = lastBoxed(text);
   if (boxed !== null) {
     const span = cleanSpan(boxed.replace(/\\text\s*\{([^{}]*)\}/g, '$1'));

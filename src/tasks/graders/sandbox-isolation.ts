@@ -103,11 +103,17 @@ function unsharePrefix(py: PythonInstall): string[] | null {
   return null;
 }
 
+/** The one line shown when candidate code would run without bubblewrap and nobody opted in. */
+export function refusal(problem: string): string {
+  return `refusing to run candidate code without bubblewrap (${problem}): install it (\`apt-get install bubblewrap\`), or set "grading": { "allowUnsandboxed": true } in the scenario to accept weaker isolation`;
+}
+
 /**
  * Decide how to launch workers: bubblewrap when `bwrap … true` works, else the fallback.
- * `force: 'fallback'` skips bubblewrap (used by tests of the fallback path).
+ * `isolation: 'fallback'` skips bubblewrap (used by tests of the fallback path). Without bubblewrap,
+ * throws the `refusal` line unless `allowUnsandboxed` is set.
  */
-export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | 'fallback' } = {}): WorkerLaunch {
+export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | 'fallback'; allowUnsandboxed?: boolean } = {}): WorkerLaunch {
   const py = resolvePython(opts.python);
   let bwrapProblem = 'disabled by the isolation option';
   if (opts.isolation !== 'fallback') {
@@ -127,6 +133,7 @@ export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | '
       };
     }
   }
+  if (opts.allowUnsandboxed !== true) throw new Error(refusal(bwrapProblem));
   const unshare = unsharePrefix(py);
   const worker = [py.executable, ...PY_FLAGS, WORKER_SCRIPT];
   const isolation: SandboxIsolation = {

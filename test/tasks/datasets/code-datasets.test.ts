@@ -65,12 +65,12 @@ describe('HumanEval dataset', () => {
     expect(rows.map((r) => r.entryPoint)).toEqual(['has_close_elements', 'add']);
     expect(rows[0]!.question).toContain('def has_close_elements(numbers: List[float], threshold: float) -> bool:');
     expect(rows[0]!.hidden.tests![0]).toMatch(/def check\(candidate\)[\s\S]*\ncheck\(has_close_elements\)$/);
-    expect(rows[1]!.publicTests).toEqual(['assert add(2, 3) == 5', 'assert add(5, 7) == 12']);
+    expect(rows[1]!.publicTests).toEqual(['assert (add(2, 3)) == (5)', 'assert (add(5, 7)) == (12)']);
     expect(skipped).toBe(2); // test without check(), broken JSON
   });
 
   it('takes only simple doctest examples', () => {
-    expect(doctestAsserts('>>> x = f(1)\n>>> f(2)\n4\n>>> f(3)\n')).toEqual(['assert f(2) == 4']);
+    expect(doctestAsserts('>>> x = f(1)\n>>> f(2)\n4\n>>> f(3)\n')).toEqual(['assert (f(2)) == (4)']);
   });
 
   it('the canonical solution passes check() and a wrong solution fails it', async () => {

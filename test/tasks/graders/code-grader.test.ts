@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { InfrastructureError, isInfrastructureError } from '../../../src/core/infra-error';
 import { createCodeGrader, createSandboxPool, normalizeCode } from '../../../src/tasks/graders';
 import { CODE_COMPLETIONS, taskOf } from './completions.fixtures';
 
@@ -69,7 +70,7 @@ describe('code grader: pass@1 on hidden tests', () => {
     const r = await grader.runTests(`${GOOD}\nprint("loaded")`, ['print(add(2, 2)); assert add(2, 2) == 4', 'assert add(2, 2) == 5']);
     expect(r).toMatchObject({ passed: 1, total: 2, timedOut: false, error: null });
     expect(r.results[0]).toMatchObject({ passed: true, output: '4\n' });
-    expect(r.results[1]).toMatchObject({ passed: false, output: 'AssertionError' });
+    expect(r.results[1]).toMatchObject({ passed: false, output: 'AssertionError: got 4' });
   });
 
   it('grades many jobs in parallel and every one comes back with its own verdict', async () => {
@@ -93,7 +94,7 @@ describe('code sandbox: limits', () => {
   });
 
   it('survives a candidate that calls os._exit, and grades the next job', async () => {
-    const r = await grader.runTests(`${GOOD}\nimport os`, ['assert add(1, 1) == 2', 'os._exit(0)', 'assert add(2, 2) == 4']);
+    const r = await grader.runTests(`${GOOD}\nimport os`, ['x = add(1, 1); assert x == 2', 'os._exit(0)', 'x = add(2, 2); assert x == 4']);
     expect(r.passed).toBe(1);
     expect(r.results[2]?.output).toMatch(/^not run/);
     expect((await grader.grade(fenced(GOOD), addTask)).reward).toBe(1);
@@ -160,14 +161,14 @@ describe('code sandbox: worker pool', () => {
   it('reports a job whose worker dies mid-run as failed, then replaces the worker', async () => {
     const pool = createSandboxPool({ workers: 1, timeoutMs: 5000 });
     try {
-      expect((await pool.run('x = 1', ['assert x == 1'])).results[0]?.passed).toBe(true);
+      expect((await pool.run({ code: 'x = 1', scripts: ['assert x == 1'] })).scripts[0]?.passed).toBe(true);
       const [pid] = pool.workerPids();
-      const inFlight = pool.run('import time\ntime.sleep(4)', ['pass']);
+      const inFlight = pool.run({ code: 'import time\ntime.sleep(4)', scripts: ['pass'] });
       process.kill(-pid!, 'SIGKILL');
       const crashed = await inFlight;
       expect(crashed.failure).toMatch(/sandbox worker killed by SIGKILL during the job/);
-      expect(crashed.results[0]?.passed).toBe(false);
-      expect((await pool.run('x = 2', ['assert x == 2'])).results[0]?.passed).toBe(true);
+      expect(crashed.scripts[0]?.passed).toBe(false);
+      expect((await pool.run({ code: 'x = 2', scripts: ['assert x == 2'] })).scripts[0]?.passed).toBe(true);
       expect(pool.workerPids()).not.toContain(pid);
     } finally {
       await pool.close();
@@ -177,13 +178,13 @@ describe('code sandbox: worker pool', () => {
   it('kills and replaces a worker that stops answering, failing only its job', async () => {
     const pool = createSandboxPool({ workers: 1, timeoutMs: 300 });
     try {
-      await pool.run('x = 1', ['pass']);
+      await pool.run({ code: 'x = 1', scripts: ['pass'] });
       const [pid] = pool.workerPids();
-      const inFlight = pool.run('x = 1', ['pass']);
+      const inFlight = pool.run({ code: 'x = 1', scripts: ['pass'] });
       process.kill(-pid!, 'SIGSTOP'); // a frozen worker never replies; only the Node-side deadline can help
       const stuck = await inFlight;
       expect(stuck.failure).toMatch(/^timeout after 300 ms \(sandbox worker stopped answering/);
-      expect((await pool.run('x = 2', ['assert x == 2'])).results[0]?.passed).toBe(true);
+      expect((await pool.run({ code: 'x = 2', scripts: ['assert x == 2'] })).scripts[0]?.passed).toBe(true);
       expect(pool.workerPids()).not.toContain(pid);
     } finally {
       await pool.close();
@@ -192,10 +193,10 @@ describe('code sandbox: worker pool', () => {
 
   it('close() resolves queued jobs as failed and is idempotent', async () => {
     const pool = createSandboxPool({ workers: 1, timeoutMs: 1000 });
-    const jobs = [pool.run('x = 1', ['pass']), pool.run('x = 2', ['pass'])];
+    const jobs = [pool.run({ code: 'x = 1', scripts: ['pass'] }), pool.run({ code: 'x = 2', scripts: ['pass'] })];
     await Promise.all([pool.close(), pool.close()]);
     for (const r of await Promise.all(jobs)) expect(r.failure).toBe('sandbox closed');
-    expect((await pool.run('x = 3', ['pass'])).failure).toBe('sandbox closed');
+    expect((await pool.run({ code: 'x = 3', scripts: ['pass'] })).failure).toBe('sandbox closed');
   });
 });
 
@@ -226,7 +227,7 @@ describe('code sandbox: process lifetime', () => {
 });
 
 describe('code sandbox: fallback without bubblewrap', () => {
-  const weak = createCodeGrader({ workers: 1, timeoutMs: 1000, isolation: 'fallback' });
+  const weak = createCodeGrader({ workers: 1, timeoutMs: 1000, isolation: 'fallback', allowUnsandboxed: true });
   afterAll(() => weak.close());
 
   it('still grades, and still refuses project files and sockets', async () => {
@@ -236,6 +237,16 @@ describe('code sandbox: fallback without bubblewrap', () => {
     expect(r.results[0]?.passed).toBe(false);
     const net = await weak.runTests('import _socket', ['_socket.socket()']);
     expect(net.passed).toBe(0);
+  });
+});
+
+describe('code grader: infrastructure failures', () => {
+  it('rejects with InfrastructureError(grade) when the sandbox cannot run the job, instead of scoring 0', async () => {
+    const g = createCodeGrader({ workers: 1 });
+    await g.close();
+    const err = await g.grade(fenced(GOOD), addTask).then(() => null, (e: unknown) => e);
+    expect(isInfrastructureError(err)).toBe(true);
+    expect((err as InfrastructureError).stage).toBe('grade');
   });
 });
 

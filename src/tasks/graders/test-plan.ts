@@ -1,0 +1,186 @@
+/**
+ * Test plans: each hidden test is split, outside the sandbox, into probe expressions plus expected
+ * values (compared here, in Node), or kept as a script run in a fresh interpreter. The splitter is
+ * a trusted Python process (test-splitter.py) that parses only the task's own tests.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { InfrastructureError } from '../../core/infra-error';
+import { decodePlain, pyEqual, pyNumber, pyRepr, pyTruthy, type PlainValue } from './plain-value';
+
+const SPLITTER = fileURLToPath(new URL('./test-splitter.py', import.meta.url));
+
+/** One comparison of a probe's value with an expected value, done on the trusted side. */
+export type Check =
+  | { readonly op: 'fail' }
+  | { readonly op: 'truthy' | 'falsy'; readonly expr: string }
+  | { readonly op: 'eq' | 'ne' | 'is' | 'isnot'; readonly expr: string; readonly expected: PlainValue }
+  | { readonly op: 'abs_lt' | 'abs_le'; readonly expr: string; readonly expected: PlainValue; readonly tol: PlainValue }
+  | { readonly op: 'isclose'; readonly expr: string; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue };
+
+/** How one test statement is run: probes (values back, compared here) or a guarded script. */
+export type TestPlan =
+  | { readonly kind: 'probe'; readonly setup: string; readonly checks: readonly Check[] }
+  | { readonly kind: 'script'; readonly source: string };
+
+/** What a probe produced in the sandbox: a value, or the exception it raised. */
+export type ProbeOutcome = { readonly value: PlainValue } | { readonly error: string };
+
+function decodeCheck(raw: unknown): Check | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const c = raw as Record<string, unknown>;
+  if (c.op === 'fail') return { op: 'fail' };
+  if (typeof c.expr !== 'string') return null;
+  const expr = c.expr;
+  if (c.op === 'truthy' || c.op === 'falsy') return { op: c.op, expr };
+  const expected = decodePlain(c.expected);
+  if (expected === null) return null;
+  if (c.op === 'eq' || c.op === 'ne' || c.op === 'is' || c.op === 'isnot') return { op: c.op, expr, expected };
+  if (c.op === 'abs_lt' || c.op === 'abs_le') {
+    const tol = decodePlain(c.tol);
+    return tol ? { op: c.op, expr, expected, tol } : null;
+  }
+  if (c.op === 'isclose') {
+    const rel = decodePlain(c.rel);
+    const abs = decodePlain(c.abs);
+    return rel && abs ? { op: 'isclose', expr, expected, rel, abs } : null;
+  }
+  return null;
+}
+
+function decodePlan(raw: unknown, test: string): TestPlan {
+  const p = raw as { kind?: unknown; setup?: unknown; checks?: unknown; source?: unknown } | null;
+  if (p?.kind === 'probe' && typeof p.setup === 'string' && Array.isArray(p.checks)) {
+    const checks = p.checks.map(decodeCheck);
+    if (checks.every((c): c is Check => c !== null)) return { kind: 'probe', setup: p.setup, checks };
+  }
+  return { kind: 'script', source: p?.kind === 'script' && typeof p.source === 'string' ? p.source : test };
+}
+
+/** Verdict of one check: pass/fail plus a short reason on failure. */
+export function judge(check: Check, outcome: ProbeOutcome | null): { readonly passed: boolean; readonly output: string } {
+  if (check.op === 'fail') return { passed: false, output: 'AssertionError' };
+  if (outcome === null) return { passed: false, output: 'not run' };
+  if ('error' in outcome) return { passed: false, output: outcome.error };
+  const got = outcome.value;
+  const fail = (why = `got ${pyRepr(got)}`) => ({ passed: false, output: `AssertionError: ${why}` });
+  const ok = { passed: true, output: '' };
+  switch (check.op) {
+    case 'truthy': return pyTruthy(got) ? ok : fail();
+    case 'falsy': return pyTruthy(got) ? fail() : ok;
+    case 'eq': return pyEqual(got, check.expected) ? ok : fail();
+    case 'ne': return pyEqual(got, check.expected) ? fail() : ok;
+    case 'is': case 'isnot': {
+      // Only None/True/False reach here: identity is equality of kind and value.
+      const same = got[0] === check.expected[0] && got[1] === check.expected[1];
+      return same === (check.op === 'is') ? ok : fail();
+    }
+    case 'abs_lt': case 'abs_le': {
+      const g = pyNumber(got);
+      const e = pyNumber(check.expected);
+      const t = pyNumber(check.tol);
+      if (g === null || e === null || t === null) return fail(`got ${pyRepr(got)}, not a number`);
+      const d = Math.abs(g - e);
+      return (check.op === 'abs_lt' ? d < t : d <= t) ? ok : fail();
+    }
+    case 'isclose': {
+      const g = pyNumber(got);
+      const e = pyNumber(check.expected);
+      const rel = pyNumber(check.rel) ?? 1e-9;
+      const abs = pyNumber(check.abs) ?? 0;
+      if (g === null || e === null) return fail(`got ${pyRepr(got)}, not a number`);
+      if (g === e) return ok;
+      if (!Number.isFinite(g) || !Number.isFinite(e)) return fail();
+      return Math.abs(g - e) <= Math.max(rel * Math.max(Math.abs(g), Math.abs(e)), abs) ? ok : fail();
+    }
+  }
+}
+
+/** An idle splitter must not keep Node alive; one with a request in flight must. */
+function hold(p: ChildProcessWithoutNullStreams, on: boolean): void {
+  for (const h of [p, p.stdout, p.stdin, p.stderr] as unknown[]) {
+    const handle = h as { ref?: () => void; unref?: () => void };
+    if (on) handle.ref?.();
+    else handle.unref?.();
+  }
+}
+
+/** A long-lived splitter process with a cache: the same test list is split once. */
+export interface TestPlanner {
+  plan(tests: readonly string[]): Promise<readonly TestPlan[]>;
+  close(): Promise<void>;
+}
+
+/** Start lazily on first use; rejects with an InfrastructureError('grade') when the splitter fails. */
+export function createTestPlanner(python: string): TestPlanner {
+  let proc: ChildProcessWithoutNullStreams | null = null;
+  let procExited: Promise<void> = Promise.resolve();
+  let buf = '';
+  let nextId = 1;
+  const pending = new Map<number, { tests: readonly string[]; resolve: (p: TestPlan[]) => void; reject: (e: Error) => void }>();
+  const cache = new Map<string, Promise<readonly TestPlan[]>>();
+
+  const failAll = (why: string): void => {
+    for (const p of pending.values()) p.reject(new InfrastructureError('grade', `test splitter ${why}`));
+    pending.clear();
+    proc = null;
+  };
+
+  const start = (): ChildProcessWithoutNullStreams => {
+    const p = spawn(python, ['-s', '-B', SPLITTER], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' } });
+    p.stdout.setEncoding('utf8');
+    let stderr = '';
+    p.stderr.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-500); });
+    p.stdout.on('data', (chunk: string) => {
+      buf += chunk;
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let msg: { id?: unknown; plans?: unknown; error?: unknown };
+        try { msg = JSON.parse(line) as typeof msg; } catch { continue; }
+        const entry = typeof msg.id === 'number' ? pending.get(msg.id) : undefined;
+        if (!entry) continue;
+        pending.delete(msg.id as number);
+        if (Array.isArray(msg.plans) && msg.plans.length === entry.tests.length) entry.resolve(msg.plans.map((r, i) => decodePlan(r, entry.tests[i]!)));
+        else entry.reject(new InfrastructureError('grade', `test splitter failed: ${String(msg.error ?? 'bad reply')}`));
+      }
+      if (pending.size === 0) hold(p, false);
+    });
+    p.stdin.on('error', () => {});
+    p.on('error', (err) => failAll(`could not start (${err.message})`));
+    procExited = new Promise<void>((r) => p.once('exit', () => r()));
+    p.on('exit', (code, signal) => failAll(`exited (${signal ?? code})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+    return p;
+  };
+
+  return {
+    plan(tests) {
+      const key = JSON.stringify(tests);
+      let hit = cache.get(key);
+      if (!hit) {
+        hit = new Promise<TestPlan[]>((resolve, reject) => {
+          proc ??= start();
+          hold(proc, true);
+          const id = nextId++;
+          pending.set(id, { tests, resolve, reject });
+          proc.stdin.write(`${JSON.stringify({ id, tests })}\n`);
+        });
+        hit.catch(() => cache.delete(key));
+        if (cache.size > 5000) cache.clear();
+        cache.set(key, hit);
+      }
+      return hit;
+    },
+    async close() {
+      const p = proc;
+      proc = null;
+      if (!p) return;
+      const exited = procExited;
+      hold(p, true);
+      p.stdin.end();
+      p.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

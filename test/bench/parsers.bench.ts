@@ -1,0 +1,30 @@
+import { pathologicalInputs, randomInputs } from '../fixtures/hostile-text';
+import { PARSERS } from '../fixtures/parsers-under-test';
+
+/**
+ * Worst case at 1 MiB per parser (`npm run bench -- parsers`): every pathological shape and four
+ * random token soups, each timed once after a warm-up pass. Figures are printed, never asserted.
+ */
+export async function benchParsers(): Promise<void> {
+  const size = 1024 * 1024;
+  const inputs = [...pathologicalInputs(size), ...randomInputs(4, size, 7).map((text, i) => ({ name: `random soup ${i}`, text }))];
+  for (const parse of Object.values(PARSERS)) parse(inputs[0]!.text.slice(0, 4096)); // warm-up (JIT)
+  console.log('| parser | worst case at 1 MiB | slowest shape |');
+  console.log('|---|---:|---|');
+  for (const [name, parse] of Object.entries(PARSERS)) {
+    let worst = 0;
+    let shape = '';
+    for (const input of inputs) {
+      const start = performance.now();
+      try {
+        parse(input.text);
+      } catch {
+        // rejecting cleanly is allowed; the fuzz test checks that only expected errors occur
+      }
+      const ms = performance.now() - start;
+      if (ms > worst) { worst = ms; shape = input.name; }
+    }
+    console.log(`| ${name} | ${worst.toFixed(1)} ms | ${shape} |`);
+  }
+}
+
