@@ -7,6 +7,7 @@ import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { UsageError, intFlag } from '../usage';
+import { EXIT } from '../exit-codes';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -24,8 +25,8 @@ Options:
 
 ${MODEL_FLAGS_HELP}`;
 
-/** `evochamber run`. */
-export async function runCommand(argv: string[]): Promise<void> {
+/** `evochamber run`: exit 0, or 3 when any task failed for infrastructure reasons (see exit-codes.ts). */
+export async function runCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -35,7 +36,7 @@ export async function runCommand(argv: string[]): Promise<void> {
       ...MODEL_FLAG_OPTIONS,
     },
   });
-  if (values.help) { process.stdout.write(RUN_HELP); return; }
+  if (values.help) { process.stdout.write(RUN_HELP); return EXIT.ok; }
   if (positionals.length !== 1) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const loaded = await applyModelFlags(loadScenario(positionals[0]!), values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
@@ -53,6 +54,7 @@ export async function runCommand(argv: string[]): Promise<void> {
     progress.stop();
     process.stdout.write(`${formatSummary(summary)}\n`);
     if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return summary.failures > 0 ? EXIT.tasksFailed : EXIT.ok;
   } finally {
     progress.stop();
   }
