@@ -39,6 +39,10 @@ export interface SimParams {
   discoverOnSuccess: number;
   /** The same after a failure. */
   discoverOnFailure: number;
+  /** CoDream debate: chance a member votes to keep a proposal that names a concrete technique. */
+  dreamKeepConcrete: number;
+  /** CoDream debate: chance a member votes to keep a vague proposal (no technique named). */
+  dreamKeepVague: number;
   /** Chance that a reflection's general insight names a cross-domain strategy. */
   metaDiscovery: number;
   /** Wrong answers pick distractor i with weight skew^i: lower skew makes wrong answers agree more. */
@@ -88,6 +92,8 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
   metaDiscovery: 0.3,
+  dreamKeepConcrete: 0.9,
+  dreamKeepVague: 0.15,
   distractorSkew: 0.5,
   uniqueMistake: 0.25,
   thinkBlock: 0.2,
