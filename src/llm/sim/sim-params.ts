@@ -62,12 +62,20 @@ export interface SimParams {
    * right answer is easier than producing it), per domain.
    */
   recognize: { math: number; code: number; qa: number };
+  /**
+   * Logit pull towards a wrong answer that every teammate gives in a debate revision, per domain;
+   * a reviser that stays wrong then adopts it. Set equal to `recognize`: a unanimous answer pulls
+   * the same whether right or wrong, since the reviser cannot tell which.
+   */
+  conformity: { math: number; code: number; qa: number };
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
   criticBase: { math: number; code: number; qa: number };
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
   criticCoverage: number;
-  /** Leader's exploration bonus for structures with few records (c/√(1+n)); untried ones score 0.5 + c. */
+  /** Leader's exploration bonus c/√(1+n) for a structure with n records on the niche (shrinks with evidence). */
   leaderExplore: number;
+  /** Weight, in records, of the leader's prior for a structure (its mean for similar teams) against the niche's evidence. */
+  leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;
   /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
@@ -101,9 +109,11 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
   lengthSigma: 0.8,
   recognize: { math: 1.2, code: 0.6, qa: 0.8 },
+  conformity: { math: 1.2, code: 0.6, qa: 0.8 },
   criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
   criticCoverage: 1.5,
   leaderExplore: 0.3,
+  leaderPrior: 2,
   leaderNoise: 0.05,
   ttftMs: 60,
   msPerToken: 7.3,
@@ -116,6 +126,7 @@ export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams 
     ...overrides,
     medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
     recognize: { ...DEFAULT_SIM_PARAMS.recognize, ...(overrides.recognize ?? {}) },
+    conformity: { ...DEFAULT_SIM_PARAMS.conformity, ...(overrides.conformity ?? {}) },
     criticBase: { ...DEFAULT_SIM_PARAMS.criticBase, ...(overrides.criticBase ?? {}) },
   };
 }

@@ -99,18 +99,38 @@ function render(task: Task, answer: string, params: SimParams, rng: Rng, method:
   }
 }
 
+/** The answer one of the simulator's own replies gives, in the task's domain format (null: none). */
+function answerIn(task: Task, text: string): string | null {
+  switch (task.domain) {
+    case 'math': return [...text.matchAll(/\\boxed\{([^}]*)\}/g)].at(-1)?.[1] ?? null;
+    case 'code': return /```python\n([\s\S]*?)\n```/.exec(text)?.[1] ?? null;
+    case 'qa': return /^Answer:\s*(.+)$/m.exec(text)?.[1]?.trim() ?? null;
+  }
+}
+
+/** Teammates' answers in a debate revision prompt ("Teammate k:" blocks), when they all give the same one. */
+export function unanimousTeammates(task: Task, others: string): string | null {
+  const answers = others.split(/^Teammate \d+:\n/m).slice(1).map((b) => answerIn(task, b));
+  if (answers.length < 2 || answers.some((a) => a === null)) return null;
+  return answers.every((a) => a === answers[0]) ? answers[0]! : null;
+}
+
 /**
  * Answers a solve-like prompt (solve, debate or feedback revision, synthesis): right with the
  * probability everything in the prompt earns, wrong otherwise. A revising member that sees the
- * right answer among its teammates' gets the domain's recognition bonus. The reply names the
- * task's strategies the prompt carried, so teammates who read it can pick them up.
+ * right answer among its teammates' gets the domain's recognition bonus; one whose teammates all
+ * give the same wrong answer is pulled towards it (`conformity`) and, if wrong, adopts it. The
+ * reply names the task's strategies the prompt carried, so teammates who read it can pick them up.
  */
 export const solveResponder: Responder = ({ prompt, entry, world, params, rng }) => {
   if (!entry) return { text: 'I cannot tell what is being asked.', lengthClass: 'qa' };
   const { task, spec } = entry;
   const others = prompt.sections.get('other answers');
   const recognised = others !== undefined && others.includes(goldMarker(task));
-  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, recognised ? params.recognize[task.domain] : 0);
-  const answer = rng.chance(b.probability) ? task.hidden.answer : wrongAnswer(task, params, rng);
+  const herd = others === undefined ? null : unanimousTeammates(task, others);
+  const conform = herd !== null && herd !== task.hidden.answer;
+  const bonus = (recognised ? params.recognize[task.domain] : 0) - (conform ? params.conformity[task.domain] : 0);
+  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus);
+  const answer = rng.chance(b.probability) ? task.hidden.answer : conform ? herd! : wrongAnswer(task, params, rng);
   return render(task, answer, params, rng, methodLine(world, task, prompt.full));
 };
