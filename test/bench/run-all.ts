@@ -5,6 +5,7 @@ import { benchMemory } from './memory.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -13,6 +14,7 @@ const benches: [string, () => Promise<void>][] = [
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['ablation (several minutes)', benchAblation],
+  ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];
 // `npm run bench -- quick` skips the long ablation.
 const quick = process.argv.includes('quick');
