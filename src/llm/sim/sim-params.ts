@@ -9,6 +9,7 @@
  *          + subdomain·min(1, subdomain strategies named / 2)
  *          + crossDomain·min(1, cross-domain strategies named / 2)
  *          − difficulty·level − dilution·min(dilutionCap, off-niche strategy mentions) )
+ * where a required strategy the prompt names only in someone else's text counts `peerUptake`.
  */
 export interface SimParams {
   /** Logit of a bare model on a level-0 task. */
@@ -58,16 +59,23 @@ export interface SimParams {
   /** Log-normal σ of output lengths. */
   lengthSigma: number;
   /**
-   * Logit bonus when a revising member sees the right answer among its teammates' (recognising a
-   * right answer is easier than producing it), per domain.
+   * Logit bonus when a revising member reads a teammate's RIGHT answer that it can check: the
+   * teammate's reply shows its work (a worked derivation, or the evidence quoted from the passage),
+   * or public-test results in the prompt show the code passing. A bare answer (a function with no
+   * test results, a QA answer without its evidence) cannot be checked by reading, so earns nothing.
    */
-  recognize: { math: number; code: number; qa: number };
+  recognize: number;
   /**
-   * Logit pull towards a wrong answer that every teammate gives in a debate revision, per domain;
-   * a reviser that stays wrong then adopts it. Set equal to `recognize`: a unanimous answer pulls
-   * the same whether right or wrong, since the reviser cannot tell which.
+   * Logit pull towards a wrong answer that every teammate gives in a debate revision; a reviser that
+   * stays wrong then adopts it. A social pull: it does not depend on what the answers show.
    */
-  conformity: { math: number; code: number; qa: number };
+  conformity: number;
+  /**
+   * Weight of a required strategy the reviser only READ in someone else's text (a teammate's
+   * answer, a reviewer's feedback) against one it holds (persona, own experience) or receives as a
+   * step already done (a sub-problem solved with it): a name read is not a skill held.
+   */
+  peerUptake: number;
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
   criticBase: { math: number; code: number; qa: number };
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
@@ -108,8 +116,9 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   malformed: 0.02,
   medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
   lengthSigma: 0.8,
-  recognize: { math: 1.2, code: 0.6, qa: 0.8 },
-  conformity: { math: 1.2, code: 0.6, qa: 0.8 },
+  recognize: 1.2,
+  conformity: 0.8,
+  peerUptake: 0.5,
   criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
   criticCoverage: 1.5,
   leaderExplore: 0.3,
@@ -125,8 +134,6 @@ export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams 
     ...DEFAULT_SIM_PARAMS,
     ...overrides,
     medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
-    recognize: { ...DEFAULT_SIM_PARAMS.recognize, ...(overrides.recognize ?? {}) },
-    conformity: { ...DEFAULT_SIM_PARAMS.conformity, ...(overrides.conformity ?? {}) },
     criticBase: { ...DEFAULT_SIM_PARAMS.criticBase, ...(overrides.criticBase ?? {}) },
   };
 }

@@ -52,18 +52,39 @@ describe('simulated model: team prompts', () => {
     expect(named).toBeGreaterThan(20);
   });
 
-  it('seeing the right answer among teammates\' makes a revision more often right', async () => {
+  it('a teammate\'s right answer helps a reviser only when it shows work the reviser can check', async () => {
     const { side, sim } = setup();
-    let withGold = 0;
+    let checkable = 0;
+    let bare = 0;
     let without = 0;
     for (let i = 0; i < 300; i++) {
       const t = task(i);
       side.register(t, spec);
       const ctx = { persona, spec, task: t, experience: noExp };
-      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [`x ${goldMarker(t)}`, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) withGold++;
+      const worked = `Working through the steps carefully.\nSo the final answer is ${goldMarker(t)}.`;
+      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [worked, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) checkable++;
+      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [`x ${goldMarker(t)}`, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) bare++;
       if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', ['\\boxed{8}', '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) without++;
     }
-    expect(withGold).toBeGreaterThan(without + 30);
+    expect(checkable).toBeGreaterThan(without + 30);
+    // Same draws, same probability: a bare answer (no derivation) earns no recognition at all.
+    expect(bare).toBe(without);
+  });
+
+  it('a strategy only read in a teammate\'s answer counts less than one the reviser holds', async () => {
+    const { side, sim } = setup();
+    let held = 0;
+    let read = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = task(1000 + i);
+      side.register(t, spec);
+      const req = sim.world.required('algebra', t.id, 3);
+      const lessons = req.map((s) => ({ id: s.phrase, text: strategyLesson(s, 'Algebra'), niche: 'algebra', level: 'lesson' as const, source: 'reflection' as const, taskId: null, poolVersion: 0, key: new Float32Array(4) }));
+      const peer = `I apply the ${req.map((s) => s.phrase).join(' and the ')}.\n\\boxed{5}`;
+      if ((await text(sim, reviseDebatePrompt({ persona, spec, task: t, experience: { lessons, meta: [] } }, '\\boxed{3}', [peer, '\\boxed{8}'], 1), t, `u${i}`)).includes(goldMarker(t))) held++;
+      if ((await text(sim, reviseDebatePrompt({ persona, spec, task: t, experience: noExp }, '\\boxed{3}', [peer, '\\boxed{8}'], 1), t, `u${i}`)).includes(goldMarker(t))) read++;
+    }
+    expect(held).toBeGreaterThan(read + 20);
   });
 
   it('a part solver names the part\'s strategy only when its own knowledge has it', async () => {
