@@ -76,6 +76,12 @@ export interface SimParams {
    * step already done (a sub-problem solved with it): a name read is not a skill held.
    */
   peerUptake: number;
+  /**
+   * Logit bonus for a reviser whose prompt shows its previous answer failing public tests: a failing
+   * test localises the bug and the fix can be checked against it (what reading code cannot give).
+   * Equal to `recognize`: both are a signal the reviser can check.
+   */
+  testFeedback: number;
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
   criticBase: { math: number; code: number; qa: number };
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
@@ -123,6 +129,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   recognize: 1.2,
   conformity: 0.8,
   peerUptake: 0.5,
+  testFeedback: 1.2,
   criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
   criticCoverage: 1.5,
   leaderExplore: 1,

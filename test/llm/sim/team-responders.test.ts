@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SimModel, SimSideChannel, type ChatMessage, type NicheSpec, type Task } from '../../../src/index';
 import { strategyLesson } from '../../../src/llm/sim/responders/reflect-responder';
 import { goldMarker } from '../../../src/llm/sim/responders/solve-responder';
-import { reviewPrompt, reviseDebatePrompt, solvePartPrompt } from '../../../src/team/team-prompts';
+import { reviewPrompt, reviseDebatePrompt, reviseFeedbackPrompt, solvePartPrompt } from '../../../src/team/team-prompts';
 import { chooseStructurePrompt } from '../../../src/team/leadlearn/choose-prompt';
 import type { LeadershipEntry } from '../../../src/team/leadlearn/leadership-bank';
 
@@ -85,6 +85,21 @@ describe('simulated model: team prompts', () => {
       if ((await text(sim, reviseDebatePrompt({ persona, spec, task: t, experience: noExp }, '\\boxed{3}', [peer, '\\boxed{8}'], 1), t, `u${i}`)).includes(goldMarker(t))) read++;
     }
     expect(held).toBeGreaterThan(read + 20);
+  });
+
+  it('a reviser shown its answer failing public tests is right more often than one with the feedback alone', async () => {
+    const { side, sim } = setup();
+    let tested = 0;
+    let untested = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = task(2000 + i);
+      side.register(t, spec);
+      const ctx = { persona, spec, task: t, experience: noExp };
+      const fb = ['This looks wrong; re-check the last step against the statement.'];
+      if ((await text(sim, reviseFeedbackPrompt(ctx, '\\boxed{3}', fb, '0/2 public tests passed.\nFAILED: assert f(1) == 2'), t, `t${i}`)).includes(goldMarker(t))) tested++;
+      if ((await text(sim, reviseFeedbackPrompt(ctx, '\\boxed{3}', fb), t, `t${i}`)).includes(goldMarker(t))) untested++;
+    }
+    expect(tested).toBeGreaterThan(untested + 30);
   });
 
   it('a part solver names the part\'s strategy only when its own knowledge has it', async () => {

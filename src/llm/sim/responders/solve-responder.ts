@@ -157,6 +157,12 @@ export function unanimousTeammates(task: Task, others: string): string | null {
   return answers.every((a) => a === answers[0]) ? answers[0]! : null;
 }
 
+/** True when the prompt is a revision that shows the reviser's previous answer failing public tests. */
+export function failingTestsShown(prompt: ReadPrompt): boolean {
+  const tests = prompt.sections.get('public test results');
+  return prompt.sections.has('your previous answer') && tests !== undefined && /FAILED|ERROR/.test(tests);
+}
+
 /** What the author of a solve-like prompt holds: persona, own experience, and sub-problem steps done for it. */
 export function heldKnowledge(prompt: ReadPrompt): string {
   return `${ownKnowledge(prompt)}\n${prompt.sections.get('sub-problem solutions') ?? ''}`;
@@ -168,7 +174,7 @@ export function heldKnowledge(prompt: ReadPrompt): string {
  * text count `peerUptake`; sub-problem steps solved with a strategy count in full. A revising
  * member that can check a teammate's right answer (`recognisable`) gets the `recognize` bonus; one
  * whose teammates all give the same wrong answer is pulled towards it (`conformity`) and, if
- * wrong, adopts it. The reply names the task's strategies the prompt carried, so teammates who
+ * wrong, adopts it. A reviser shown its previous answer failing public tests gets `testFeedback`. The reply names the task's strategies the prompt carried, so teammates who
  * read it can pick them up.
  */
 export const solveResponder: Responder = ({ prompt, entry, world, params, rng }) => {
@@ -177,7 +183,8 @@ export const solveResponder: Responder = ({ prompt, entry, world, params, rng })
   const others = prompt.sections.get('other answers');
   const herd = others === undefined ? null : unanimousTeammates(task, others);
   const conform = herd !== null && herd !== task.hidden.answer;
-  const bonus = (recognisable(task, prompt) ? params.recognize : 0) - (conform ? params.conformity : 0);
+  const bonus = (recognisable(task, prompt) ? params.recognize : 0) + (failingTestsShown(prompt) ? params.testFeedback : 0)
+    - (conform ? params.conformity : 0);
   const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus, heldKnowledge(prompt));
   const answer = rng.chance(b.probability) ? task.hidden.answer : conform ? herd! : wrongAnswer(task, params, rng);
   return render(task, answer, params, rng, methodLine(world, task, prompt.full));
