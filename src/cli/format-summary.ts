@@ -6,7 +6,9 @@ const k = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n))
 export function formatSummary(s: RunSummary): string {
   const lines = [
     `EvoChamber run: ${s.scenario} · variant ${s.variant} · seed ${s.seed} · ${s.tasks} tasks · backend ${s.backend} · in flight ${s.inFlight}`,
-    `accuracy ${s.accuracy.toFixed(3)} (mean reward; exact ${s.exactRate.toFixed(3)})${s.failures ? ` · ${s.failures} failed tasks` : ''}`,
+    `accuracy ${s.accuracy.toFixed(3)} (mean reward over ${s.graded} graded tasks; exact ${s.exactRate.toFixed(3)})`,
+    ...(s.failures ? [`FAILED: ${s.failures} tasks not graded (infrastructure: ${Object.entries(s.failuresByStage).filter(([, n]) => n > 0).map(([st, n]) => `${st} ${n}`).join(', ')})`] : []),
+    ...(Object.values(s.fallbacks).some((n) => n > 0) ? [`fallbacks: ${Object.entries(s.fallbacks).map(([st, n]) => `${st} ${n}`).join(', ')}`] : []),
     'per niche:',
     ...Object.entries(s.perNiche).map(([n, a]) => `  ${n.padEnd(20)} ${a.toFixed(3)}`),
     'tokens by stage (calls, prompt / completion):',

@@ -19,7 +19,7 @@ import type { Preset } from './presets';
 import type { Clock } from './clock';
 import type { Rng } from './rng';
 import type { Scenario } from './scenario-schema';
-import type { SummaryBuilder } from './summary';
+import type { FallbackStage, SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 
 /** Progress after each committed task. */
@@ -250,16 +250,24 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
     });
   }
 
-  // A task fails when a stage threw or every model call of its structure failed (backend down).
-  const attempts = out.result?.attempts ?? [];
-  const failed = out.error !== null || !out.grading || (attempts.length > 0 && attempts.every((a) => a.error !== undefined));
-  const team = out.grading?.team;
-  log.append({
-    type: 'task.graded', taskId: task.id, niche: task.niche,
-    reward: team?.reward ?? 0, correct: team?.correct ?? false, extracted: team?.extracted ?? null,
-    detail: team?.detail ?? out.error?.message ?? 'not graded', disagreement: out.result?.disagreement ?? false,
-  });
-  if (out.error) log.append({ type: 'task.failed', taskId: task.id, stage: out.error.stage, error: out.error.message });
+  // A task fails when a stage met an infrastructure failure (a member call out of retries, a
+  // grader or sandbox error). It is never graded and updates nothing: no competence, synergy,
+  // LeadLearn record, lesson or insight — an outage says nothing about agents or structures.
+  const failed = out.error !== null || !out.grading;
+  const team = failed ? undefined : out.grading!.team;
+  if (team) {
+    log.append({
+      type: 'task.graded', taskId: task.id, niche: task.niche, reward: team.reward, correct: team.correct, extracted: team.extracted,
+      detail: team.detail, disagreement: out.result?.disagreement ?? false,
+    });
+  } else {
+    const error = out.error ?? { stage: 'other' as const, message: 'not graded' };
+    log.append({ type: 'task.failed', taskId: task.id, niche: task.niche, stage: error.stage, error: error.message });
+  }
+  for (const f of fallbacksOf(out)) {
+    log.append({ type: 'stage.fallback', taskId: task.id, ...f });
+    o.summary.addFallback(f.stage);
+  }
 
   const sup = o.supervisor.getSnapshot().context;
   const observations: PoolUpdate['observations'][number][] = [];
@@ -274,7 +282,7 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
       observations.push({ agentId: id, niche: task.niche, reward: (g.independent[id] ?? g.members[id] ?? team!).reward });
     }
   }
-  for (const r of out.reflections) {
+  for (const r of failed ? [] : out.reflections) {
     log.append({ type: 'reflection', taskId: task.id, agentId: r.agentId, parsed: r.parsed, lesson: r.lesson, meta: r.meta });
     if (r.parsed) o.summary.reflectionsParsed++;
     else o.summary.reflectionsFailed++;
@@ -311,7 +319,7 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
       }
     }
   }
-  if (out.dream) {
+  if (out.dream && !failed) {
     const d = out.dream;
     log.append({
       type: 'codream.session', taskId: task.id, niche: task.niche, trigger: d.trigger, members, proposals: d.proposals, kept: d.kept,
@@ -348,8 +356,29 @@ function commit(o: EngineOptions, out: TaskOutcome): void {
       competence: a.competence[ob.niche], exposure: a.exposure[ob.niche], poolVersion: version,
     });
   }
-  log.append({ type: 'task.done', taskId: task.id, reward: team?.reward ?? 0, poolVersion: version, startedAt: out.deps.poolVersion });
-  o.summary.add(task.niche, team?.reward ?? 0, team?.correct ?? false, failed);
+  log.append({
+    type: 'task.done', taskId: task.id, status: failed ? 'failed' : 'graded', reward: team?.reward ?? null, poolVersion: version, startedAt: out.deps.poolVersion,
+  });
+  if (team) o.summary.add(task.niche, team.reward, team.correct);
+  else o.summary.addFailure(task.niche, out.error?.stage ?? 'other');
   o.summary.addTeamwork(task.niche, out.choice?.structure ?? null, out.result?.disagreement ?? false, out.choice?.source === 'fallback');
   o.sideChannel?.unregister(task.id);
+}
+
+/** An evolve stage that used its default instead of the model's reply, and why. */
+export interface StageFallback {
+  readonly stage: FallbackStage;
+  readonly agentId: string | null;
+  readonly cause: string;
+}
+
+/** Every fallback one task run took: LeadLearn's choice or note, a member's reflection, an abandoned CoDream session. */
+export function fallbacksOf(out: TaskOutcome): StageFallback[] {
+  const leader = out.team?.members[0]?.agent.id ?? null;
+  const list: StageFallback[] = [];
+  if (out.choice?.source === 'fallback') list.push({ stage: 'leadlearn', agentId: leader, cause: `choice: ${out.choice.why}` });
+  if (out.note?.error) list.push({ stage: 'leadlearn', agentId: leader, cause: `note: model call failed: ${out.note.error}` });
+  for (const r of out.reflections) if (r.fallback) list.push({ stage: 'reflect', agentId: r.agentId, cause: r.fallback });
+  if (out.dream?.fallback) list.push({ stage: 'codream', agentId: null, cause: out.dream.fallback });
+  return list;
 }

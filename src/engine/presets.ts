@@ -84,6 +84,10 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'symmetric-codream', codream: 'symmetric', description: 'Ablation: CoDream insights broadcast to every agent, like a shared memory.' },
   { ...FULL, name: 'no-team', assembler: 'random-team', chooser: 'fixed', description: 'Ablation: random teams of three, always voting; memories, CoDream and lifecycle kept.' },
   { ...FULL, name: 'no-leadlearn', chooser: 'random', description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.' },
+  ...(['voting', 'debate', 'generator-critic', 'decompose'] as const).map((structure) => ({
+    ...FULL, name: `fixed-${structure}`, chooser: 'fixed', structure,
+    description: `Ablation: the full system with the structure fixed to ${structure} (no LeadLearn choice).`,
+  })),
   {
     ...FULL, name: 'per-agent-memory', assembler: 'random-team', chooser: 'fixed', codream: 'off', lifecycle: false,
     description: 'Baseline: random teams voting, each agent with a private memory and no transfer or roster change.',

@@ -1,5 +1,12 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { TokenReport } from '../llm/token-accounting';
+import type { InfraStage } from '../core/infra-error';
+
+/** Evolve stages that fall back to a default when the model's reply is missing or unusable. */
+export type FallbackStage = 'leadlearn' | 'reflect' | 'codream';
+
+const INFRA_STAGES: readonly InfraStage[] = ['solve', 'grade', 'leadlearn', 'reflect', 'codream', 'lifecycle', 'other'];
+const FALLBACK_STAGES: readonly FallbackStage[] = ['leadlearn', 'reflect', 'codream'];
 
 /** Per-niche tallies. */
 export interface NicheTally {
@@ -18,15 +25,29 @@ export interface RunSummary {
   seed: number;
   backend: string;
   inFlight: number;
+  /** Tasks in the stream, graded and failed. */
   tasks: number;
-  /** Mean reward over all tasks (exact match for math, pass@1 for code, token F1 for qa), 0–1. */
+  /** Tasks that were graded (tasks − failures); accuracy, exactRate and perNiche are over these. */
+  graded: number;
+  /** Mean reward over graded tasks (exact match for math, pass@1 for code, token F1 for qa), 0–1. */
   accuracy: number;
-  /** Share of tasks solved exactly (qa: normalized exact match), 0–1. */
+  /** Share of graded tasks solved exactly (qa: normalized exact match), 0–1. */
   exactRate: number;
-  /** Niche → mean reward. */
+  /** Niche → mean reward over its graded tasks. */
   perNiche: Record<string, number>;
-  /** Tasks whose run failed (backend exhausted its retries, grader error); counted with reward 0. */
+  /**
+   * Tasks that failed for infrastructure reasons (a model call out of retries, a grader or sandbox
+   * error): never graded, never scored, and they update nothing. `run` and `ablate` exit 3 when > 0.
+   */
   failures: number;
+  /** The same failures by the stage they happened in (every stage listed, 0 when none). */
+  failuresByStage: Record<InfraStage, number>;
+  /**
+   * Evolve stages that used a default instead of the model's reply (call out of retries or an
+   * unusable reply): LeadLearn choice or note, a member's reflection, an abandoned CoDream session.
+   * Each is also a `stage.fallback` event.
+   */
+  fallbacks: Record<FallbackStage, number>;
   /** Niche → structure → tasks run with it. */
   structures: Record<string, Record<string, number>>;
   /** Share of tasks whose members' final answers were not all equivalent. */
@@ -60,7 +81,8 @@ const round = (x: number) => Math.round(x * 1e4) / 1e4;
 /** Accumulates task results into a summary. */
 export class SummaryBuilder {
   private readonly niches = new Map<string, NicheTally>();
-  private failures = 0;
+  private readonly failures: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
+  private readonly stageFallbacks: Record<FallbackStage, number> = Object.fromEntries(FALLBACK_STAGES.map((x) => [x, 0])) as Record<FallbackStage, number>;
   private readonly structures = new Map<string, Map<string, number>>();
   private disagreements = 0;
   private fallbacks = 0;
@@ -72,14 +94,28 @@ export class SummaryBuilder {
     for (const n of nicheOrder) this.niches.set(n, { tasks: 0, rewardSum: 0, correct: 0 });
   }
 
-  /** Record one committed task. */
-  add(niche: string, reward: number, correct: boolean, failed: boolean): void {
+  /** Record one graded task. */
+  add(niche: string, reward: number, correct: boolean): void {
     const t = this.niches.get(niche) ?? { tasks: 0, rewardSum: 0, correct: 0 };
     t.tasks += 1;
     t.rewardSum += reward;
     t.correct += correct ? 1 : 0;
     this.niches.set(niche, t);
-    if (failed) this.failures += 1;
+  }
+
+  /** Record one task that failed for infrastructure reasons (not graded, not scored). */
+  addFailure(niche: string, stage: InfraStage): void {
+    if (!this.niches.has(niche)) this.niches.set(niche, { tasks: 0, rewardSum: 0, correct: 0 });
+    this.failures[stage] += 1;
+  }
+
+  /** Record one evolve-stage fallback. */
+  addFallback(stage: FallbackStage): void {
+    this.stageFallbacks[stage] += 1;
+  }
+
+  private get failureCount(): number {
+    return Object.values(this.failures).reduce((a, b) => a + b, 0);
   }
 
   /** Record how one task was worked: its structure, whether members disagreed, whether LeadLearn fell back. */
@@ -100,16 +136,16 @@ export class SummaryBuilder {
     this.dreams.routed += routed;
   }
 
-  /** Tasks and mean reward so far. */
+  /** Tasks committed so far (graded and failed) and mean reward over the graded ones. */
   progress(): { done: number; accuracy: number } {
-    let done = 0;
+    let graded = 0;
     let sum = 0;
-    for (const t of this.niches.values()) { done += t.tasks; sum += t.rewardSum; }
-    return { done, accuracy: done ? sum / done : 0 };
+    for (const t of this.niches.values()) { graded += t.tasks; sum += t.rewardSum; }
+    return { done: graded + this.failureCount, accuracy: graded ? sum / graded : 0 };
   }
 
   /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -126,16 +162,20 @@ export class SummaryBuilder {
       const byNiche = this.structures.get(n);
       if (byNiche) structures[n] = Object.fromEntries([...byNiche].sort(([a], [b]) => a.localeCompare(b)));
     }
+    const failures = this.failureCount;
     return {
       scenario, variant, seed, backend, inFlight,
-      tasks,
+      tasks: tasks + failures,
+      graded: tasks,
       accuracy: tasks ? round(sum / tasks) : 0,
       exactRate: tasks ? round(correct / tasks) : 0,
       perNiche,
-      failures: this.failures,
+      failures,
+      failuresByStage: { ...this.failures },
+      fallbacks: { ...this.stageFallbacks },
       reflections: { parsed: this.reflectionsParsed, failed: this.reflectionsFailed },
       structures,
-      disagreementRate: tasks ? round(this.disagreements / tasks) : 0,
+      disagreementRate: tasks + failures ? round(this.disagreements / (tasks + failures)) : 0,
       leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
       codream: { ...this.dreams },
       ...tail,

@@ -4,6 +4,7 @@ import type { Choice } from '../team/choosers/chooser';
 import type { LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
 import type { Team } from '../team/team';
+import { isInfrastructureError, type InfraStage } from '../core/infra-error';
 import {
   assembleTeam, chooseStructure, dream, executeStructure, gradeResult, leadershipNote, reflectMembers, retrieveExperience,
   type Grading, type KeyedDream, type Reflection, type StageDeps,
@@ -24,15 +25,27 @@ export interface TaskOutcome {
   readonly note: LeadershipNote | null;
   /** CoDream's session, when it fired (its insights are routed at commit). */
   readonly dream: KeyedDream | null;
-  /** Set when a stage failed; the task is then recorded with reward 0, never dropped. */
-  readonly error: { readonly stage: string; readonly message: string } | null;
+  /**
+   * Set when a stage failed (an infrastructure failure: a model call out of retries, a grader or
+   * sandbox error, or a bug). The task is then recorded as failed, never graded, never dropped.
+   */
+  readonly error: { readonly stage: InfraStage; readonly message: string } | null;
 }
 
 type Ctx = { -readonly [K in keyof TaskOutcome]: TaskOutcome[K] };
 
-const errorOf = (stage: string, error: unknown) => ({
-  stage, message: error instanceof Error ? error.message : String(error),
-});
+/** The failure of a machine stage: an InfrastructureError keeps its own stage and cause. */
+const errorOf = (stage: InfraStage, error: unknown) => isInfrastructureError(error)
+  ? { stage: error.stage, message: error.causeText }
+  : { stage, message: error instanceof Error ? error.message : String(error) };
+
+/** The first member call of a structure that failed after its retries, as the task's failure cause (null: none failed). */
+export function solveFailure(result: StructureResult): string | null {
+  const failed = result.attempts.filter((a) => a.error !== undefined);
+  if (failed.length === 0) return null;
+  const a = failed[0]!;
+  return `${failed.length} of ${result.attempts.length} member calls failed; first: ${a.agentId} ${a.step}: ${a.error}`;
+}
 
 /** What the after-grading stages (reflect, dream) get: everything the run has produced so far. */
 const afterInput = (c: Ctx): AfterInput => ({
@@ -88,7 +101,7 @@ export const taskRunMachine = setup({
         src: 'assemble',
         input: ({ context }) => context.deps,
         onDone: { target: 'choose', actions: assign({ team: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('assemble', event.error) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('other', event.error) }) },
       },
     },
     choose: {
@@ -96,18 +109,27 @@ export const taskRunMachine = setup({
         src: 'choose',
         input: ({ context }) => ({ deps: context.deps, team: context.team! }),
         onDone: { target: 'execute', actions: assign({ choice: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('choose', event.error) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('leadlearn', event.error) }) },
       },
     },
     execute: {
       invoke: {
         src: 'execute',
         input: ({ context }) => ({ deps: context.deps, team: context.team!, structure: context.choice!.structure }),
-        onDone: {
+        // A member call that exhausted its retries is an outage, not an answer: the task fails
+        // (its attempts are still logged) and is never graded.
+        onDone: [{
+          guard: ({ event }) => solveFailure(event.output.result) !== null,
+          target: 'failed',
+          actions: assign({
+            result: ({ event }) => event.output.result, experience: ({ event }) => event.output.experience,
+            error: ({ event }) => ({ stage: 'solve' as const, message: solveFailure(event.output.result)! }),
+          }),
+        }, {
           target: 'grade',
           actions: assign({ result: ({ event }) => event.output.result, experience: ({ event }) => event.output.experience }),
-        },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('execute', event.error) }) },
+        }],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('solve', event.error) }) },
       },
     },
     grade: {
@@ -131,7 +153,7 @@ export const taskRunMachine = setup({
         src: 'dream',
         input: ({ context }) => afterInput(context),
         onDone: { target: 'done', actions: assign({ dream: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('dream', event.error) }) },
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('codream', event.error) }) },
       },
     },
     done: { type: 'final' },

@@ -133,6 +133,8 @@ export interface Reflection {
   readonly meta: string | null;
   /** False when the reply could not be parsed (recorded as a failed attempt). */
   readonly parsed: boolean;
+  /** Why the reflection fell back to nothing (model call out of retries, or an unusable reply). */
+  readonly fallback?: string;
 }
 
 /** Reflect: each member reviews its own answer, the team's answer and the reward it earned. */
@@ -152,7 +154,7 @@ export async function reflectMembers(
       reward: own.reward, correct: own.correct,
     }), 'reflect', id, d.task.id, `${d.task.id}/${id}/reflect`);
     const parsed = reply.error ? undefined : parseReflection(reply.text);
-    if (!parsed) return { ...base, parsed: false };
+    if (!parsed) return { ...base, parsed: false, fallback: reply.error ? `model call failed: ${reply.error}` : 'unusable reply' };
     const texts = [parsed.lesson, parsed.meta].filter((t) => t.length > 0);
     const keys = await d.model.embed(texts.map((t) => `${d.task.question}\n${t}`));
     const entries: ArchiveEntry[] = [{
@@ -178,12 +180,14 @@ export async function dream(d: StageDeps, team: Team, result: StructureResult, g
     model: d.model, spec: d.niche.spec, grader: d.niche.grader, task: d.task, team, result, members: grading.members, teamGrade: grading.team,
     experience: (id) => experience.get(id) ?? NO_EXPERIENCE, niches: new Set(d.scenario.stream.niches.map((n) => n.id)),
   }, trigger);
+  // A session with a failed call is abandoned (a fallback), never routed half-made.
+  if (session.failedCalls.length > 0) return { ...session, insights: [], keys: [], fallback: `${session.failedCalls.length} CoDream calls failed; first: ${session.failedCalls[0]}` };
   const keys = session.insights.length ? await d.model.embed(session.insights.map((i) => `${d.task.question}\n${i.text}`)) : [];
   return { ...session, keys };
 }
 
-/** A CoDream session with the retrieval key of each insight (same order). */
-export type KeyedDream = DreamResult & { readonly keys: readonly Float32Array[] };
+/** A CoDream session with the retrieval key of each insight (same order), and why it was abandoned if it was. */
+export type KeyedDream = DreamResult & { readonly keys: readonly Float32Array[]; readonly fallback?: string };
 
 /** LeadLearn's after-task step: the leader's one-line note (only when the bank is in use). */
 export async function leadershipNote(d: StageDeps, team: Team, structure: string, grading: Grading, result: StructureResult): Promise<LeadershipNote | null> {

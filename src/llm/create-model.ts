@@ -5,7 +5,7 @@ import type { LanguageModel } from './model';
 import type { EndpointUsage } from './openai/endpoint';
 import { OpenAIPoolModel, type PoolDeps } from './openai/openai-pool-model';
 import { RemoteSideChannel } from './sim/remote-side-channel';
-import type { SimSideChannel } from './sim/side-channel';
+import { SimSideChannel } from './sim/side-channel';
 import { SimModel } from './sim/sim-model';
 
 /** A model built for a run, and what the run must do with it. */
@@ -92,9 +92,11 @@ export function offlineModel(scenario: Scenario, sideChannel: SimSideChannel): C
 
 /** Wrap a model given directly (tests, custom backends); a pool given this way still reports per-endpoint usage. */
 export function useModel(model: LanguageModel, sideChannel: SimSideChannel): CreatedModel {
+  // A simulated model (or a wrapper exposing one's side channel) keeps its own, so it can answer.
+  const own = (model as { sideChannel?: unknown }).sideChannel;
   return {
     model,
-    sideChannel,
+    sideChannel: own instanceof SimSideChannel ? own : sideChannel,
     endpointUsage: () => (model instanceof OpenAIPoolModel ? model.usage() : undefined),
     close: async () => {},
     probe: async () => { if (model instanceof OpenAIPoolModel) await model.probeEndpoints(); },

@@ -41,10 +41,11 @@ export function reviewPrompt(ctx: PromptContext, candidate: string, testResults:
 }
 
 /** Revision after review: the previous answer and the reviewers' feedback. */
-export function reviseFeedbackPrompt(ctx: PromptContext, previous: string, feedback: readonly string[]): ChatMessage[] {
+export function reviseFeedbackPrompt(ctx: PromptContext, previous: string, feedback: readonly string[], testResults: string | null = null): ChatMessage[] {
   return messages(ctx, 'revise-feedback', {
     previous: clip(previous || '(no answer)', 1500),
     feedback: feedback.map((f, i) => `Reviewer ${i + 1}: ${clip(f, 800)}`).join('\n'),
+    testResults: testResults ? `\n## Public test results\n${testResults}\n` : '',
   });
 }
 

@@ -7,6 +7,7 @@ import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<void>][] = [
   ['report', benchReport],
   ['durability', benchDurability],
   ['ablation (several minutes)', benchAblation],
+  ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.

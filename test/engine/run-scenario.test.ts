@@ -71,10 +71,19 @@ describe('runScenario on the simulated model', () => {
     expect(summary.tasks).toBe(6);
     expect(summary.accuracy).toBe(0);
     expect(summary.failures).toBe(6);
+    expect(summary.graded).toBe(0);
+    expect(summary.failuresByStage.solve).toBe(6);
+    expect(summary.perNiche).toEqual({});
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const attempts = events.filter((e) => e.type === 'attempt');
     expect(attempts.length).toBeGreaterThanOrEqual(6);
     expect(attempts.every((e) => e.error === 'endpoint down')).toBe(true);
     expect(events.filter((e) => e.type === 'task.done')).toHaveLength(6);
+    // Failed, not wrong: no task is graded, nothing is learned from the outage.
+    expect(events.filter((e) => e.type === 'task.graded')).toHaveLength(0);
+    expect(events.filter((e) => e.type === 'task.failed' && e.stage === 'solve')).toHaveLength(6);
+    for (const t of ['competence.updated', 'lesson.added', 'leadlearn.entry', 'synergy.updated', 'codream.insight']) {
+      expect(events.filter((e) => e.type === t)).toHaveLength(0);
+    }
   });
 });

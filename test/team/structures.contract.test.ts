@@ -113,3 +113,12 @@ describe('structure behaviour', () => {
     expect(synth).toContain('partial: 3x = 12');
   });
 });
+
+describe('decompose: who solves each part', () => {
+  it('gives a part to the helper whose experience matches it, else round robin', async () => {
+    const { assignParts } = await import('../../src/team/structures/decompose');
+    const parts = ['Handle the first key step: balance both sides', 'Handle the second key step: track the carry digits'];
+    expect(assignParts(parts, ['nothing relevant here', 'apply the ledger: track the carry digits', 'apply the pivot: balance both sides'])).toEqual([2, 1]);
+    expect(assignParts(parts, ['', '', ''])).toEqual([0, 1]);
+  });
+});

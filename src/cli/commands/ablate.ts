@@ -37,7 +37,7 @@ Options:
   --quiet           no per-run progress lines
 `;
 
-/** `evochamber ablate`. */
+/** `evochamber ablate`: exit 0; 3 when a run failed or any task of any run failed for infrastructure reasons; 4 when interrupted. */
 export async function ablateCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -63,6 +63,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
+  let failedTasks = 0;
   const common = { variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: intFlag(values['in-flight'], '--in-flight', 1), outDir: values.out };
   if (values.queue !== undefined) {
     if (values.parallel !== undefined) throw new UsageError('--parallel does not apply with --queue (each worker has --concurrency)', ABLATE_HELP);
@@ -81,6 +82,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onRunDone: (v, s, summary) => {
       done++;
+      failedTasks += summary.failures;
       if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
     },
   }).finally(() => signals.dispose());
@@ -89,6 +91,14 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return EXIT.interrupted;
   }
   print(result, values.json);
+  return failedTasksExit(failedTasks);
+}
+
+/** Exit 3, said once on stderr, when tasks of finished runs failed for infrastructure reasons. */
+function failedTasksExit(failedTasks: number): number {
+  if (failedTasks === 0) return EXIT.ok;
+  process.stderr.write(`ablate: ${failedTasks} tasks failed for infrastructure reasons (see each run's failures)\n`);
+  return EXIT.tasksFailed;
 }
 
 /** The queue code, loaded only with --queue: BullMQ and ioredis cost the local ablate start-up time. */
@@ -115,12 +125,14 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
   process.once('SIGTERM', onSignal);
   let seen = 0;
   let running = -1;
+  let failedTasks = 0;
   const of = total === undefined ? '' : `/${total}`;
   try {
     const result = await wait({
       target, signal: stop.signal,
       onRunDone: (v, s, summary, place) => {
         seen++;
+        failedTasks += summary.failures ?? 0;
         if (!values.quiet) process.stderr.write(`ablate ${seen}${of}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)} (${place.worker}${place.resumed ? ', resumed' : ''})\n`);
       },
       // Said when the number of busy workers changes: at the start (none yet?), and as workers come and go.
@@ -135,7 +147,8 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
       },
     });
     print(result, values.json);
-    return result.failed?.length ? EXIT.tasksFailed : EXIT.ok;
+    const tasksExit = failedTasksExit(failedTasks);
+    return result.failed?.length ? EXIT.tasksFailed : tasksExit;
   } catch (err) {
     if (err instanceof (await loadSweep()).SweepDetached) {
       process.stderr.write(`ablate: ${err.message}; re-attach with: evochamber ablate --queue ${target.shown} --attach ${err.sweepId}\n`);

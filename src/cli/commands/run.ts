@@ -38,7 +38,7 @@ Options:
 
 ${MODEL_FLAGS_HELP}`;
 
-/** `evochamber run`. */
+/** `evochamber run`: exit 0, 3 when any task failed for infrastructure reasons, 4 when interrupted (see exit-codes.ts). */
 export async function runCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
     args: argv,

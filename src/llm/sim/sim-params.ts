@@ -9,6 +9,7 @@
  *          + subdomain·min(1, subdomain strategies named / 2)
  *          + crossDomain·min(1, cross-domain strategies named / 2)
  *          − difficulty·level − dilution·min(dilutionCap, off-niche strategy mentions) )
+ * where a required strategy the prompt names only in someone else's text counts `peerUptake`.
  */
 export interface SimParams {
   /** Logit of a bare model on a level-0 task. */
@@ -39,6 +40,10 @@ export interface SimParams {
   discoverOnSuccess: number;
   /** The same after a failure. */
   discoverOnFailure: number;
+  /** CoDream debate: chance a member votes to keep a proposal that names a concrete technique. */
+  dreamKeepConcrete: number;
+  /** CoDream debate: chance a member votes to keep a vague proposal (no technique named). */
+  dreamKeepVague: number;
   /** Chance that a reflection's general insight names a cross-domain strategy. */
   metaDiscovery: number;
   /** Wrong answers pick distractor i with weight skew^i: lower skew makes wrong answers agree more. */
@@ -54,16 +59,41 @@ export interface SimParams {
   /** Log-normal σ of output lengths. */
   lengthSigma: number;
   /**
-   * Logit bonus when a revising member sees the right answer among its teammates' (recognising a
-   * right answer is easier than producing it), per domain.
+   * Logit bonus when a revising member reads a teammate's RIGHT answer that it can check: the
+   * teammate's reply shows its work (a worked derivation, or the evidence quoted from the passage),
+   * or public-test results in the prompt show the code passing. A bare answer (a function with no
+   * test results, a QA answer without its evidence) cannot be checked by reading, so earns nothing.
    */
-  recognize: { math: number; code: number; qa: number };
+  recognize: number;
+  /**
+   * Logit pull towards a wrong answer that every teammate gives in a debate revision; a reviser that
+   * stays wrong then adopts it. A social pull: it does not depend on what the answers show.
+   */
+  conformity: number;
+  /**
+   * Weight of a required strategy the reviser only READ in someone else's text (a teammate's
+   * answer, a reviewer's feedback) against one it holds (persona, own experience) or receives as a
+   * step already done (a sub-problem solved with it): a name read is not a skill held.
+   */
+  peerUptake: number;
+  /**
+   * Logit bonus for a reviser whose prompt shows its previous answer failing public tests: a failing
+   * test localises the bug and the fix can be checked against it (what reading code cannot give).
+   * Equal to `recognize`: both are a signal the reviser can check.
+   */
+  testFeedback: number;
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
   criticBase: { math: number; code: number; qa: number };
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
   criticCoverage: number;
-  /** Leader's exploration bonus for structures with few records (c/√(1+n)); untried ones score 0.5 + c. */
+  /**
+   * Leader's uncertainty bonus c·√(2·ln(1+N))·se for a structure whose niche mean has standard error
+   * se (read from the prompt, with one pseudo-observation of variance 0.25), N the niche's tasks:
+   * UCB-like, 1 = the plain z-score at confidence 1 − 1/N.
+   */
   leaderExplore: number;
+  /** Weight, in records, of the leader's prior for a structure (its mean for similar teams) against the niche's evidence. */
+  leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;
   /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
@@ -88,16 +118,22 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
   metaDiscovery: 0.3,
+  dreamKeepConcrete: 0.9,
+  dreamKeepVague: 0.15,
   distractorSkew: 0.5,
   uniqueMistake: 0.25,
   thinkBlock: 0.2,
   malformed: 0.02,
   medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
   lengthSigma: 0.8,
-  recognize: { math: 1.2, code: 0.6, qa: 0.8 },
+  recognize: 1.2,
+  conformity: 0.8,
+  peerUptake: 0.5,
+  testFeedback: 1.2,
   criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
   criticCoverage: 1.5,
-  leaderExplore: 0.3,
+  leaderExplore: 1,
+  leaderPrior: 2,
   leaderNoise: 0.05,
   ttftMs: 60,
   msPerToken: 7.3,
@@ -109,7 +145,6 @@ export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams 
     ...DEFAULT_SIM_PARAMS,
     ...overrides,
     medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
-    recognize: { ...DEFAULT_SIM_PARAMS.recognize, ...(overrides.recognize ?? {}) },
     criticBase: { ...DEFAULT_SIM_PARAMS.criticBase, ...(overrides.criticBase ?? {}) },
   };
 }

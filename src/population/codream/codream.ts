@@ -31,6 +31,8 @@ export interface DreamResult {
   readonly proposals: number;
   readonly kept: number;
   readonly usage: Usage;
+  /** Model calls of the session that failed after their retries (the engine then abandons the session). */
+  readonly failedCalls: readonly string[];
 }
 
 /** Inputs of one session. */
@@ -72,8 +74,10 @@ function lastText(result: StructureResult, id: string): string {
 export async function runCoDream(input: DreamInput, trigger: DreamTrigger): Promise<DreamResult> {
   const { model, spec, task, team, result } = input;
   const usage = { promptTokens: 0, completionTokens: 0 };
+  const failedCalls: string[] = [];
   const call = async (messages: Parameters<typeof ask>[1], agentId: string, tag: string) => {
     const r = await ask(model, messages, 'codream', agentId, task.id, `${task.id}/${agentId}/codream/${tag}`);
+    if (r.error) failedCalls.push(`${agentId} ${tag}: ${r.error}`);
     usage.promptTokens += r.usage.promptTokens;
     usage.completionTokens += r.usage.completionTokens;
     return r.text;
@@ -121,5 +125,5 @@ export async function runCoDream(input: DreamInput, trigger: DreamTrigger): Prom
     : [];
   const authors = team.members.map((m) => m.agent.id);
   const insights = parsed.map((p, i): Insight => ({ id: `cd:${task.id}:${i}`, ...p, authors }));
-  return { trigger, insights, proposals: proposals.length, kept: kept.length, usage };
+  return { trigger, insights, proposals: proposals.length, kept: kept.length, usage, failedCalls };
 }

@@ -35,7 +35,7 @@ export function rankGeneralists(roster: readonly AgentView[], niches: readonly s
 
 /**
  * Genesis: a niche that recurred at least `genesis.minRecurrence` times in the last window and has
- * no specialist gets a new agent, spawned from the most generalist parent and aimed at the niche.
+ * had no specialist for `specialist.stableWindows` consecutive windows gets a new agent, spawned from the most generalist parent and aimed at the niche.
  * Most recurrent niches first (ties: first-seen order); each decision uses a different parent; at
  * most `genesis.maxPerWindow`, and never past `maxAgents`.
  */
@@ -47,7 +47,11 @@ export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDeci
   if (room <= 0 || roster.length === 0) return [];
   const gaps = ctx.niches
     .map((niche, i) => ({ niche, i, recurrence: ctx.recentNiches[niche] ?? 0 }))
-    .filter((g) => meetsThreshold(g.recurrence, cfg.minRecurrence) && specialistOf(roster, g.niche, ctx.c0, sp.margin, sp.minExposure) === null)
+    // A gap must persist: no specialist for `specialist.stableWindows` consecutive windows, the
+    // same persistence that makes a specialist stable. One window is too early to tell a gap from
+    // a niche whose specialist is still emerging, and a newcomer there only spreads experience thinner.
+    .filter((g) => meetsThreshold(g.recurrence, cfg.minRecurrence) && specialistOf(roster, g.niche, ctx.c0, sp.margin, sp.minExposure) === null
+      && (ctx.unspecializedFor?.[g.niche] ?? sp.stableWindows) >= sp.stableWindows)
     .sort((x, y) => y.recurrence - x.recurrence || x.i - y.i);
   const parents = rankGeneralists(roster, ctx.niches, ctx.c0, cfg.spreadPenalty);
   const out: LifecycleDecision[] = [];
@@ -63,7 +67,8 @@ export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDeci
       parent: parent.agentId,
       niche: gap.niche,
       reason:
-        `niche ${gap.niche} recurred ${gap.recurrence} times in the last window (≥ ${cfg.minRecurrence}) with no specialist: ${why}; ` +
+        `niche ${gap.niche} recurred ${gap.recurrence} times in the last window (≥ ${cfg.minRecurrence}) with no specialist ` +
+        `for ${ctx.unspecializedFor?.[gap.niche] ?? sp.stableWindows} windows (≥ ${sp.stableWindows}): ${why}; ` +
         `parent ${parent.agentId} is the most generalist available (mean ${fmt(parent.mean)}, std ${fmt(parent.std)}, score ${fmt(parent.score)})`,
     });
   }

@@ -55,8 +55,14 @@ export async function runLifecycleWindow(w: WindowInput): Promise<number> {
   });
   if (!w.operators) return w.nextAgent;
 
+  const history = w.tracker.history();
+  const unspecializedFor = Object.fromEntries(w.nichesSeen.map((n) => {
+    let k = 0;
+    for (let i = history.length - 1; i >= 0 && !history[i]![n]; i--) k++;
+    return [n, k];
+  }));
   const plan = planLifecycle({
-    roster, niches: w.nichesSeen, recentNiches: w.recentNiches, window: w.window, poolVersion: sup().poolVersion, c0: w.c0,
+    unspecializedFor, roster, niches: w.nichesSeen, recentNiches: w.recentNiches, window: w.window, poolVersion: sup().poolVersion, c0: w.c0,
     bounds: { minAgents: w.config.minAgents, maxAgents: w.config.maxAgents, teamSize: w.teamSize }, config: w.config, rng: w.rng,
     nicheTerms: Object.fromEntries([...w.specs].map(([id, s]) => [id, [s.title, ...s.keywords]])),
   }, w.switches);
@@ -90,12 +96,15 @@ async function apply(w: WindowInput, d: LifecycleDecision, newId: () => string, 
       // The child inherits the parent's knowledge (its archive) but not its record. It starts as an
       // average newcomer — the pool's median competence on each niche seen — so it neither ties its
       // parent nor, with an optimistic c0, outranks proven agents and anchors tasks it never worked.
+      // Its exposure is the parent's: the archive it holds came from those tasks, so it is not
+      // novel there. (A zero exposure made every newborn the scout's favourite on every niche,
+      // spreading its experience — and the pool's — thinner instead of building on the parent's.)
       const roster = viewRoster(w.supervisor.getSnapshot().context.agents);
       const competence = Object.fromEntries(w.nichesSeen.map((n) => [n, median(roster.map((a) => competenceOf(a, n, w.c0)))]));
       w.supervisor.send({
         type: 'SPAWN_AGENT',
         input: {
-          id, persona, dim: parent.archive.dim, eta: w.eta, c0: w.c0, archive: parent.archive.clone(), competence,
+          id, persona, dim: parent.archive.dim, eta: w.eta, c0: w.c0, archive: parent.archive.clone(), competence, exposure: { ...parent.exposure },
           origin: { kind: d.operator, parents: [parent.id], poolVersion: version, reason: d.reason },
         },
       });

@@ -29,6 +29,11 @@ export interface LifecycleContext {
   readonly config: LifecycleConfig;
   /** Words that name each niche besides its id (title, keywords), to tell whether a persona already aims at it. */
   readonly nicheTerms?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Niche → consecutive lifecycle windows, up to and including this one, in which it had no
+   * specialist. Absent: the operators treat every niche without a specialist as persistently so.
+   */
+  readonly unspecializedFor?: Readonly<Record<string, number>>;
   /** Seeded randomness for operators that choose; the five built-in ones are deterministic and ignore it. */
   readonly rng: Rng;
 }

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { NicheSpec } from '../../tasks/niche';
 import { STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './leadership-bank';
+import type { StructureStat } from './leadership-stats';
 
 const f2 = (x: number) => x.toFixed(2);
 
@@ -12,9 +13,35 @@ export function formatRecord(e: LeadershipEntry): string {
   return `- ${e.niche}; team ${e.teamProfile.map(f2).join('/')}; ${e.structure}; reward ${f2(e.outcome)}; "${e.note}"`;
 }
 
-/** The leader's structure-choice prompt, showing the retrieved records (none for zero-shot choice). */
-export function chooseStructurePrompt(persona: string, spec: NicheSpec, teamSize: number, profile: readonly number[], records: readonly LeadershipEntry[], rounds: number): ChatMessage[] {
+/** Bank-wide evidence shown to the leader: each structure's statistics on this niche and for similar teams. */
+export interface ChoiceEvidence {
+  readonly niche: readonly StructureStat[];
+  /** Teams in the same profile bucket (`profileBucket`), on any niche. */
+  readonly team: readonly StructureStat[];
+  readonly bucket: string;
+}
+
+/** One structure's statistics as the leader reads them: `debate 12 tasks, mean 0.71 ± 0.08`. */
+export function formatStat(s: StructureStat): string {
+  if (s.count === 0) return `${s.structure} 0 tasks`;
+  return `${s.structure} ${s.count} tasks, mean ${f2(s.mean)} ± ${s.stderr === null ? '?' : f2(s.stderr)}`;
+}
+
+function formatEvidence(e: ChoiceEvidence | null): string {
+  if (!e) return '(none)';
+  return [
+    `- this area: ${e.niche.map(formatStat).join('; ')}`,
+    `- teams with mean competence ${e.bucket}, any area: ${e.team.map(formatStat).join('; ')}`,
+  ].join('\n');
+}
+
+/** The leader's structure-choice prompt, showing bank-wide statistics and the retrieved records (neither for zero-shot choice). */
+export function chooseStructurePrompt(
+  persona: string, spec: NicheSpec, teamSize: number, profile: readonly number[], records: readonly LeadershipEntry[], rounds: number,
+  evidence: ChoiceEvidence | null = null,
+): ChatMessage[] {
   const user = renderTemplate(loadTemplate(import.meta.url, 'choose-structure'), {
+    stats: formatEvidence(evidence),
     teamSize: String(teamSize),
     area: area(spec),
     profile: `anchor ${f2(profile[0] ?? 0)}, complement ${f2(profile[1] ?? 0)}, scout ${f2(profile[2] ?? 0)}`,

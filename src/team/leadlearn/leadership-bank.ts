@@ -1,4 +1,5 @@
 import { VectorIndex } from '../../store/vector-index';
+import { LeadershipStats } from './leadership-stats';
 
 /** The structures a leader can choose. */
 export const STRUCTURE_NAMES = ['voting', 'debate', 'generator-critic', 'decompose'] as const;
@@ -42,6 +43,8 @@ export function leadershipKey(nicheEmbedding: Float32Array, profile: readonly nu
  */
 export class LeadershipBank {
   private readonly index: VectorIndex<LeadershipEntry>;
+  /** Per-niche and per-team-profile statistics of every structure, updated with each entry. */
+  readonly stats = new LeadershipStats();
 
   constructor(readonly embeddingDim: number) {
     this.index = new VectorIndex<LeadershipEntry>(embeddingDim + 3);
@@ -52,9 +55,10 @@ export class LeadershipBank {
     return this.index.size;
   }
 
-  /** Append one entry. */
+  /** Append one entry (and count it in the statistics as of its commit version). */
   add(entry: LeadershipEntry): void {
     this.index.add(entry);
+    this.stats.add(entry.niche, entry.teamProfile, entry.structure, entry.outcome, entry.committedAt ?? 0);
   }
 
   /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf`. */

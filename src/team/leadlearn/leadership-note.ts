@@ -10,6 +10,8 @@ import { ask } from '../operators/ask';
 export interface LeadershipNote {
   readonly note: string;
   readonly usage: Usage;
+  /** Set when the leader's call failed after its retries (the note is then empty: a fallback). */
+  readonly error?: string;
 }
 
 /** Ask the leader for a one-line note on why the structure worked or failed; a failed call gives an empty note. */
@@ -21,5 +23,5 @@ export async function writeLeadershipNote(
   });
   const reply = await ask(model, [{ role: 'system', content: leader.persona }, { role: 'user', content: user }], 'leadlearn', leader.id, task.id, `${task.id}/${leader.id}/note`);
   const line = stripThinking(reply.text).split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  return { note: line.replace(/"/g, "'").slice(0, 200), usage: reply.usage };
+  return { note: line.replace(/"/g, "'").slice(0, 200), usage: reply.usage, ...(reply.error ? { error: reply.error } : {}) };
 }

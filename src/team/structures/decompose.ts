@@ -12,10 +12,28 @@ function parseParts(text: string, want: number): string[] | null {
   return parts.length > 0 ? parts.slice(0, Math.max(want, 1)) : null;
 }
 
+const words = (text: string) => new Set(text.toLowerCase().match(/[a-z]{4,}/g) ?? []);
+
 /**
- * The leader splits the task into one sub-problem per other member; members solve their parts;
- * the leader synthesizes the final answer from the part solutions. An unusable split falls back
- * to the whole task as the one part.
+ * Who solves each part: the helper whose own experience (retrieved lessons and insights) shares the
+ * most words with the part's description, so a step goes to the member who has handled it before;
+ * with no overlap, or a tie, part i goes to helper i (round robin). A helper may take several parts.
+ */
+export function assignParts(parts: readonly string[], experienceTexts: readonly string[]): number[] {
+  const vocab = experienceTexts.map(words);
+  return parts.map((part, i) => {
+    const want = [...words(part)];
+    const scores = vocab.map((v) => want.filter((w) => v.has(w)).length);
+    const best = Math.max(...scores);
+    const fallback = i % experienceTexts.length;
+    return best > 0 && scores[fallback]! < best ? scores.indexOf(best) : fallback;
+  });
+}
+
+/**
+ * The leader splits the task into one sub-problem per other member; each part goes to the helper
+ * whose experience matches it best (`assignParts`); the leader synthesizes the final answer from
+ * the part solutions. An unusable split falls back to the whole task as the one part.
  */
 export const decompose: Structure = async (ctx) => {
   const [leader, ...others] = ctx.team.members;
@@ -24,8 +42,10 @@ export const decompose: Structure = async (ctx) => {
   const split = await ask(ctx.model, decomposePrompt(memberContext(ctx, leader!), helpers.length), 'solve', lid, ctx.task.id, `${ctx.task.id}/${lid}/decompose/0`);
   const attempts: Attempt[] = [{ agentId: lid, role: leader!.role, step: 'decompose', index: 0, text: split.text, extracted: null, usage: split.usage, ...(split.error ? { error: split.error } : {}) }];
   const parts = parseParts(split.text, helpers.length) ?? ['Solve the whole task.'];
+  const expText = helpers.map((h) => { const e = ctx.experience(h.agent.id); return [...e.lessons, ...e.meta].map((x) => x.text).join('\n'); });
+  const who = assignParts(parts, expText);
   const solutions = await Promise.all(parts.map(async (part, i) => {
-    const member = helpers[i % helpers.length]!;
+    const member = helpers[who[i]!]!;
     const id = member.agent.id;
     const r = await ask(ctx.model, solvePartPrompt(memberContext(ctx, member), part, i + 1, parts.length), 'solve', id, ctx.task.id, `${ctx.task.id}/${id}/part/${i}`);
     return { text: r.text, attempt: { agentId: id, role: member.role, step: 'part', index: i, text: r.text, extracted: null, usage: r.usage, ...(r.error ? { error: r.error } : {}) } as Attempt };

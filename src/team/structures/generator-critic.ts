@@ -5,7 +5,8 @@ import { memberContext, type Structure } from './structure';
 
 /**
  * The leader generates; every other member reviews the answer (code: with the public-test
- * results in front of them); if any reviewer rejects it, the leader revises once with all feedback.
+ * results in front of them); if any reviewer rejects it, the leader revises once with all feedback
+ * (and, for code, the same public-test results).
  */
 export const generatorCritic: Structure = async (ctx) => {
   const [leader, ...critics] = ctx.team.members;
@@ -18,7 +19,7 @@ export const generatorCritic: Structure = async (ctx) => {
   if (rejected.length > 0) {
     final = await generate({
       ...ctx, member: leader!, experience: ctx.experience(leader!.agent.id), step: 'revise', index: 0,
-      messages: reviseFeedbackPrompt(memberContext(ctx, leader!), first.text, rejected.map((r) => r.feedback)),
+      messages: reviseFeedbackPrompt(memberContext(ctx, leader!), first.text, rejected.map((r) => r.feedback), tests),
     });
     attempts.push(final);
     // A failed revision keeps the first answer rather than losing it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SimModel, SimSideChannel, type ChatMessage, type NicheSpec, type Task } from '../../../src/index';
 import { strategyLesson } from '../../../src/llm/sim/responders/reflect-responder';
 import { goldMarker } from '../../../src/llm/sim/responders/solve-responder';
-import { reviewPrompt, reviseDebatePrompt, solvePartPrompt } from '../../../src/team/team-prompts';
+import { reviewPrompt, reviseDebatePrompt, reviseFeedbackPrompt, solvePartPrompt } from '../../../src/team/team-prompts';
 import { chooseStructurePrompt } from '../../../src/team/leadlearn/choose-prompt';
 import type { LeadershipEntry } from '../../../src/team/leadlearn/leadership-bank';
 
@@ -52,18 +52,54 @@ describe('simulated model: team prompts', () => {
     expect(named).toBeGreaterThan(20);
   });
 
-  it('seeing the right answer among teammates\' makes a revision more often right', async () => {
+  it('a teammate\'s right answer helps a reviser only when it shows work the reviser can check', async () => {
     const { side, sim } = setup();
-    let withGold = 0;
+    let checkable = 0;
+    let bare = 0;
     let without = 0;
     for (let i = 0; i < 300; i++) {
       const t = task(i);
       side.register(t, spec);
       const ctx = { persona, spec, task: t, experience: noExp };
-      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [`x ${goldMarker(t)}`, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) withGold++;
+      const worked = `Working through the steps carefully.\nSo the final answer is ${goldMarker(t)}.`;
+      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [worked, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) checkable++;
+      if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', [`x ${goldMarker(t)}`, '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) bare++;
       if ((await text(sim, reviseDebatePrompt(ctx, '\\boxed{3}', ['\\boxed{8}', '\\boxed{5}'], 1), t, `g${i}`)).includes(goldMarker(t))) without++;
     }
-    expect(withGold).toBeGreaterThan(without + 30);
+    expect(checkable).toBeGreaterThan(without + 30);
+    // Same draws, same probability: a bare answer (no derivation) earns no recognition at all.
+    expect(bare).toBe(without);
+  });
+
+  it('a strategy only read in a teammate\'s answer counts less than one the reviser holds', async () => {
+    const { side, sim } = setup();
+    let held = 0;
+    let read = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = task(1000 + i);
+      side.register(t, spec);
+      const req = sim.world.required('algebra', t.id, 3);
+      const lessons = req.map((s) => ({ id: s.phrase, text: strategyLesson(s, 'Algebra'), niche: 'algebra', level: 'lesson' as const, source: 'reflection' as const, taskId: null, poolVersion: 0, key: new Float32Array(4) }));
+      const peer = `I apply the ${req.map((s) => s.phrase).join(' and the ')}.\n\\boxed{5}`;
+      if ((await text(sim, reviseDebatePrompt({ persona, spec, task: t, experience: { lessons, meta: [] } }, '\\boxed{3}', [peer, '\\boxed{8}'], 1), t, `u${i}`)).includes(goldMarker(t))) held++;
+      if ((await text(sim, reviseDebatePrompt({ persona, spec, task: t, experience: noExp }, '\\boxed{3}', [peer, '\\boxed{8}'], 1), t, `u${i}`)).includes(goldMarker(t))) read++;
+    }
+    expect(held).toBeGreaterThan(read + 20);
+  });
+
+  it('a reviser shown its answer failing public tests is right more often than one with the feedback alone', async () => {
+    const { side, sim } = setup();
+    let tested = 0;
+    let untested = 0;
+    for (let i = 0; i < 300; i++) {
+      const t = task(2000 + i);
+      side.register(t, spec);
+      const ctx = { persona, spec, task: t, experience: noExp };
+      const fb = ['This looks wrong; re-check the last step against the statement.'];
+      if ((await text(sim, reviseFeedbackPrompt(ctx, '\\boxed{3}', fb, '0/2 public tests passed.\nFAILED: assert f(1) == 2'), t, `t${i}`)).includes(goldMarker(t))) tested++;
+      if ((await text(sim, reviseFeedbackPrompt(ctx, '\\boxed{3}', fb), t, `t${i}`)).includes(goldMarker(t))) untested++;
+    }
+    expect(tested).toBeGreaterThan(untested + 30);
   });
 
   it('a part solver names the part\'s strategy only when its own knowledge has it', async () => {
@@ -95,5 +131,26 @@ describe('simulated model: team prompts', () => {
     }
     expect(picks.get('decompose')).toBeGreaterThan(50);
     expect(fresh.size).toBe(4);
+  });
+
+  it('a leader tries again a structure dropped after unlucky early results, once the others have had many tries', async () => {
+    const { sim } = setup();
+    const stat = (structure: string, count: number, mean: number, stderr: number | null) => ({ structure, count, mean, stderr });
+    const evidence = (debate: ReturnType<typeof stat>) => ({
+      niche: [stat('voting', 200, 0.6, 0.03), debate, stat('generator-critic', 200, 0.7, 0.03), stat('decompose', 200, 0.6, 0.03)],
+      team: [], bucket: 'mid',
+    });
+    const picks = async (debate: ReturnType<typeof stat>) => {
+      let n = 0;
+      for (let i = 0; i < 40; i++) {
+        const reply = (await sim.complete({ messages: chooseStructurePrompt(persona, spec, 3, [0.5, 0.5, 0.5], [], 2, evidence(debate)), stage: 'leadlearn', seedKey: `u${i}` })).text;
+        if (reply.includes('"debate"')) n++;
+      }
+      return n;
+    };
+    // Two zero rewards say little: the uncertainty bonus, grown with 600 tasks elsewhere, outweighs them.
+    expect(await picks(stat('debate', 2, 0, 0))).toBeGreaterThan(20);
+    // Forty zero rewards are evidence: the bonus no longer covers the gap.
+    expect(await picks(stat('debate', 40, 0, 0))).toBe(0);
   });
 });

@@ -25,11 +25,11 @@ export const rewards = (n: number, r = 0.5): number[] => Array.from({ length: n 
 /** A lifecycle context around a roster; niches default to every competence key in first-seen order. */
 export function ctxOf(
   roster: AgentView[],
-  o: { niches?: string[]; recentNiches?: Record<string, number>; bounds?: Partial<RosterBounds>; config?: LifecycleConfigInput; rng?: Rng; window?: number } = {},
+  o: { niches?: string[]; recentNiches?: Record<string, number>; bounds?: Partial<RosterBounds>; config?: LifecycleConfigInput; rng?: Rng; window?: number; unspecializedFor?: Record<string, number> } = {},
 ): LifecycleContext {
   const niches = o.niches ?? [...new Set(roster.flatMap((a) => Object.keys(a.competence)))];
   return {
-    roster, niches, recentNiches: o.recentNiches ?? {}, window: o.window ?? 1, poolVersion: 100, c0: 0.5,
+    roster, niches, recentNiches: o.recentNiches ?? {}, window: o.window ?? 1, ...(o.unspecializedFor ? { unspecializedFor: o.unspecializedFor } : {}), poolVersion: 100, c0: 0.5,
     bounds: { minAgents: 3, maxAgents: 8, teamSize: 3, ...o.bounds },
     config: lifecycleConfigSchema.parse(o.config ?? {}), rng: o.rng ?? createRng('lifecycle-test'),
   };

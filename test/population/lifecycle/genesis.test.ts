@@ -19,6 +19,13 @@ describe('genesis', () => {
     expect(out[0]!.reason).toContain('(≥ 10)');
   });
 
+  it('waits until a niche has lacked a specialist for stableWindows consecutive windows', () => {
+    expect(genesis(ctxOf(roster(), { recentNiches: { y: 10 }, unspecializedFor: { x: 0, y: 1 } }))).toEqual([]);
+    const out = genesis(ctxOf(roster(), { recentNiches: { y: 10 }, unspecializedFor: { x: 0, y: 2 } }));
+    expect(out).toHaveLength(1);
+    expect(out[0]!.reason).toContain('for 2 windows (≥ 2)');
+  });
+
   it('does not fire just below the recurrence threshold', () => {
     expect(genesis(ctxOf(roster(), { recentNiches: { x: 30, y: 9 } }))).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import type { Strategy } from '../sim-world';
 import { ownKnowledge } from '../prompt-reader';
 import type { Responder, ResponderContext } from './responder';
+import { discoveryDraw } from './reflect-responder';
 
 const json = (v: unknown) => ({ text: JSON.stringify(v), lengthClass: 'json' as const });
 const phrase = (s: Strategy) => `the ${s.phrase} (${s.gloss})`;
@@ -16,16 +17,25 @@ function relevant(ctx: ResponderContext, text: string): Strategy[] {
   return world.mentioned(text).filter((s) => pool.has(s.phrase));
 }
 
-/** CoDream reflect: a diagnosis naming the relevant strategies the member's own knowledge had. */
+/**
+ * CoDream reflect: a private diagnosis naming the relevant strategies the member's own knowledge
+ * had. Like a post-task reflection it makes one discovery draw (same rates, `discoveryDraw`): it
+ * may name one strategy the member lacked. That draw is the only new knowledge a session can carry.
+ */
 export const dreamReflectResponder: Responder = (ctx) => {
   const used = relevant(ctx, ownKnowledge(ctx.prompt));
+  const reward = Number(/Reward:\s*([0-9.]+)/.exec(ctx.prompt.full)?.[1] ?? 0);
   const ok = /\(succeeded\)/.test(ctx.prompt.sections.get('your attempt') ?? '');
-  return json({ diagnosis: `${ok ? 'It worked' : 'It failed'}${used.length ? `; I relied on ${used.map(phrase).join(' and ')}` : '; I had no specific technique for this'}.` });
+  const known = new Set(ctx.world.mentioned(ctx.prompt.full).map((s) => s.phrase));
+  const found = ctx.entry ? discoveryDraw(ctx.entry, reward, known, ctx.world, ctx.params, ctx.rng) : undefined;
+  const relied = used.length ? `; I relied on ${used.map(phrase).join(' and ')}` : '; I had no specific technique for this';
+  return json({ diagnosis: `${ok ? 'It worked' : 'It failed'}${relied}.${found ? ` Looking back, ${phrase(found)} would have helped.` : ''}` });
 };
 
 /**
  * CoDream contrast: the relevant strategies attempt B (and its diagnosis) names that attempt A
- * lacks. With no success on either side the member may still imagine a missing required strategy.
+ * lacks. It reads only the two attempts and diagnoses in its prompt: with no difference it
+ * names no technique (no knowledge from the side channel).
  */
 export const dreamContrastResponder: Responder = (ctx) => {
   const a = `${ctx.prompt.sections.get([...ctx.prompt.sections.keys()].find((k) => k.startsWith('attempt a')) ?? '') ?? ''}`;
@@ -33,12 +43,6 @@ export const dreamContrastResponder: Responder = (ctx) => {
   const inA = new Set(relevant(ctx, a).map((s) => s.phrase));
   const delta = relevant(ctx, b).filter((s) => !inA.has(s.phrase));
   if (delta.length) return json({ delta: `B used ${delta.map(phrase).join(' and ')}; A did not.` });
-  const { entry, world, params, rng } = ctx;
-  if (entry && rng.chance(params.discoverOnFailure)) {
-    const known = new Set(world.mentioned(ctx.prompt.full).map((s) => s.phrase));
-    const missing = world.required(entry.task.niche, entry.task.id, entry.task.difficulty).filter((s) => !known.has(s.phrase));
-    if (missing.length) return json({ delta: `Both attempts missed a step; ${phrase(rng.pick(missing))} might have worked.` });
-  }
   return json({ delta: 'Both attempts rushed the final step.' });
 };
 
@@ -59,7 +63,7 @@ export const dreamDebateResponder: Responder = (ctx) => {
   const drop: number[] = [];
   lines.forEach((line, i) => {
     const concrete = ctx.world.mentioned(line).length > 0;
-    (ctx.rng.chance(concrete ? 0.9 : 0.15) ? keep : drop).push(i + 1);
+    (ctx.rng.chance(concrete ? ctx.params.dreamKeepConcrete : ctx.params.dreamKeepVague) ? keep : drop).push(i + 1);
   });
   if (ctx.rng.chance(ctx.params.malformed)) return { text: 'Keep the good ones.', lengthClass: 'json' };
   return json({ keep, drop });

@@ -3,32 +3,73 @@ import type { Responder } from './responder';
 const STRUCTURES = ['voting', 'debate', 'generator-critic', 'decompose'];
 const RECORD = /;\s*(voting|debate|generator-critic|decompose);\s*reward\s*([0-9.]+)/;
 
-/**
- * Answers a structure-choice prompt from the records it shows, as a leader reading them would:
- * each structure scores its mean reward in the records plus an exploration bonus
- * c/√(1+n) (untried structures 0.5 + c), with a little noise. No records: a uniform pick.
- */
-export const chooseResponder: Responder = ({ prompt, params, rng }) => {
-  const text = prompt.sections.get('choose a structure') ?? '';
-  const stats = new Map<string, { n: number; sum: number }>(STRUCTURES.map((s) => [s, { n: 0, sum: 0 }]));
+/** One structure's statistics as printed in the choice prompt (`formatStat`): `debate 12 tasks, mean 0.71 ± 0.08`. */
+const STAT = /(voting|debate|generator-critic|decompose) (\d+) tasks(?:, mean ([0-9.]+)(?: ± ([0-9.]+|\?))?)?/g;
+
+/** Count, mean and the standard error the prompt shows (null: not shown, e.g. fewer than 2 tasks). */
+type Tally = { n: number; mean: number; se?: number | null };
+
+/** Read a statistics line of the prompt into structure → (count, mean); null when the line is absent. */
+function readStats(text: string, prefix: string): Map<string, Tally> | null {
+  const line = text.split('\n').find((l) => l.startsWith(prefix));
+  if (!line) return null;
+  const out = new Map<string, Tally>(STRUCTURES.map((s) => [s, { n: 0, mean: 0.5 }]));
+  for (const m of line.matchAll(STAT)) {
+    out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5, se: m[4] && m[4] !== '?' ? Number(m[4]) : null });
+  }
+  return out;
+}
+
+/** Read the nearest records the prompt lists into structure → (count, mean). */
+function readRecords(text: string): Map<string, Tally> {
+  const sums = new Map<string, { n: number; sum: number }>(STRUCTURES.map((s) => [s, { n: 0, sum: 0 }]));
   for (const line of text.split('\n')) {
     const m = RECORD.exec(line);
     if (!m) continue;
-    const st = stats.get(m[1]!)!;
+    const st = sums.get(m[1]!)!;
     st.n += 1;
     st.sum += Number(m[2]);
   }
-  const any = [...stats.values()].some((s) => s.n > 0);
-  let structure: string;
-  if (!any) structure = rng.pick(STRUCTURES);
-  else {
-    const score = (s: { n: number; sum: number }) =>
-      (s.n ? s.sum / s.n : 0.5) + params.leaderExplore / Math.sqrt(1 + s.n) + params.leaderNoise * rng.normal();
-    structure = [...stats].map(([name, s]) => ({ name, v: score(s) })).reduce((a, b) => (b.v > a.v ? b : a)).name;
-  }
+  return new Map([...sums].map(([k, v]) => [k, { n: v.n, mean: v.n ? v.sum / v.n : 0.5 }]));
+}
+
+/**
+ * Answers a structure-choice prompt from the evidence it shows, as a leader reading it would.
+ * With bank statistics: each structure's niche mean, shrunk towards its mean for similar teams
+ * (itself shrunk towards 0.5) with weight `leaderPrior` records, plus an uncertainty bonus
+ * `leaderExplore`·√(2·ln(1+N))·u (UCB-like: N the niche's tasks over all structures, u the
+ * structure's standard error as the prompt shows it, with one pseudo-observation at the largest
+ * variance a reward in [0, 1] can have, 0.25, so a few identical rewards do not claim certainty),
+ * plus `leaderNoise`. The bonus shrinks as the structure's own evidence
+ * grows and grows slowly while the others are tried, so a structure dropped after unlucky early
+ * results is tried again. Without statistics it reads the listed records the same way; with
+ * neither, a uniform pick.
+ */
+export const chooseResponder: Responder = ({ prompt, params, rng }) => {
+  const text = prompt.sections.get('choose a structure') ?? '';
+  const niche = readStats(text, '- this area:') ?? readRecords(text);
+  const team = readStats(text, '- teams with');
+  const any = [...niche.values()].some((s) => s.n > 0) || [...(team?.values() ?? [])].some((s) => s.n > 0);
+  const total = [...niche.values()].reduce((a, s) => a + s.n, 0);
+  const z = Math.sqrt(2 * Math.log(1 + total));
+  const score = (name: string) => {
+    const nn = niche.get(name)!;
+    // The shown standard error gives the sample variance s² = se²·n; one pseudo-observation at the
+    // largest variance a reward in [0, 1] can have (0.25) keeps a few identical rewards from
+    // claiming certainty. No standard error shown: s² taken as 0.25.
+    const s2 = nn.se === null || nn.se === undefined ? 0.25 : nn.se * nn.se * nn.n;
+    const u = Math.sqrt((nn.n * s2 + 0.25) / (nn.n + 1) / (nn.n + 1));
+    const t = team?.get(name) ?? { n: 0, mean: 0.5 };
+    const prior = (t.n * t.mean + 0.5) / (t.n + 1);
+    const post = (nn.n * nn.mean + params.leaderPrior * prior) / (nn.n + params.leaderPrior);
+    return post + params.leaderExplore * z * u + params.leaderNoise * rng.normal();
+  };
+  const structure = any
+    ? STRUCTURES.map((name) => ({ name, v: score(name) })).reduce((a, b) => (b.v > a.v ? b : a)).name
+    : rng.pick(STRUCTURES);
   if (rng.chance(params.malformed)) return { text: 'Any of these could work here.', lengthClass: 'json' };
-  const s = stats.get(structure)!;
-  const why = s.n ? `${structure} averaged ${(s.sum / s.n).toFixed(2)} over ${s.n} similar records` : `${structure} has not been tried on similar tasks yet`;
+  const s = niche.get(structure)!;
+  const why = s.n ? `${structure} averaged ${s.mean.toFixed(2)} over ${s.n} tasks in this area` : `${structure} has little evidence in this area yet`;
   return { text: JSON.stringify({ structure, why }), lengthClass: 'json' };
 };
 

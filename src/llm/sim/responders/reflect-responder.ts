@@ -1,5 +1,7 @@
 import type { Rng } from '../../../engine/rng';
-import type { Strategy } from '../sim-world';
+import type { SimWorld, Strategy } from '../sim-world';
+import type { SimParams } from '../sim-params';
+import type { SideChannelEntry } from '../side-channel';
 import type { Responder } from './responder';
 
 const GENERIC_LESSONS = [
@@ -25,6 +27,21 @@ function pickUnknown(candidates: readonly Strategy[], known: ReadonlySet<string>
 }
 
 /**
+ * The discovery draw (README "Discovery"): reflecting on a task with the given reward, the model
+ * may name one of the task's required strategies — else one of its domain's — that `known` lacks,
+ * with chance `discoverOnSuccess` (reward ≥ 0.5) or `discoverOnFailure`. The only way the
+ * simulator adds knowledge no prompt carried; post-task reflection and CoDream's private reflect
+ * phase both use it, once per member.
+ */
+export function discoveryDraw(entry: SideChannelEntry, reward: number, known: ReadonlySet<string>, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
+  const { task } = entry;
+  const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
+  if (!rng.chance(pDiscover)) return undefined;
+  return pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
+    ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
+}
+
+/**
  * Answers a reflection prompt with `{"lesson", "meta"}` JSON. Reading only the reward it is shown
  * and the lessons already in the prompt, it may surface one of the task's strategies the agent
  * lacked (more likely after a success); otherwise it writes a generic lesson.
@@ -36,13 +53,8 @@ export const reflectResponder: Responder = ({ prompt, entry, world, params, rng 
   let lesson = rng.pick(GENERIC_LESSONS);
   let meta = rng.pick(GENERIC_META);
   if (entry) {
-    const { task, spec } = entry;
-    const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
-    if (rng.chance(pDiscover)) {
-      const s = pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
-        ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
-      if (s) lesson = strategyLesson(s, spec.title);
-    }
+    const s = discoveryDraw(entry, reward, known, world, params, rng);
+    if (s) lesson = strategyLesson(s, entry.spec.title);
     if (rng.chance(params.metaDiscovery)) {
       const s = pickUnknown(world.crossStrategies(), known, rng);
       if (s) meta = `On any task, use the ${s.phrase}: ${s.gloss}.`;
