@@ -48,7 +48,10 @@ describe('CoDream carries no knowledge from the simulator\'s side channel', () =
       const dream = calls.filter((c) => c.req.stage === 'codream');
       if (!dream.length) continue;
       // What members had: their solve prompts (persona, retrieved experience, teammates' answers) and their attempts.
+      // A member left without a part (decompose) has no solve call; its own experience reaches CoDream
+      // in its private reflect prompt, which is member context too.
       const context = new Set(calls.filter((c) => c.req.stage === 'solve').flatMap((c) => [...names(full(c.req)), ...names(c.text)]));
+      for (const c of dream.filter((d) => readPrompt(d.req.messages).kind === 'dream-reflect')) for (const s of names(full(c.req))) context.add(s);
       const draws = new Set<string>();
       for (const c of dream.filter((d) => readPrompt(d.req.messages).kind === 'dream-reflect')) {
         const inPrompt = new Set(names(full(c.req)));
