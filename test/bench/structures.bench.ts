@@ -34,6 +34,22 @@ export async function benchStructures(): Promise<void> {
   const q = Math.floor(chosen.length / 4);
   console.log(`1,200-task quickstart: share of ${top} (highest mean reward) by quarter:`,
     [0, 1, 2, 3].map((i) => (chosen.slice(i * q, (i + 1) * q).filter((e) => e.structure === top).length / q).toFixed(3)).join(' → '));
+  // The best structure differs by niche in this world: also the share of choices that went to the
+  // task's niche's most rewarding structure (in-run mean over at least 10 tasks).
+  const nicheRewards = new Map<string, number[]>();
+  for (const e of events.filter((x) => x.type === 'task.graded')) {
+    const c = chosen.find((x) => x.taskId === e.taskId)!;
+    const k = `${c.niche}|${c.structure}`;
+    nicheRewards.set(k, [...(nicheRewards.get(k) ?? []), e.reward]);
+  }
+  const nicheTop = new Map<string, string>();
+  for (const [k, xs] of [...nicheRewards].filter(([, xs]) => xs.length >= 10).sort((a, b) => mean(b[1]) - mean(a[1]))) {
+    const [n, s] = k.split('|') as [string, string];
+    if (!nicheTop.has(n)) nicheTop.set(n, s);
+  }
+  console.log('share of choices going to the niche\'s most rewarding structure, by quarter:',
+    [0, 1, 2, 3].map((i) => (chosen.slice(i * q, (i + 1) * q).filter((e) => e.structure === nicheTop.get(e.niche)).length / q).toFixed(3)).join(' → '),
+    JSON.stringify(Object.fromEntries(nicheTop)));
   const byNiche = new Map<string, Map<string, number>>();
   for (const e of chosen) {
     const m = byNiche.get(e.niche) ?? new Map<string, number>();

@@ -86,11 +86,7 @@ export interface SimParams {
   criticBase: { math: number; code: number; qa: number };
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
   criticCoverage: number;
-  /**
-   * Leader's uncertainty bonus c·√(2·ln(1+N))·se for a structure whose niche mean has standard error
-   * se (read from the prompt, with one pseudo-observation of variance 0.25), N the niche's tasks:
-   * UCB-like, 1 = the plain z-score at confidence 1 − 1/N.
-   */
+  /** Leader's exploration bonus c/√(1+n) for a structure with n records on the niche (shrinks with evidence). */
   leaderExplore: number;
   /** Weight, in records, of the leader's prior for a structure (its mean for similar teams) against the niche's evidence. */
   leaderPrior: number;
@@ -132,7 +128,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   testFeedback: 1.2,
   criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
   criticCoverage: 1.5,
-  leaderExplore: 1,
+  leaderExplore: 0.3,
   leaderPrior: 2,
   leaderNoise: 0.05,
   ttftMs: 60,

@@ -132,25 +132,4 @@ describe('simulated model: team prompts', () => {
     expect(picks.get('decompose')).toBeGreaterThan(50);
     expect(fresh.size).toBe(4);
   });
-
-  it('a leader tries again a structure dropped after unlucky early results, once the others have had many tries', async () => {
-    const { sim } = setup();
-    const stat = (structure: string, count: number, mean: number, stderr: number | null) => ({ structure, count, mean, stderr });
-    const evidence = (debate: ReturnType<typeof stat>) => ({
-      niche: [stat('voting', 200, 0.6, 0.03), debate, stat('generator-critic', 200, 0.7, 0.03), stat('decompose', 200, 0.6, 0.03)],
-      team: [], bucket: 'mid',
-    });
-    const picks = async (debate: ReturnType<typeof stat>) => {
-      let n = 0;
-      for (let i = 0; i < 40; i++) {
-        const reply = (await sim.complete({ messages: chooseStructurePrompt(persona, spec, 3, [0.5, 0.5, 0.5], [], 2, evidence(debate)), stage: 'leadlearn', seedKey: `u${i}` })).text;
-        if (reply.includes('"debate"')) n++;
-      }
-      return n;
-    };
-    // Two zero rewards say little: the uncertainty bonus, grown with 600 tasks elsewhere, outweighs them.
-    expect(await picks(stat('debate', 2, 0, 0))).toBeGreaterThan(20);
-    // Forty zero rewards are evidence: the bonus no longer covers the gap.
-    expect(await picks(stat('debate', 40, 0, 0))).toBe(0);
-  });
 });

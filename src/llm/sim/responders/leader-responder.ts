@@ -4,19 +4,16 @@ const STRUCTURES = ['voting', 'debate', 'generator-critic', 'decompose'];
 const RECORD = /;\s*(voting|debate|generator-critic|decompose);\s*reward\s*([0-9.]+)/;
 
 /** One structure's statistics as printed in the choice prompt (`formatStat`): `debate 12 tasks, mean 0.71 ± 0.08`. */
-const STAT = /(voting|debate|generator-critic|decompose) (\d+) tasks(?:, mean ([0-9.]+)(?: ± ([0-9.]+|\?))?)?/g;
+const STAT = /(voting|debate|generator-critic|decompose) (\d+) tasks(?:, mean ([0-9.]+))?/g;
 
-/** Count, mean and the standard error the prompt shows (null: not shown, e.g. fewer than 2 tasks). */
-type Tally = { n: number; mean: number; se?: number | null };
+type Tally = { n: number; mean: number };
 
 /** Read a statistics line of the prompt into structure → (count, mean); null when the line is absent. */
 function readStats(text: string, prefix: string): Map<string, Tally> | null {
   const line = text.split('\n').find((l) => l.startsWith(prefix));
   if (!line) return null;
   const out = new Map<string, Tally>(STRUCTURES.map((s) => [s, { n: 0, mean: 0.5 }]));
-  for (const m of line.matchAll(STAT)) {
-    out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5, se: m[4] && m[4] !== '?' ? Number(m[4]) : null });
-  }
+  for (const m of line.matchAll(STAT)) out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5 });
   return out;
 }
 
@@ -36,33 +33,21 @@ function readRecords(text: string): Map<string, Tally> {
 /**
  * Answers a structure-choice prompt from the evidence it shows, as a leader reading it would.
  * With bank statistics: each structure's niche mean, shrunk towards its mean for similar teams
- * (itself shrunk towards 0.5) with weight `leaderPrior` records, plus an uncertainty bonus
- * `leaderExplore`·√(2·ln(1+N))·u (UCB-like: N the niche's tasks over all structures, u the
- * structure's standard error as the prompt shows it, with one pseudo-observation at the largest
- * variance a reward in [0, 1] can have, 0.25, so a few identical rewards do not claim certainty),
- * plus `leaderNoise`. The bonus shrinks as the structure's own evidence
- * grows and grows slowly while the others are tried, so a structure dropped after unlucky early
- * results is tried again. Without statistics it reads the listed records the same way; with
- * neither, a uniform pick.
+ * (itself shrunk towards 0.5) with weight `leaderPrior` records, plus an exploration bonus
+ * `leaderExplore`/√(1+n) that shrinks as the niche's evidence n grows, plus `leaderNoise`. Without
+ * statistics it reads the listed records the same way; with neither, a uniform pick.
  */
 export const chooseResponder: Responder = ({ prompt, params, rng }) => {
   const text = prompt.sections.get('choose a structure') ?? '';
   const niche = readStats(text, '- this area:') ?? readRecords(text);
   const team = readStats(text, '- teams with');
   const any = [...niche.values()].some((s) => s.n > 0) || [...(team?.values() ?? [])].some((s) => s.n > 0);
-  const total = [...niche.values()].reduce((a, s) => a + s.n, 0);
-  const z = Math.sqrt(2 * Math.log(1 + total));
   const score = (name: string) => {
     const nn = niche.get(name)!;
-    // The shown standard error gives the sample variance s² = se²·n; one pseudo-observation at the
-    // largest variance a reward in [0, 1] can have (0.25) keeps a few identical rewards from
-    // claiming certainty. No standard error shown: s² taken as 0.25.
-    const s2 = nn.se === null || nn.se === undefined ? 0.25 : nn.se * nn.se * nn.n;
-    const u = Math.sqrt((nn.n * s2 + 0.25) / (nn.n + 1) / (nn.n + 1));
     const t = team?.get(name) ?? { n: 0, mean: 0.5 };
     const prior = (t.n * t.mean + 0.5) / (t.n + 1);
     const post = (nn.n * nn.mean + params.leaderPrior * prior) / (nn.n + params.leaderPrior);
-    return post + params.leaderExplore * z * u + params.leaderNoise * rng.normal();
+    return post + params.leaderExplore / Math.sqrt(1 + nn.n) + params.leaderNoise * rng.normal();
   };
   const structure = any
     ? STRUCTURES.map((name) => ({ name, v: score(name) })).reduce((a, b) => (b.v > a.v ? b : a)).name
