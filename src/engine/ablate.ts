@@ -3,8 +3,8 @@ import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import type { LanguageModel } from '../llm/model';
 import { getPreset } from './presets';
-import { RunStore } from '../store/run-store';
-import { resumeRun, runScenario, type RunResult, type StopOptions } from './run-scenario';
+import { continueRun } from './continue-run';
+import { runScenario, type RunResult, type StopOptions } from './run-scenario';
 import { parseScenario, type LoadedScenario } from './scenario';
 import type { RunSummary } from './summary';
 
@@ -209,18 +209,14 @@ async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts:
   let next = 0;
   let interrupted = false;
   const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}), ...(opts.onAbandonable ? { onAbandonable: opts.onAbandonable } : {}) };
-  const runOne = async (variant: string, seed: number): Promise<RunResult> => {
-    const runDir = path.join(plan.outDir, `${variant}-s${seed}`);
-    const model = opts.model ? { model: opts.model() } : {};
-    if (resume && existsSync(path.join(runDir, 'run.json'))) {
-      const store = await RunStore.open(runDir);
-      if (store.data.status === 'finished') return { summary: store.data.summary as unknown as RunSummary, runDir };
-      return resumeRun(runDir, { report: false, ...model, ...stopOpts });
-    }
+  const runOne = (variant: string, seed: number): Promise<RunResult> => {
     // Per-run HTML reports are skipped here: `evochamber report <ablation dir>` draws the variants side by side.
-    return runScenario(loaded, {
-      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: runDir, report: false, ...model, ...stopOpts,
-    });
+    const runOpts = {
+      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(plan.outDir, `${variant}-s${seed}`), report: false as const,
+      ...(opts.model ? { model: opts.model() } : {}), ...stopOpts,
+    };
+    // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.
+    return resume ? continueRun(loaded, runOpts) : runScenario(loaded, runOpts);
   };
   const worker = async () => {
     while (next < jobs.length && !interrupted && !opts.stop?.aborted) {
