@@ -1,3 +1,5 @@
+import { EXIT } from './exit-codes';
+
 /** What `withRunSignals` hands the run: the stop signal and where to register the hard exit. */
 export interface RunSignals {
   readonly stop: AbortSignal;
@@ -9,7 +11,7 @@ export interface RunSignals {
 /**
  * SIGINT / SIGTERM for a running command. The first asks the run to stop: no new tasks, those in
  * flight finish (or are cut after the grace period), the run is written as `interrupted`. A
- * second exits at once with code 4 after marking the run interrupted on disk (still resumable:
+ * second exits at once with EXIT.interrupted (4) after marking the run interrupted on disk (still resumable:
  * every committed task is durable).
  */
 export function withRunSignals(graceMs: number, say: (line: string) => void): RunSignals {
@@ -25,7 +27,7 @@ export function withRunSignals(graceMs: number, say: (line: string) => void): Ru
     }
     abandon?.();
     say(`${sig}: exiting now; continue later with "evochamber resume".`);
-    process.exit(4);
+    process.exit(EXIT.interrupted);
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

@@ -90,12 +90,12 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     process.stdout.write(`ablation interrupted; continue with: evochamber resume ${outDir}\n`);
     return EXIT.interrupted;
   }
-  print(result, values.json);
+  printAblation(result, values.json);
   return failedTasksExit(failedTasks);
 }
 
 /** Exit 3, said once on stderr, when tasks of finished runs failed for infrastructure reasons. */
-function failedTasksExit(failedTasks: number): number {
+export function failedTasksExit(failedTasks: number): number {
   if (failedTasks === 0) return EXIT.ok;
   process.stderr.write(`ablate: ${failedTasks} tasks failed for infrastructure reasons (see each run's failures)\n`);
   return EXIT.tasksFailed;
@@ -146,7 +146,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
         process.stderr.write(`ablate ${seen}${of}: ${f.variant} seed ${f.seed} FAILED after ${f.attempts} attempts: ${f.error}\n`);
       },
     });
-    print(result, values.json);
+    printAblation(result, values.json);
     const tasksExit = failedTasksExit(failedTasks);
     return result.failed?.length ? EXIT.tasksFailed : tasksExit;
   } catch (err) {
@@ -161,7 +161,8 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
   }
 }
 
-function print(result: AblationResult, json: boolean | undefined): void {
+/** The ablation table, and with `json` the documented JSON line last. */
+export function printAblation(result: AblationResult, json: boolean | undefined): void {
   process.stdout.write(`${formatAblationTable(result)}\n`);
   if (json) {
     const { variants: vs, seeds: n } = result;

@@ -3,12 +3,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../engine/clock';
 import { resumeAblation, ABLATION_PLAN_FILE } from '../../engine/ablate';
-import { formatAblationTable } from '../../engine/ablate';
 import { resumeRun } from '../../engine/run-scenario';
 import { RunStore } from '../../store/run-store';
 import { createProgress } from '../progress';
+import { EXIT } from '../exit-codes';
 import { withRunSignals } from '../run-signals';
 import { UsageError, intFlag } from '../usage';
+import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 
 /** Help text of `evochamber resume`. */
@@ -43,16 +44,20 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
+      let failedTasks = 0;
       const r = await resumeAblation(dir, {
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
-        onRunDone: (v, s, summary) => { if (!values.quiet) process.stderr.write(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`); },
+        onRunDone: (v, s, summary) => {
+          failedTasks += summary.failures;
+          if (!values.quiet) process.stderr.write(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
+        },
       });
       if (!r) {
         process.stdout.write(`ablation interrupted; continue with: evochamber resume ${dir}\n`);
-        return 4;
+        return EXIT.interrupted;
       }
-      process.stdout.write(`${formatAblationTable(r)}\n`);
-      return 0;
+      printAblation(r, values.json);
+      return failedTasksExit(failedTasks);
     }
     const store = await RunStore.open(dir);
     const total = (store.data.config as { stream?: { tasks?: number } }).stream?.tasks ?? 0;
