@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-cli-'));
 function cli(...args: string[]) {
@@ -16,13 +16,20 @@ function scenario(name: string, body: unknown): string {
 }
 
 describe('evochamber CLI', () => {
+  // One run, read by the run test and inspected by the inspect test.
+  let run1: ReturnType<typeof cli>;
+  beforeAll(() => { run1 = cli('run', 'scenarios/quickstart.json', '--tasks', '12', '--json', '--quiet', '--out', path.join(dir, 'run1')); });
+
   it('runs a scenario and prints the JSON summary as the last line', () => {
-    const r = cli('run', 'scenarios/quickstart.json', '--tasks', '12', '--json', '--quiet', '--out', path.join(dir, 'run1'));
+    const r = run1;
     expect(r.code).toBe(0);
     const last = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(last.tasks).toBe(12);
-    expect(last.accuracy).toBeGreaterThanOrEqual(0);
-    expect(last.accuracy).toBeLessThanOrEqual(1);
+    // The printed accuracy is the run's: the mean reward of the graded tasks in its event log.
+    const graded = readFileSync(path.join(dir, 'run1', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'task.graded');
+    expect(graded).toHaveLength(12);
+    expect(last.accuracy).toBeCloseTo(graded.reduce((a, e) => a + e.reward, 0) / graded.length, 3);
     expect(Object.keys(last.perNiche).length).toBeGreaterThan(0);
     expect(last.tokens.total.calls).toBeGreaterThan(0);
     expect(last.runDir).toBe(path.join(dir, 'run1'));
@@ -58,10 +65,11 @@ describe('evochamber CLI', () => {
   });
 
   it('inspects a finished run', () => {
-    cli('run', 'scenarios/quickstart.json', '--tasks', '6', '--quiet', '--out', path.join(dir, 'run2'));
-    const r = cli('inspect', path.join(dir, 'run2'));
+    expect(run1.code).toBe(0);
+    const r = cli('inspect', path.join(dir, 'run1'));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/finished/);
     expect(r.stdout).toMatch(/accuracy/);
+    expect(r.stdout).toMatch(/\b12\b/);
   });
 });

@@ -21,8 +21,12 @@ describe('ablate', () => {
       expect(v.runs).toHaveLength(2);
       for (const run of v.runs) expect(existsSync(path.join(run, 'run.json'))).toBe(true);
       expect(Object.keys(v.perNiche).length).toBeGreaterThan(0);
-      expect(v.accuracy.mean).toBeGreaterThanOrEqual(0);
+      // The aggregate is the mean ± sd of the accuracies the runs wrote to disk, seed by seed.
+      const accuracies = v.runs.map((run) => JSON.parse(readFileSync(path.join(run, 'run.json'), 'utf8')).summary.accuracy as number);
+      expect(v.accuracy).toEqual(stat(accuracies));
     }
+    // Same seeds, different variants: the memoryless baseline and the full system score differently.
+    expect(r.variants['single-agent']!.accuracy.mean).not.toBe(r.variants.evochamber!.accuracy.mean);
     expect(JSON.parse(readFileSync(path.join(outDir, 'ablation.json'), 'utf8')).seeds).toBe(2);
     const table = formatAblationTable(r);
     expect(table).toMatch(/single-agent\s+\d\.\d{3}±\d\.\d{3}/);
