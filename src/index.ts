@@ -7,8 +7,9 @@ export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOpt
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
-export { createRng, hash32, type Rng } from './engine/rng';
-export { systemClock, ManualClock, type Clock } from './engine/clock';
+export { createRng, type Rng } from './core/rng';
+export { hash32 } from './core/hash';
+export { systemClock, ManualClock, type Clock } from './core/clock';
 export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
 
 // Individual level
@@ -33,7 +34,8 @@ export { viewAgent, viewRoster, type AgentView } from './population/roster';
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
 export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
-export { createHashEmbedder, cosine } from './llm/hash-embedder';
+export { createHashEmbedder } from './llm/hash-embedder';
+export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
 export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
 export { SimSideChannel } from './llm/sim/side-channel';

@@ -16,10 +16,10 @@ import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run
 import { RunStore, runState } from '../store/run-store';
 import { buildNiches, GraderSet } from '../tasks/niche-registry';
 import { taskStream } from '../tasks/stream';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
 import { getPreset } from './presets';
-import { createRng } from './rng';
+import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';

@@ -14,7 +14,7 @@ import type { StructureResult } from '../team/structures/structure';
 import { ask } from '../team/operators/ask';
 import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
-import type { Rng } from './rng';
+import type { Rng } from '../core/rng';
 import { ASSEMBLERS, CHOOSERS, STRUCTURES, type Preset } from './presets';
 import type { Scenario } from './scenario-schema';
 

@@ -1,5 +1,5 @@
 import type { Scenario } from '../engine/scenario-schema';
-import { createRng } from '../engine/rng';
+import { createRng } from '../core/rng';
 import { createHashEmbedder } from './hash-embedder';
 import type { LanguageModel } from './model';
 import type { EndpointUsage } from './openai/endpoint';

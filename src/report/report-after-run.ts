@@ -1,4 +1,4 @@
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../core/clock';
 import { writeReport } from './write-report';
 
 /** The `report` option of a run: default on; `false` skips it; `{ outDir }` writes it elsewhere. */

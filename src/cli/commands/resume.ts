@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../engine/clock';
+import { systemClock } from '../../core/clock';
 import { resumeAblation, ABLATION_PLAN_FILE } from '../../engine/ablate';
 import { resumeRun } from '../../engine/run-scenario';
 import { RunStore } from '../../store/run-store';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../engine/clock';
+import { systemClock } from '../../core/clock';
 import { PRESETS } from '../../engine/presets';
 import { runScenario, type RunResult } from '../../engine/run-scenario';
 import { loadScenario, parseScenario } from '../../engine/scenario';

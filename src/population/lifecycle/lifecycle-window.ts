@@ -1,5 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';

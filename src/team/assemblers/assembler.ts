@@ -1,4 +1,4 @@
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { AgentView } from '../../population/roster';
 import type { Task } from '../../tasks/task';
 import type { Team } from '../team';

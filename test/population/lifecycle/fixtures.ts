@@ -1,4 +1,4 @@
-import { createRng, type Rng } from '../../../src/engine/rng';
+import { createRng, type Rng } from '../../../src/core/rng';
 import { Archive } from '../../../src/individual/archive';
 import type { AgentOrigin } from '../../../src/individual/agent-machine';
 import type { AgentView } from '../../../src/population/roster';

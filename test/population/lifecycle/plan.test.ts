@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../../../src/engine/rng';
+import { createRng, type Rng } from '../../../src/core/rng';
 import type { LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
 import {
   decisionAgents, retiredBy, rosterDelta, rosterFloor,

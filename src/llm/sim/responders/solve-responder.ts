@@ -1,6 +1,6 @@
 import type { NicheSpec } from '../../../tasks/niche';
 import type { Task } from '../../../tasks/task';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { SimParams } from '../sim-params';
 import type { SimWorld } from '../sim-world';
 import { ownKnowledge, type ReadPrompt } from '../prompt-reader';
