@@ -2,7 +2,8 @@
 
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
-export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
+export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
+export { type NicheEntry } from './tasks/niche-entry';
 export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
@@ -28,8 +29,9 @@ export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate, type AgentRef } from './population/supervisor-machine';
-export { viewAgent, viewRoster, type AgentView } from './population/roster';
+export { supervisorMachine, type PoolUpdate } from './population/supervisor-machine';
+export { type AgentRef } from './individual/agent-machine';
+export { viewAgent, viewRoster, type AgentView } from './individual/agent-view';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
@@ -41,7 +43,7 @@ export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
 export { SimSideChannel } from './llm/sim/side-channel';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
 export { SimWorld, type Strategy } from './llm/sim/sim-world';
-export { createModel, useModel, type CreatedModel } from './llm/create-model';
+export { createModel, useModel, type CreatedModel } from './engine/create-model';
 export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
 export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
 export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';

@@ -1,7 +1,7 @@
 import { createActor, toPromise, type ActorRefFrom } from 'xstate';
 import type { LanguageModel } from '../llm/model';
 import type { SimSideChannel } from '../llm/sim/side-channel';
-import { viewAgent, viewRoster } from '../population/roster';
+import { viewAgent, viewRoster } from '../individual/agent-view';
 import type { PoolUpdate, supervisorMachine } from '../population/supervisor-machine';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';

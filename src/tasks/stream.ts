@@ -1,4 +1,4 @@
-import type { NicheEntry } from '../engine/scenario-schema';
+import type { NicheEntry } from './niche-entry';
 import { createRng } from '../core/rng';
 import type { Niche } from './niche';
 import type { Task } from './task';

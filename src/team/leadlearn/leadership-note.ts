@@ -4,7 +4,7 @@ import type { LanguageModel, Usage } from '../../llm/model';
 import { stripThinking } from '../../core/text';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
-import { ask } from '../operators/ask';
+import { ask } from '../../llm/ask';
 
 /** What the leader writes into the bank after a task. */
 export interface LeadershipNote {

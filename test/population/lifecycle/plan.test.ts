@@ -6,7 +6,7 @@ import {
   type LifecycleContext, type LifecycleDecision, type LifecycleOperator, type LifecycleOperatorName,
 } from '../../../src/population/lifecycle/operator';
 import { LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, planLifecycle } from '../../../src/population/lifecycle/plan';
-import type { AgentView } from '../../../src/population/roster';
+import type { AgentView } from '../../../src/individual/agent-view';
 import { agent, ctxOf, rewards } from './fixtures';
 
 const fixed = (decisions: Partial<Record<LifecycleOperatorName, LifecycleDecision[]>>, calls: string[] = []) =>
