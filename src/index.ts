@@ -1,10 +1,39 @@
 // EvoChamber's public API: load a scenario, override parts of it, run it, compare results.
 
+import type { LoadedScenario } from './engine/scenario';
+import * as engineRun from './engine/run-scenario';
+import { withReport, type RunReportOption } from './report/report-after-run';
+
+/** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
+export interface RunOptions extends engineRun.RunOptions {
+  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
+  readonly report?: RunReportOption;
+}
+
+/** Options of `resumeRun`: the engine's, plus the HTML report written when the run finishes. */
+export interface ResumeOptions extends engineRun.ResumeOptions {
+  /** As `RunOptions.report`. */
+  readonly report?: RunReportOption;
+}
+
+/**
+ * Run a scenario end to end (engine/run-scenario.ts) and, once it finishes, write its report
+ * unless `report: false`. The engine itself knows nothing of reports (report/ sits beside it).
+ */
+export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.runScenario(loaded, withReport(opts));
+}
+
+/** Continue an interrupted or crashed run (engine/run-scenario.ts), writing its report as `runScenario` does. */
+export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.resumeRun(runDir, withReport(opts));
+}
+
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
 export { type NicheEntry } from './tasks/niche-entry';
-export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
+export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
