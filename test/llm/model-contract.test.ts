@@ -1,0 +1,204 @@
+/**
+ * The `LanguageModel` contract (src/llm/model.ts), one set of checks run against every backend the
+ * engine can be given: the in-process simulated model, and the OpenAI pool talking HTTP to a real
+ * serve-sim (chat and embeddings over the wire). Both are built by `createModel`, as a run builds them.
+ * The interface has no abort or per-call timeout; the pool's own timeout is covered in test/llm/openai/.
+ */
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AccountingModel, buildReflectPrompt, buildSolvePrompt, createModel, loadScenario, ModelRequestError, SimSideChannel, startServeSim, withOverrides,
+  type CompletionRequest, type Completion, type LanguageModel, type NicheSpec, type ServeSim, type Task,
+} from '../../src/index';
+
+const spec: NicheSpec = {
+  id: 'algebra', domain: 'math', title: 'Algebra', description: 'solve for x', keywords: ['algebra', 'equations'],
+  generator: 'algebra', difficulties: [1, 2, 3], answerFormat: 'Give the final answer as \\boxed{...}.',
+};
+const task = (i: number): Task => ({
+  id: `contract-${i}`, index: i, niche: 'algebra', domain: 'math', difficulty: 2, block: 0,
+  question: `Solve 3x + ${i} = ${i + 12}.`, hidden: { answer: '4', distractors: ['3', '5', '12'] },
+});
+const persona = 'You are a careful problem solver.';
+const TASKS = [task(1), task(2), task(3)];
+const solve = (t: Task, seedKey: string, stage: CompletionRequest['stage'] = 'solve'): CompletionRequest => ({
+  messages: buildSolvePrompt(persona, spec, t, { lessons: [], meta: [] }), stage, taskId: t.id, seedKey, agentId: 'agent-01',
+});
+const reflect = (t: Task, seedKey: string): CompletionRequest => ({
+  messages: buildReflectPrompt({ persona, spec, task: t, experience: { lessons: [], meta: [] }, ownAnswer: '4', teamAnswer: '4', reward: 1, correct: true }),
+  stage: 'reflect', taskId: t.id, seedKey,
+});
+
+/** A model under test, as `createModel` built it, and how to make one of the same kind whose backend is gone. */
+interface Subject {
+  readonly model: LanguageModel;
+  readonly close: () => Promise<void>;
+}
+interface Backend {
+  readonly name: string;
+  /** Same seed, same backend: a second instance must answer like the first. */
+  make(): Promise<Subject>;
+  /** Start whatever the backend needs (a server); returns its teardown. */
+  start(): Promise<() => Promise<void>>;
+  /** A model of this kind that cannot reach its backend; absent when it has none to lose. */
+  readonly unreachable?: () => Promise<Subject>;
+}
+
+const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
+
+function built(scenario: typeof quickstart, channel = new SimSideChannel()): Subject & { channel: SimSideChannel } {
+  const created = createModel(scenario.scenario, channel);
+  for (const t of TASKS) created.sideChannel.register(t, spec);
+  return { model: created.model, close: () => created.close(), channel: created.sideChannel };
+}
+
+const simBackend: Backend = {
+  name: 'the in-process simulated model',
+  start: async () => async () => {},
+  make: async () => built(quickstart),
+};
+
+let server: ServeSim | undefined;
+const openaiScenario = (baseURL: string) => withOverrides(quickstart, {
+  model: {
+    backend: 'openai', endpoints: [{ baseURL, model: 'sim', maxConcurrency: 8 }], embeddings: { model: 'sim' },
+    timeoutMs: 20_000, retries: 2, backoff: { baseMs: 10, maxMs: 50 }, health: { failureThreshold: 5, cooldownMs: 200 },
+  },
+} as never);
+/** A port nothing listens on: bound, then released. */
+async function deadPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+const poolBackend: Backend = {
+  name: 'the OpenAI pool over HTTP to serve-sim',
+  start: async () => {
+    server = await startServeSim({ port: 0, timeScale: 300, seed: quickstart.scenario.seed });
+    return () => server!.close();
+  },
+  make: async () => built(openaiScenario(server!.url)),
+  unreachable: async () => {
+    const s = withOverrides(openaiScenario(`http://127.0.0.1:${await deadPort()}/v1`), { model: { retries: 0 } } as never);
+    return built(s);
+  },
+};
+
+const isCount = (n: number) => Number.isInteger(n) && n >= 0;
+
+function contract(backend: Backend): void {
+  describe(`LanguageModel contract: ${backend.name}`, () => {
+    let stop: () => Promise<void>;
+    let subject: Subject;
+    beforeAll(async () => {
+      stop = await backend.start();
+      subject = await backend.make();
+    });
+    afterAll(async () => {
+      await subject?.close();
+      await stop?.();
+    });
+
+    it('answers with text, its own name, non-negative integer token counts and ordered timings', async () => {
+      const c = await subject.model.complete(solve(TASKS[0]!, 'shape/0'));
+      expect(typeof c.text).toBe('string');
+      expect(c.text.length).toBeGreaterThan(0);
+      expect(typeof c.model).toBe('string');
+      expect(c.model.length).toBeGreaterThan(0);
+      expect(isCount(c.usage.promptTokens) && c.usage.promptTokens > 0).toBe(true);
+      expect(isCount(c.usage.completionTokens) && c.usage.completionTokens > 0).toBe(true);
+      expect(c.usage.unknown).toBeUndefined();
+      expect(Number.isFinite(c.timing.ttftMs) && c.timing.ttftMs >= 0).toBe(true);
+      expect(Number.isFinite(c.timing.totalMs) && c.timing.totalMs >= c.timing.ttftMs).toBe(true);
+      if (c.reasoning !== undefined) expect(typeof c.reasoning).toBe('string');
+      // A solve prompt gets an answer in the format it asks for.
+      expect(c.text).toMatch(/\\boxed\{[^}]+\}/);
+    });
+
+    it('accounts usage exactly: per-stage calls and tokens are the sums of the replies, and the total their sum', async () => {
+      const acc = new AccountingModel(subject.model);
+      const reqs = [solve(TASKS[0]!, 'acc/0'), solve(TASKS[1]!, 'acc/1'), reflect(TASKS[0]!, 'acc/2'), solve(TASKS[2]!, 'acc/3', 'codream')];
+      const replies: Completion[] = [];
+      for (const r of reqs) replies.push(await acc.complete(r));
+      const rep = acc.report();
+      const sum = (stage: string, k: 'promptTokens' | 'completionTokens') =>
+        replies.filter((_, i) => reqs[i]!.stage === stage).reduce((a, c) => a + c.usage[k], 0);
+      expect(Object.keys(rep).sort()).toEqual(['codream', 'reflect', 'solve', 'total']);
+      for (const stage of ['solve', 'reflect', 'codream']) {
+        const u = rep[stage]!;
+        expect(u.calls).toBe(reqs.filter((r) => r.stage === stage).length);
+        expect(u.promptTokens).toBe(sum(stage, 'promptTokens'));
+        expect(u.completionTokens).toBe(sum(stage, 'completionTokens'));
+        expect([u.calls, u.promptTokens, u.completionTokens].every(isCount)).toBe(true);
+      }
+      expect(rep.total).toEqual({
+        calls: 4,
+        promptTokens: replies.reduce((a, c) => a + c.usage.promptTokens, 0),
+        completionTokens: replies.reduce((a, c) => a + c.usage.completionTokens, 0),
+      });
+    });
+
+    it('answers a request the same way every time, from a fresh instance too, whatever the stage', async () => {
+      const req = solve(TASKS[1]!, 'det/0');
+      const first = await subject.model.complete(req);
+      const again = await subject.model.complete(req);
+      expect(again.text).toBe(first.text);
+      expect(again.usage).toEqual(first.usage);
+      const other = await backend.make();
+      try {
+        expect((await other.model.complete(req)).text).toBe(first.text);
+      } finally {
+        await other.close();
+      }
+      // The stage routes and accounts; it never changes the answer.
+      expect((await subject.model.complete({ ...req, stage: 'other' })).text).toBe(first.text);
+      // The seed key is what samples: across many keys the answers are not all the same.
+      const texts = new Set<string>();
+      for (let i = 0; i < 12; i++) texts.add((await subject.model.complete(solve(TASKS[1]!, `det/key-${i}`))).text);
+      expect(texts.size).toBeGreaterThan(1);
+    });
+
+    it('does not depend on the order concurrent requests complete in', async () => {
+      const reqs = TASKS.flatMap((t, i) => [solve(t, `order/${i}/a`), solve(t, `order/${i}/b`)]);
+      const together = await Promise.all(reqs.map((r) => subject.model.complete(r)));
+      const reversed: string[] = [];
+      for (const r of [...reqs].reverse()) reversed.unshift((await subject.model.complete(r)).text);
+      expect(together.map((c) => c.text)).toEqual(reversed);
+    });
+
+    it('embeds each text into one L2-normalised vector of a shared dimension, the same text the same way', async () => {
+      const texts = ['isolate x first', 'check the units', 'isolate x first', ''];
+      const v = await subject.model.embed(texts);
+      expect(v).toHaveLength(texts.length);
+      const dim = v[0]!.length;
+      expect(dim).toBeGreaterThan(0);
+      for (const x of v.slice(0, 3)) {
+        expect(x).toBeInstanceOf(Float32Array);
+        expect(x.length).toBe(dim);
+        expect(Math.hypot(...x)).toBeCloseTo(1, 4);
+      }
+      expect(v[3]!.length).toBe(dim);
+      expect([...v[2]!]).toEqual([...v[0]!]);
+      expect([...v[1]!]).not.toEqual([...v[0]!]);
+      expect(await subject.model.embed([])).toEqual([]);
+    });
+
+    const unreachable = backend.unreachable;
+    if (unreachable) it('rejects with the documented error, naming the failure, when its backend cannot be reached', async () => {
+      const dead = await unreachable();
+      try {
+        const err = await dead.model.complete(solve(TASKS[0]!, 'dead/0')).then(() => null, (e: unknown) => e);
+        expect(err).toBeInstanceOf(ModelRequestError);
+        expect((err as ModelRequestError).attempts).toBe(1);
+        expect((err as Error).message.length).toBeGreaterThan(0);
+      } finally {
+        await dead.close();
+      }
+    });
+  });
+}
+
+for (const backend of [simBackend, poolBackend]) contract(backend);
