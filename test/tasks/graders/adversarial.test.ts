@@ -34,8 +34,14 @@ function render(c: HostileCandidate, env: Env): string {
 
 const tasksFor = (c: HostileCandidate): Task[] => (c.only === 'probe' ? [PROBE_TASK] : c.only === 'script' ? [SCRIPT_TASK] : [PROBE_TASK, SCRIPT_TASK]);
 
-/** Grade every candidate against its tasks in one batch, through one pool. */
-function suite(label: string, make: () => CodeGrader, candidates: readonly HostileCandidate[]): void {
+/** The one candidate whose attack is time itself: it can only be stopped by the limit. */
+const SLEEPER = 'sleeps past the time limit';
+
+/**
+ * Grade every candidate against its tasks in one batch, through one pool. Except for the sleeper,
+ * a candidate must score 0 on its merits: a timeout would hide whether the attack was stopped.
+ */
+function suite(label: string, make: () => CodeGrader, candidates: readonly HostileCandidate[], controlTasks: readonly Task[] = [PROBE_TASK, SCRIPT_TASK]): void {
   describe(`adversarial suite (${label})`, () => {
     let grader: CodeGrader;
     let server: Server;
@@ -69,6 +75,8 @@ function suite(label: string, make: () => CodeGrader, candidates: readonly Hosti
         const got = grades.get(c.name)!;
         expect(got.map((g) => ({ reward: g.reward, detail: g.detail })).filter((g) => g.reward !== 0)).toEqual([]);
         expect(got).toHaveLength(tasksFor(c).length);
+        const timedOut = got.filter((g) => /^timeout/.test(g.detail)).length;
+        expect(timedOut).toBe(c.name === SLEEPER ? got.length : 0);
       });
     }
 
@@ -78,23 +86,29 @@ function suite(label: string, make: () => CodeGrader, candidates: readonly Hosti
       expect(readdirSync(PROJECT_DIR).sort()).toEqual(projectBefore);
     });
 
-    it('still grades the correct program 1 on both tasks after the hostile batch, and so an escape that worked', async () => {
+    it('still grades the correct program 1 after the hostile batch, and so an escape that worked', async () => {
       for (const code of [GOOD, CONTROL]) {
         const fenced = `\`\`\`python\n${code}\n\`\`\``;
-        expect((await grader.grade(fenced, PROBE_TASK)).reward).toBe(1);
-        expect((await grader.grade(fenced, SCRIPT_TASK)).reward).toBe(1);
+        for (const t of controlTasks) expect((await grader.grade(fenced, t)).reward).toBe(1);
       }
     });
   });
 }
 
-suite('bubblewrap, or the strongest isolation this host allows', () => createCodeGrader({ workers: 2, timeoutMs: 3000, allowUnsandboxed: true }), HOSTILE);
+// A limit no loaded machine reaches: every attack must be stopped by the sandbox, not by the clock.
+const GENEROUS_MS = 30_000;
+suite('bubblewrap, or the strongest isolation this host allows', () => createCodeGrader({ workers: 2, timeoutMs: GENEROUS_MS, allowUnsandboxed: true }),
+  HOSTILE.filter((c) => c.name !== SLEEPER));
+
+// The sleeper, alone, against a short limit: the wall-clock deadline must cut it. Its control is a
+// probe task, which runs in the already-forked candidate process and so stays well inside the limit.
+suite('the time limit', () => createCodeGrader({ workers: 1, timeoutMs: 1000, allowUnsandboxed: true }), HOSTILE.filter((c) => c.name === SLEEPER), [PROBE_TASK]);
 
 // Without bubblewrap the in-process guard is the only file-system boundary, so the attacks on
 // it (and on the verdict) must fail there too.
 const FALLBACK_KINDS = ['overwrites the worker globals', 'reads /etc/passwd', 'reads a project file', 'writes into a host directory',
   'symlink', 'host environment', 'connects', 'loads ctypes', 'forges result lines at load', 'patches builtins.compile', 'sys._getframe'];
-suite('fallback without bubblewrap', () => createCodeGrader({ workers: 1, timeoutMs: 3000, isolation: 'fallback', allowUnsandboxed: true }),
+suite('fallback without bubblewrap', () => createCodeGrader({ workers: 1, timeoutMs: GENEROUS_MS, isolation: 'fallback', allowUnsandboxed: true }),
   HOSTILE.filter((c) => FALLBACK_KINDS.some((k) => c.name.includes(k))));
 
 describe('unsandboxed grading is opt-in', () => {

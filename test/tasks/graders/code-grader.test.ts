@@ -9,8 +9,12 @@ import { InfrastructureError, isInfrastructureError } from '../../../src/core/in
 import { createCodeGrader, createSandboxPool, normalizeCode } from '../../../src/tasks/graders';
 import { CODE_COMPLETIONS, taskOf } from './completions.fixtures';
 
-const grader = createCodeGrader({ workers: 2, timeoutMs: 1000, memoryMb: 256 });
-afterAll(() => grader.close());
+// Verdict and isolation tests get a limit no loaded machine reaches: a candidate that hits it would
+// fail for the wrong reason (and an isolation check would pass for the wrong one). Only the limits
+// tests below use a short one, on purpose.
+const grader = createCodeGrader({ workers: 2, timeoutMs: 30_000, memoryMb: 256 });
+const limited = createCodeGrader({ workers: 1, timeoutMs: 1000, memoryMb: 256 });
+afterAll(() => Promise.all([grader.close(), limited.close()]));
 
 const ADD_TESTS = ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0', 'assert add(0, 0) == 0'];
 const addTask = taskOf('code', 'def add(a, b):\n    return a + b\n', { tests: ADD_TESTS });
@@ -82,9 +86,9 @@ describe('code grader: pass@1 on hidden tests', () => {
 
 describe('code sandbox: limits', () => {
   it('kills a candidate that loops forever at its limit, and the next job still grades', async () => {
-    const g = await grader.grade(fenced('def add(a, b):\n    while True:\n        pass'), addTask);
+    const g = await limited.grade(fenced('def add(a, b):\n    while True:\n        pass'), addTask);
     expect(g).toMatchObject({ reward: 0, detail: 'timeout after 1000 ms (0/3 tests passed before)' });
-    expect((await grader.grade(fenced(GOOD), addTask)).reward).toBe(1);
+    expect((await limited.grade(fenced(GOOD), addTask)).reward).toBe(1);
   });
 
   it('fails a candidate that allocates huge memory, but allows a modest allocation', async () => {
@@ -125,6 +129,7 @@ describe('code sandbox: isolation', () => {
       'assert "root" in read("/etc/passwd")',
     ]);
     expect(r.results.map((t) => t.passed)).toEqual([false, false]);
+    expect(r.timedOut).toBe(false);
     if (grader.isolation.filesystemIsolated) {
       // Checked without open(), so this holds even if the in-process audit hook were bypassed.
       const seen = await grader.runTests('import os', [`assert not os.path.exists(${JSON.stringify(PROJECT_FILE)})`]);
@@ -141,6 +146,9 @@ describe('code sandbox: isolation', () => {
       const code = `import socket\ndef probe():\n    try:\n        socket.create_connection(("127.0.0.1", ${port}), timeout=0.5).close()\n        return "connected"\n    except Exception as e:\n        return type(e).__name__`;
       const r = await grader.runTests(code, ['r = probe(); assert r == "connected", r']);
       expect(r.results[0]?.passed).toBe(false);
+      // Refused by the sandbox, not cut by the time limit: the probe came back with an exception's name.
+      expect(r.timedOut).toBe(false);
+      expect(r.results[0]?.output).toMatch(/^AssertionError: \w+$/);
       expect(connections).toBe(0);
       if (grader.isolation.networkIsolated) {
         const ifs = await grader.runTests('import socket', ['assert [n for _, n in socket.if_nameindex()] == ["lo"]']);
@@ -154,6 +162,7 @@ describe('code sandbox: isolation', () => {
   it('cannot start subprocesses or fork', async () => {
     const r = await grader.runTests('import os', ['import subprocess; subprocess.run(["true"])', 'os.fork()', 'os.system("true")']);
     expect(r.results.map((t) => t.passed)).toEqual([false, false, false]);
+    expect(r.timedOut).toBe(false);
   });
 });
 
@@ -230,7 +239,7 @@ describe('code sandbox: process lifetime', () => {
 });
 
 describe('code sandbox: fallback without bubblewrap', () => {
-  const weak = createCodeGrader({ workers: 1, timeoutMs: 1000, isolation: 'fallback', allowUnsandboxed: true });
+  const weak = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true });
   afterAll(() => weak.close());
 
   it('still grades, and still refuses project files and sockets', async () => {
@@ -240,6 +249,7 @@ describe('code sandbox: fallback without bubblewrap', () => {
     expect(r.results[0]?.passed).toBe(false);
     const net = await weak.runTests('import _socket', ['_socket.socket()']);
     expect(net.passed).toBe(0);
+    expect(r.timedOut || net.timedOut).toBe(false);
   });
 });
 
