@@ -7,11 +7,13 @@ import { loadScenario, runScenario } from '../../src/index';
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 
 describe('individual level in the simulated world', () => {
-  it('memory matters: over a 600-task stream the individual preset beats single-agent on accuracy, averaged over 3 seeds', async () => {
+  it('memory matters: over a 300-task stream the individual preset beats single-agent on accuracy, averaged over 3 seeds', async () => {
     const rows: { seed: number; sa: number; ind: number }[] = [];
     for (const seed of [1, 2, 3]) {
+      // 300 tasks: individual 0.482 vs single-agent 0.369 over seeds 1-3 (600 tasks: 0.505 vs 0.379), a gap
+      // of about five standard errors of the difference, and every seed shows it.
       const run = (variant: string) => runScenario(quickstart, {
-        variant, seed, tasks: 600, report: false, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
+        variant, seed, tasks: 300, report: false, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
       }).then((r) => r.summary.accuracy);
       rows.push({ seed, sa: await run('single-agent'), ind: await run('individual') });
     }
