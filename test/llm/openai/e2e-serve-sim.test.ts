@@ -26,7 +26,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
     expect(summary.failures).toBe(0);
     expect(new Set(doneTaskIds(dir)).size).toBe(24);
     expect(summary.accuracy).toBeGreaterThan(0.1);
-    const local = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { tasks: 24, outDir: outDir() });
+    const local = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { tasks: 24, report: false, outDir: outDir() });
     expect(Math.abs(summary.accuracy - local.summary.accuracy)).toBeLessThanOrEqual(0.15);
     const ep = Object.values(summary.endpoints!)[0]!;
     expect(ep.requests).toBe(summary.tokens.total.calls);
@@ -77,7 +77,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
     const rec: RecordedRequest[] = [];
     const server = await startServeSim({ port: 0, timeScale: 300, onRequest: (r) => rec.push(r) });
     try {
-      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }] }), { tasks: 12, outDir: outDir() });
+      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }] }), { tasks: 12, report: false, outDir: outDir() });
       const registrations = rec.filter((r) => r.path.endsWith('/sim/side-channel'));
       expect(registrations.length).toBeGreaterThan(0);
       type Hidden = { question: string; publicTests?: string[]; hidden: { answer: string; tests?: string[] } };
@@ -91,7 +91,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
       expect(chatBodies.length).toBeGreaterThan(0);
 
       rec.length = 0;
-      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: false }), { tasks: 12, outDir: outDir() });
+      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: false }), { tasks: 12, report: false, outDir: outDir() });
       expect(summary.tasks).toBe(12);
       expect(rec.some((r) => r.path.includes('side-channel'))).toBe(false);
       const wire = rec.map((r) => `${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
