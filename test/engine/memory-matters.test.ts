@@ -23,5 +23,5 @@ describe('individual level in the simulated world', () => {
     console.log(['seed  single-agent  individual', ...rows.map((r) => `${r.seed}     ${r.sa.toFixed(3)}         ${r.ind.toFixed(3)}`),
       `mean  ${sa.toFixed(3)}         ${ind.toFixed(3)}`].join('\n'));
     expect(ind).toBeGreaterThan(sa);
-  });
+  }, 300_000); // six 300-task runs: a guard against a hang, sized for a loaded 2-core machine
 });

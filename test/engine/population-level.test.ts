@@ -157,7 +157,7 @@ describe('population level', () => {
     // Routing is selective here: some insights skip some agents.
     expect(check.skipped).toBeGreaterThan(0);
     expect(ev.filter((e) => e.type === 'lesson.added' && e.source === 'codream').length).toBeGreaterThan(0);
-  });
+  }, 300_000); // guards against a hang, sized for a loaded 2-core machine
 
   it('from identical seed agents, stable specialists emerge on a six-niche block stream, and who they are depends on the seed', async () => {
     const rows: { seed: number; count: number; who: string }[] = [];
@@ -170,5 +170,5 @@ describe('population level', () => {
     expect(rows.reduce((a, r) => a + r.count, 0)).toBeGreaterThanOrEqual(3);
     const withAny = rows.filter((r) => r.count > 0);
     expect(new Set(withAny.map((r) => r.who)).size).toBe(withAny.length);
-  });
+  }, 300_000);
 });
