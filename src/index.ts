@@ -3,7 +3,7 @@
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
-export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
+export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
@@ -22,8 +22,10 @@ export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-
 // Team level
 export { vote, type VoteResult } from './team/operators/vote';
 export { generate, type Attempt } from './team/operators/generate';
-export type { Structure, StructureContext, StructureResult } from './team/structures/structure';
-export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
+export type { Structure, StructureContext, StructureResult, StructureDescriptor } from './team/structures/structure';
+export { BUILTIN_STRUCTURES, structureRegistry, choosableStructures, type StructureRegistry } from './team/structures';
+export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
+export { BUILTIN_ASSEMBLERS } from './team/assemblers';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
@@ -66,7 +68,8 @@ export { JournaledModel, JournalMissError, requestKey, JOURNAL_FILE, type Missin
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
 export { CHOOSERS, minimumPool } from './engine/presets';
-export type { StructureChooser, Choice, ChoiceContext } from './team/choosers/chooser';
+export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
+export { BUILTIN_CHOOSERS } from './team/choosers';
 export { styleOverlap } from './team/style-overlap';
 export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
 

@@ -19,6 +19,7 @@ import type { Preset } from './presets';
 import type { Clock } from './clock';
 import type { Rng } from './rng';
 import type { Scenario } from './scenario-schema';
+import type { StructureRegistry } from '../team/structures';
 import type { FallbackStage, SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 
@@ -79,6 +80,8 @@ export interface EngineOptions {
   readonly outageTimeoutMs?: number;
   /** Measures how long an outage lasts (default: the system clock). */
   readonly clock?: Clock;
+  /** The structures tasks may use (default: the built-in ones). */
+  readonly structures?: StructureRegistry;
 }
 
 
@@ -122,7 +125,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!,
+        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
       },
     });
     running.set(started, toPromise(actor));
