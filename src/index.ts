@@ -76,9 +76,10 @@ export { synergyOf, updateSynergy, type SynergyTable } from './population/synerg
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';
 export { routeInsights, type Delivery, type RoutingMode } from './population/codream/routing';
-export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS } from './population/lifecycle/plan';
+export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS, type PlanOptions } from './population/lifecycle/plan';
+export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } from './population/lifecycle';
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
-export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './population/lifecycle/operator';
+export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports

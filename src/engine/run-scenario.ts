@@ -23,6 +23,7 @@ import { createRng } from './rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';
+import { emptyLineage } from '../population/lifecycle';
 import { structureRegistry, type StructureRegistry } from '../team/structures';
 import type { StructureDescriptor } from '../team/structures/structure';
 
@@ -279,7 +280,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     log.commit();
     const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id));
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
-    const lineage = { genesis: 0, fork: 0, merge: 0, prune: 0, specialize: 0 };
+    const lineage = emptyLineage();
     const outcome = await runEngine({
       scenario, preset, model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
       tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
