@@ -54,7 +54,9 @@ export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
 export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
 export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
 export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
-export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from './tasks/graders';
+export { createGrader, createMathGrader, createQaGrader, createCodeGrader, BUILTIN_GRADERS, type GraderDescriptor } from './tasks/graders';
+export { BUILTIN_GENERATORS } from './tasks/generators';
+export type { GeneratorDescriptor } from './tasks/generators/generator';
 export { DATASET_FORMATS, type DatasetFormat, type DatasetFilter, type DatasetRows, type DatasetLoader } from './tasks/datasets/dataset-rows';
 export { DATASET_SPECS, type DatasetFormatSpec } from './tasks/datasets/formats';
 
