@@ -14,6 +14,11 @@ export const specialistConfigSchema = z.strictObject({
   stableWindows: int().min(1).default(2),
 });
 
+// An operator's settings sit beside the window's own at `lifecycle.<name>`: a name must not take theirs.
+for (const d of LIFECYCLE_OPERATOR_LIST) {
+  if ((['every', 'minAgents', 'maxAgents', 'specialist'] as readonly string[]).includes(d.name)) throw new Error(`lifecycle operator name "${d.name}" is a lifecycle setting`);
+}
+
 type OperatorShape = { [O in (typeof LIFECYCLE_OPERATOR_LIST)[number] as O['name']]: z.ZodPrefault<O['config']> };
 
 /** Each operator's trigger settings at `lifecycle.<name>`, from its descriptor (an absent block takes every default). */
