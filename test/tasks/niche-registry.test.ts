@@ -2,10 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../src/engine/rng';
-import type { NicheEntry } from '../../src/engine/scenario-schema';
-import { buildNiches, GraderSet } from '../../src/tasks/niche-registry';
-import { taskStream } from '../../src/tasks/stream';
+import { buildNiches, createRng, GraderSet, taskStream, type NicheEntry } from '../../src/index';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-niche-registry-'));
 const graders = new GraderSet({ codeWorkers: 1, codeTimeoutMs: 3000 });
