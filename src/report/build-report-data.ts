@@ -1,4 +1,4 @@
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../core/clock';
 import { AccuracyCollector, StructureCollector } from './collect/accuracy-collector';
 import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NicheEntry } from '../engine/scenario-schema';
+import type { NicheEntry } from './niche-entry';
 import { DATASET_SPECS } from './datasets/formats';
 import { createGrader } from './graders';
 import { getGenerator } from './generators';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { buildReportData, reportDataSchema, type ReportData } from '../../src/report';
 import { FIXTURE_NICHES, FIXTURE_TASKS, writeFixtureRun } from './fixture-run';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { loadScenario, runScenario, type RunSummary } from '../../src/index';
 import { reportDataSchema, RUN_SECTIONS, writeReport } from '../../src/report';
 import { charts, expectWellFormedReport, sectionHtml, sectionIds } from './html-checks';
