@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
 import { benchCodeGrader } from './code-grader.bench';
+import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
@@ -16,6 +17,7 @@ const benches: [string, () => Promise<void>][] = [
   ['parsers', benchParsers],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
+  ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold, nicheLead, specialistOf } from '../specialization';
 import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { spawnChild } from './spawn-child';

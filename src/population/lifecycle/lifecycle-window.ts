@@ -1,12 +1,12 @@
 import type { ActorRefFrom } from 'xstate';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
 import type { LifecycleConfig } from './lifecycle-config';
 import type { LifecycleOperatorName } from './operator';
 import { operatorOf, planLifecycle, type LifecycleSwitches } from './plan';
-import { viewRoster } from '../roster';
+import { viewRoster } from '../../individual/agent-view';
 import { specialists, type StabilityTracker } from '../specialization';
 import type { supervisorMachine } from '../supervisor-machine';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import { styleOverlap } from '../../team/style-overlap';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 

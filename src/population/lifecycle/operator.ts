@@ -1,10 +1,10 @@
 import type { ActorRefFrom } from 'xstate';
 import type { z } from 'zod';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
+import type { AgentView } from '../../individual/agent-view';
 import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
-import type { AgentView } from '../roster';
 import type { supervisorMachine } from '../supervisor-machine';
 import type { LifecycleDecision, LifecycleOperatorName } from './index';
 import type { LifecycleConfig } from './lifecycle-config';

@@ -1,6 +1,6 @@
 import type { AgentOrigin } from '../../individual/agent-machine';
 import { competenceOf } from '../../individual/competence';
-import { viewAgent, viewRoster } from '../roster';
+import { viewAgent, viewRoster } from '../../individual/agent-view';
 import { median } from '../specialization';
 import type { ApplyContext } from './operator';
 import { writePersona } from './persona-writer';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
-import { viewAgent, type AgentView } from '../roster';
+import { viewAgent, type AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { writePersona } from './persona-writer';

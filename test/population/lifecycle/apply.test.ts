@@ -1,6 +1,6 @@
 import { createActor, type ActorRefFrom } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../src/engine/rng';
+import { createRng } from '../../../src/core/rng';
 import { Archive } from '../../../src/individual/archive';
 import { loadBuiltinNicheSpecs } from '../../../src/tasks/niche-registry';
 import type { EventLog } from '../../../src/store/event-log';
@@ -13,7 +13,7 @@ import { mergeOperator } from '../../../src/population/lifecycle/merge';
 import type { ApplyContext } from '../../../src/population/lifecycle/operator';
 import { pruneOperator } from '../../../src/population/lifecycle/prune';
 import { specializeOperator } from '../../../src/population/lifecycle/specialize';
-import { viewAgent, viewRoster } from '../../../src/population/roster';
+import { viewAgent, viewRoster } from '../../../src/individual/agent-view';
 import { StabilityTracker } from '../../../src/population/specialization';
 import { supervisorMachine, type SupervisorEvent } from '../../../src/population/supervisor-machine';
 import { RecordingModel } from '../../fakes/recording-model';
