@@ -12,9 +12,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { loadScenario, runScenario, writeReport } from '../src/index';
+import { loadScenario, runScenario, writeReport } from '../../src/index';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Wide enough for every chart, narrow enough to read in a README. */
 const VIEWPORT = { width: 1100, height: 900 };
