@@ -176,9 +176,10 @@ describe('code sandbox: worker pool', () => {
   });
 
   it('kills and replaces a worker that stops answering, failing only its job', async () => {
-    // 1 s per script: short enough to keep the hard deadline (4 s) brief, long enough that the
-    // replacement worker's first job is not cut by a loaded CI machine (300 ms was, once).
-    const pool = createSandboxPool({ workers: 1, timeoutMs: 1000 });
+    // The Node-side deadline is twice the wall backstop (wallFactor x timeoutMs) plus a margin:
+    // a 2 s backstop keeps it at 6 s, and still leaves a loaded machine time to start the
+    // replacement worker's script harness (its limit is CPU time, which load does not eat).
+    const pool = createSandboxPool({ workers: 1, timeoutMs: 1000, wallFactor: 2 });
     try {
       await pool.run({ code: 'x = 1', scripts: ['pass'] });
       const [pid] = pool.workerPids();
