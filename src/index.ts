@@ -17,6 +17,7 @@ export { Archive, type ArchiveEntry } from './individual/archive';
 export { observe, competenceOf, type CompetenceState, type CompetenceParams } from './individual/competence';
 export { buildSolvePrompt, buildReflectPrompt, formatExperience, type Experience } from './individual/agent-prompts';
 export { parseReflection } from './individual/reflection-parse';
+export { reflect, type Reflection, type ReflectRequest } from './individual/reflection';
 export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
 
 // Team level
@@ -27,8 +28,9 @@ export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate, type AgentRef } from './population/supervisor-machine';
-export { viewAgent, viewRoster, type AgentView } from './population/roster';
+export { supervisorMachine, type PoolUpdate, type AgentRef, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
+export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
+export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './population/roster';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
@@ -68,7 +70,7 @@ export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, t
 export { CHOOSERS, minimumPool } from './engine/presets';
 export type { StructureChooser, Choice, ChoiceContext } from './team/choosers/chooser';
 export { styleOverlap } from './team/style-overlap';
-export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
+export { synergyOf, SynergyTable, type SynergyChange, type SynergyReader } from './population/synergy';
 
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';

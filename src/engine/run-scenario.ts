@@ -10,6 +10,7 @@ import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
 import { viewRoster } from '../population/roster';
 import { supervisorMachine } from '../population/supervisor-machine';
+import { sendToSupervisor, supervisorFailure } from '../population/supervisor-ops';
 import type { RunReportOption } from '../report/report-after-run';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
@@ -246,7 +247,12 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const dim = (await model.embed(['dimension probe']))[0]!.length;
   const supervisor = createActor(supervisorMachine, {
     input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0 },
-  }).start();
+  });
+  // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
+  // with run.json left `running`. Senders read the failure from the snapshot instead
+  // (sendToSupervisor, supervisorFailure) and it fails the run below: run.failed, status failed.
+  supervisor.subscribe({ error: () => {} });
+  supervisor.start();
   const t0 = clock.now();
   try {
     log.append({ type: 'run.started', scenario: scenario.name, variant: scenario.variant, seed: scenario.seed, tasks: scenario.stream.tasks });
@@ -256,7 +262,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     const count = preset.pool === 'one' ? 1 : scenario.agents.count;
     for (let i = 0; i < count; i++) {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;
-      supervisor.send({
+      sendToSupervisor(supervisor, {
         type: 'SPAWN_AGENT',
         input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
       });
@@ -280,6 +286,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock,
     });
+    const failure = supervisorFailure(supervisor);
+    if (failure) throw failure;
     if (missing.length > 0) {
       const names = missing.slice(0, 5).map((m) => m.what).join('; ');
       throw new Error(`replay: ${missing.length} call${missing.length === 1 ? ' is' : 's are'} not in ${c.replaySource}: ${names}${missing.length > 5 ? '; …' : ''}`);

@@ -2,6 +2,7 @@
 import { benchAblation } from './ablation.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDurability } from './durability.bench';
+import { benchHotPaths } from './hot-paths.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<void>][] = [
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['durability', benchDurability],
+  ['hot paths', benchHotPaths],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
+import { NO_EXPERIENCE } from '../../../src/individual/agent-prompts';
+import {
+  codreamMachine, runCoDream, type DreamInput, type Insight, type PhaseResult,
+} from '../../../src/population/codream/codream';
+import type { DreamAttempt, Proposal } from '../../../src/population/codream/codream-prompts';
+import { agentView, mathTask, teamOf } from '../../fakes/agents';
+
+const team = teamOf(agentView('a'), agentView('b'), agentView('c'));
+const input = { task: mathTask(), team } as unknown as DreamInput;
+const attempt = (agentId: string, reward: number): DreamAttempt => ({ agentId, persona: 'p', text: `answer of ${agentId}`, reward, feedback: null, experience: NO_EXPERIENCE });
+const calls = (prompt: number, failed: string[] = []) => ({ usage: { promptTokens: prompt, completionTokens: 1 }, failed });
+const phase = <T>(value: T, prompt: number, failed: string[] = []): PhaseResult<T> => ({ value, calls: calls(prompt, failed) });
+
+/** codreamMachine with every phase replaced by a double that records its input and returns what it is given. */
+function doubles(p: { proposals: Proposal[]; kept?: Proposal[]; insights?: Insight[]; failed?: string[] }) {
+  const seen: Record<string, unknown[]> = { attempts: [], reflect: [], contrast: [], imagine: [], debate: [], crystallize: [] };
+  const machine = codreamMachine.provide({
+    actors: {
+      attempts: fromPromise(async ({ input: i }) => { seen.attempts!.push(i); return [attempt('a', 1), attempt('b', 0), attempt('c', 0)]; }),
+      reflect: fromPromise(async ({ input: i }) => { seen.reflect!.push(i); return phase({ a: 'da', b: 'db', c: 'dc' }, 10); }),
+      contrast: fromPromise(async ({ input: i }) => { seen.contrast!.push(i); return phase(['delta 1', 'delta 2'], 20, p.failed ?? []); }),
+      imagine: fromPromise(async ({ input: i }) => { seen.imagine!.push(i); return phase(p.proposals, 30); }),
+      debate: fromPromise(async ({ input: i }) => { seen.debate!.push(i); return phase(p.kept ?? [], 40); }),
+      crystallize: fromPromise(async ({ input: i }) => { seen.crystallize!.push(i); return phase(p.insights ?? [], 50); }),
+    },
+  });
+  return { machine, seen };
+}
+
+const proposal = (strategy: string): Proposal => ({ strategy, niches: ['algebra'] });
+const insight: Insight = { id: 'cd:algebra-0001:0', text: 'substitute back', level: 'subdomain', niche: 'algebra', authors: ['a', 'b', 'c'] };
+
+describe('CoDream session machine (.provide doubles)', () => {
+  it('runs the phases in order, each on the previous phase\'s output, and sums usage and failed calls', async () => {
+    const kept = [proposal('check by substitution')];
+    const { machine, seen } = doubles({ proposals: [proposal('check by substitution'), proposal('guess')], kept, insights: [insight], failed: ['b contrast-0: 503'] });
+    const out = await runCoDream(input, 'failure', machine);
+    expect(seen.attempts).toEqual([input]);
+    expect(seen.contrast).toEqual([{ input, attempts: [attempt('a', 1), attempt('b', 0), attempt('c', 0)], diagnoses: { a: 'da', b: 'db', c: 'dc' } }]);
+    expect(seen.imagine).toEqual([{ input, deltas: ['delta 1', 'delta 2'] }]);
+    expect((seen.debate[0] as { proposals: Proposal[] }).proposals).toHaveLength(2);
+    expect(seen.crystallize).toEqual([{ input, kept }]);
+    expect(out).toEqual({
+      trigger: 'failure', insights: [insight], proposals: 2, kept: 1,
+      usage: { promptTokens: 10 + 20 + 30 + 40 + 50, completionTokens: 5 }, failedCalls: ['b contrast-0: 503'],
+    });
+  });
+
+  it('skips debate and crystallize when imagine proposes nothing', async () => {
+    const { machine, seen } = doubles({ proposals: [] });
+    const out = await runCoDream(input, 'disagreement', machine);
+    expect(seen.debate).toEqual([]);
+    expect(seen.crystallize).toEqual([]);
+    expect(out).toMatchObject({ trigger: 'disagreement', insights: [], proposals: 0, kept: 0, usage: { promptTokens: 60 } });
+  });
+
+  it('skips crystallize when the debate keeps nothing', async () => {
+    const { machine, seen } = doubles({ proposals: [proposal('guess')], kept: [] });
+    const out = await runCoDream(input, 'both', machine);
+    expect(seen.debate).toHaveLength(1);
+    expect(seen.crystallize).toEqual([]);
+    expect(out).toMatchObject({ insights: [], proposals: 1, kept: 0 });
+  });
+
+  it('rejects when a phase fails (a grader error in the attempts phase), so the task run records it', async () => {
+    const machine = codreamMachine.provide({ actors: { attempts: fromPromise(async () => { throw new Error('sandbox gone'); }) } });
+    await expect(runCoDream(input, 'failure', machine)).rejects.toThrow('sandbox gone');
+  });
+});
