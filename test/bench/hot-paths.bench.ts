@@ -31,15 +31,17 @@ function benchObserve(n: number): void {
   perEvent('agent OBSERVE', n, [1000, n / 4, n], (i) => agent.send({ type: 'OBSERVE', niche: NICHES[i % NICHES.length]!, reward: (i * 7) % 3 / 2, poolVersion: i + 1 }));
 }
 
-/** A 24-agent pool committing `n` team outcomes (teams of 3): pair synergy fills up across pairs and niches. */
+/** A 64-agent pool committing `n` team outcomes (teams of 3): the synergy table fills up to ~12k (pair, niche) cells. */
 function benchSynergy(n: number): void {
   const sup = createActor(supervisorMachine, { input: { dim: DIM, synergyEta: 0.2, synergy0: 0.5 } }).start();
-  const ids = Array.from({ length: 24 }, (_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
+  const A = 64;
+  const ids = Array.from({ length: A }, (_, i) => `agent-${String(i + 1).padStart(2, '0')}`);
   for (const id of ids) sup.send({ type: 'SPAWN_AGENT', input: { id, persona: 'p', dim: DIM, eta: 0.1, c0: 0.5, origin: { kind: 'seed', parents: [], poolVersion: 0 } } });
   perEvent('supervisor APPLY_UPDATE', n, [1000, n / 4, n], (i) => {
-    const members = [ids[i % 24]!, ids[(i * 5 + 1) % 24]!, ids[(i * 11 + 2) % 24]!].filter((m, k, a) => a.indexOf(m) === k);
-    sup.send({ type: 'APPLY_UPDATE', update: { taskId: `t${i}`, observations: [], experiences: [], team: { members, niche: NICHES[i % NICHES.length]!, reward: (i % 3) / 2 } } });
+    const members = [ids[i % A]!, ids[(i * 5 + 1) % A]!, ids[(i * 11 + 2) % A]!].filter((m, k, a) => a.indexOf(m) === k);
+    sup.send({ type: 'APPLY_UPDATE', update: { taskId: `t${i}`, observations: [], experiences: [], team: { members, niche: NICHES[Math.floor(i / 7) % NICHES.length]!, reward: (i % 3) / 2 } } });
   });
+  console.log(`${''.padEnd(30)} synergy cells at the end: ${sup.getSnapshot().context.synergy.size}`);
 }
 
 /** `npm run bench -- hot`: per-event cost of the two hot paths at 1k, 10k and 40k events. */
