@@ -5,6 +5,7 @@ import {
   codreamMachine, runCoDream, type DreamInput, type Insight, type PhaseResult,
 } from '../../../src/population/codream/codream';
 import type { DreamAttempt, Proposal } from '../../../src/population/codream/codream-prompts';
+import type { Completion, CompletionRequest, LanguageModel } from '../../../src/llm/model';
 import { agentView, mathTask, teamOf } from '../../fakes/agents';
 
 const team = teamOf(agentView('a'), agentView('b'), agentView('c'));
@@ -67,5 +68,52 @@ describe('CoDream session machine (.provide doubles)', () => {
   it('rejects when a phase fails (a grader error in the attempts phase), so the task run records it', async () => {
     const machine = codreamMachine.provide({ actors: { attempts: fromPromise(async () => { throw new Error('sandbox gone'); }) } });
     await expect(runCoDream(input, 'failure', machine)).rejects.toThrow('sandbox gone');
+  });
+});
+
+/** A model that answers each CoDream phase from a script, by the tag in the request's seed key, and records the prompts. */
+class ScriptedModel implements LanguageModel {
+  readonly name = 'scripted';
+  readonly prompts: { tag: string; agentId: string; text: string }[] = [];
+  constructor(private readonly script: (tag: string, agentId: string) => string) {}
+  async complete(req: CompletionRequest): Promise<Completion> {
+    const tag = req.seedKey!.split('/codream/')[1]!;
+    this.prompts.push({ tag, agentId: req.agentId!, text: req.messages.map((m) => m.content).join('\n') });
+    const text = this.script(tag, req.agentId!);
+    if (text === 'FAIL') throw new Error('503 after 3 attempts');
+    return { text, usage: { promptTokens: 2, completionTokens: 1 }, timing: {} as Completion['timing'], model: 'scripted' };
+  }
+  async embed(texts: readonly string[]): Promise<Float32Array[]> { return texts.map(() => new Float32Array(4)); }
+}
+
+describe('CoDream phases on a scripted model (only the attempts phase doubled)', () => {
+  const attempts = codreamMachine.provide({ actors: { attempts: fromPromise(async () => [attempt('a', 1), attempt('b', 0), attempt('c', 0)]) } });
+  const votes: Record<string, string> = { a: '{"keep": [1, 2]}', b: '{"keep": [1]}', c: 'no opinion' };
+  const script = (tag: string, agentId: string) => {
+    if (tag === 'reflect') return `{"diagnosis": "diagnosis of ${agentId}"}`;
+    if (tag.startsWith('contrast')) return `{"delta": "delta from ${agentId}"}`;
+    if (tag === 'imagine') return '{"proposals": [{"strategy": "substitute back", "niches": ["algebra"]}, {"strategy": "guess and check"}, {"strategy": "draw it"}]}';
+    if (tag === 'debate') return votes[agentId]!;
+    return '{"insights": [{"text": "substitute the answer back", "level": "cross-domain", "niche": "algebra"}]}';
+  };
+
+  it('contrasts each failing attempt with the successful one, keeps proposals with a strict majority of votes cast, crystallizes only those', async () => {
+    const model = new ScriptedModel(script);
+    const out = await runCoDream({ ...input, model, spec: { title: 'Algebra', keywords: [] } as never, niches: new Set(['algebra']), experience: () => NO_EXPERIENCE }, 'failure', attempts);
+    const contrasts = model.prompts.filter((p) => p.tag.startsWith('contrast')).map((p) => p.agentId).sort();
+    expect(contrasts).toEqual(['b', 'c']);
+    // a and b voted (c abstained): "substitute back" has 2 of 2, "guess and check" 1 of 2 (no strict majority).
+    expect(out).toMatchObject({ proposals: 3, kept: 1, failedCalls: [] });
+    const crystallize = model.prompts.find((p) => p.tag === 'crystallize')!;
+    expect(crystallize.text).toContain('substitute back');
+    expect(crystallize.text).not.toContain('guess and check');
+    expect(out.insights).toEqual([{ id: 'cd:algebra-0001:0', text: 'substitute the answer back', level: 'cross-domain', niche: null, authors: ['a', 'b', 'c'] }]);
+    expect(out.usage).toEqual({ promptTokens: 2 * model.prompts.length, completionTokens: model.prompts.length });
+  });
+
+  it('lists a failed call instead of throwing', async () => {
+    const model = new ScriptedModel((tag, agentId) => (tag === 'debate' && agentId === 'b' ? 'FAIL' : script(tag, agentId)));
+    const out = await runCoDream({ ...input, model, spec: { title: 'Algebra', keywords: [] } as never, niches: new Set(['algebra']), experience: () => NO_EXPERIENCE }, 'failure', attempts);
+    expect(out.failedCalls).toEqual(['b debate: 503 after 3 attempts']);
   });
 });
