@@ -9,7 +9,7 @@ import type { Reflection } from '../../src/individual/reflection';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
 import { viewAgent } from '../../src/population/roster';
 import { median } from '../../src/population/specialization';
-import { supervisorMachine, type UpdateChanges } from '../../src/population/supervisor-machine';
+import { supervisorMachine, type PoolUpdate, type UpdateChanges } from '../../src/population/supervisor-machine';
 import { sendToSupervisor, type Supervisor } from '../../src/population/supervisor-ops';
 import type { EventBody, EventLog } from '../../src/store/event-log';
 import type { Grade, Task } from '../../src/tasks/task';
@@ -121,7 +121,7 @@ describe('commit: events derived from the change set the supervisor applied', ()
     const applyNothing = supervisorMachine.provide({
       actions: {
         applyUpdate: assign(({ context, event }) => {
-          const update = (event as { update: { taskId: string } }).update;
+          const update = (event as unknown as { update: PoolUpdate }).update;
           const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries: [], synergy: [], leadership: null };
           return { poolVersion: context.poolVersion + 1, lastUpdate: changes };
         }),
@@ -141,7 +141,7 @@ describe('commit: events derived from the change set the supervisor applied', ()
     const forward = supervisorMachine.provide({
       actions: {
         applyUpdate: assign(({ context, event }) => {
-          const update = (event as { update: { taskId: string; experiences: UpdateChanges['entries'] } }).update;
+          const update = (event as unknown as { update: PoolUpdate }).update;
           const entries = update.experiences.map((x) => ({ ...x, status: 'stored' as const, receiver: 'agent-09' }));
           const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries, synergy: [], leadership: null };
           return { poolVersion: context.poolVersion + 1, lastUpdate: changes };

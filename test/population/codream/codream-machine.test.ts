@@ -16,15 +16,15 @@ const phase = <T>(value: T, prompt: number, failed: string[] = []): PhaseResult<
 
 /** codreamMachine with every phase replaced by a double that records its input and returns what it is given. */
 function doubles(p: { proposals: Proposal[]; kept?: Proposal[]; insights?: Insight[]; failed?: string[] }) {
-  const seen: Record<string, unknown[]> = { attempts: [], reflect: [], contrast: [], imagine: [], debate: [], crystallize: [] };
+  const seen = { attempts: [] as unknown[], reflect: [] as unknown[], contrast: [] as unknown[], imagine: [] as unknown[], debate: [] as unknown[], crystallize: [] as unknown[] };
   const machine = codreamMachine.provide({
     actors: {
-      attempts: fromPromise(async ({ input: i }) => { seen.attempts!.push(i); return [attempt('a', 1), attempt('b', 0), attempt('c', 0)]; }),
-      reflect: fromPromise(async ({ input: i }) => { seen.reflect!.push(i); return phase({ a: 'da', b: 'db', c: 'dc' }, 10); }),
-      contrast: fromPromise(async ({ input: i }) => { seen.contrast!.push(i); return phase(['delta 1', 'delta 2'], 20, p.failed ?? []); }),
-      imagine: fromPromise(async ({ input: i }) => { seen.imagine!.push(i); return phase(p.proposals, 30); }),
-      debate: fromPromise(async ({ input: i }) => { seen.debate!.push(i); return phase(p.kept ?? [], 40); }),
-      crystallize: fromPromise(async ({ input: i }) => { seen.crystallize!.push(i); return phase(p.insights ?? [], 50); }),
+      attempts: fromPromise(async ({ input: i }) => { seen.attempts.push(i); return [attempt('a', 1), attempt('b', 0), attempt('c', 0)]; }),
+      reflect: fromPromise(async ({ input: i }) => { seen.reflect.push(i); return phase({ a: 'da', b: 'db', c: 'dc' }, 10); }),
+      contrast: fromPromise(async ({ input: i }) => { seen.contrast.push(i); return phase(['delta 1', 'delta 2'], 20, p.failed ?? []); }),
+      imagine: fromPromise(async ({ input: i }) => { seen.imagine.push(i); return phase(p.proposals, 30); }),
+      debate: fromPromise(async ({ input: i }) => { seen.debate.push(i); return phase(p.kept ?? [], 40); }),
+      crystallize: fromPromise(async ({ input: i }) => { seen.crystallize.push(i); return phase(p.insights ?? [], 50); }),
     },
   });
   return { machine, seen };
@@ -66,7 +66,7 @@ describe('CoDream session machine (.provide doubles)', () => {
   });
 
   it('rejects when a phase fails (a grader error in the attempts phase), so the task run records it', async () => {
-    const machine = codreamMachine.provide({ actors: { attempts: fromPromise(async () => { throw new Error('sandbox gone'); }) } });
+    const machine = codreamMachine.provide({ actors: { attempts: fromPromise(async (): Promise<DreamAttempt[]> => { throw new Error('sandbox gone'); }) } });
     await expect(runCoDream(input, 'failure', machine)).rejects.toThrow('sandbox gone');
   });
 });
