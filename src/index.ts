@@ -1,14 +1,45 @@
 // EvoChamber's public API: load a scenario, override parts of it, run it, compare results.
 
+import type { LoadedScenario } from './engine/scenario';
+import * as engineRun from './engine/run-scenario';
+import { withReport, type RunReportOption } from './report/report-after-run';
+
+/** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
+export interface RunOptions extends engineRun.RunOptions {
+  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
+  readonly report?: RunReportOption;
+}
+
+/** Options of `resumeRun`: the engine's, plus the HTML report written when the run finishes. */
+export interface ResumeOptions extends engineRun.ResumeOptions {
+  /** As `RunOptions.report`. */
+  readonly report?: RunReportOption;
+}
+
+/**
+ * Run a scenario end to end (engine/run-scenario.ts) and, once it finishes, write its report
+ * unless `report: false`. The engine itself knows nothing of reports (report/ sits beside it).
+ */
+export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.runScenario(loaded, withReport(opts));
+}
+
+/** Continue an interrupted or crashed run (engine/run-scenario.ts), writing its report as `runScenario` does. */
+export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.resumeRun(runDir, withReport(opts));
+}
+
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
-export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
-export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
+export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
+export { type NicheEntry } from './tasks/niche-entry';
+export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
-export { createRng, hash32, type Rng } from './engine/rng';
-export { systemClock, ManualClock, type Clock } from './engine/clock';
+export { createRng, type Rng } from './core/rng';
+export { hash32 } from './core/hash';
+export { systemClock, ManualClock, type Clock } from './core/clock';
 export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
 
 // Individual level
@@ -28,20 +59,22 @@ export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate, type AgentRef, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
+export { supervisorMachine, type PoolUpdate, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
 export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
-export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './population/roster';
+export { type AgentRef } from './individual/agent-machine';
+export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
 export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
-export { createHashEmbedder, cosine } from './llm/hash-embedder';
+export { createHashEmbedder } from './llm/hash-embedder';
+export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
 export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
 export { SimSideChannel } from './llm/sim/side-channel';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
 export { SimWorld, type Strategy } from './llm/sim/sim-world';
-export { createModel, useModel, type CreatedModel } from './llm/create-model';
+export { createModel, useModel, type CreatedModel } from './engine/create-model';
 export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
 export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
 export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';

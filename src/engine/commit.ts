@@ -1,6 +1,6 @@
 import type { SimSideChannel } from '../llm/sim/side-channel';
 import type { RoutingMode } from '../population/codream/routing';
-import { viewRoster } from '../population/roster';
+import { viewRoster } from '../individual/agent-view';
 import { applyPoolUpdate, type AppliedUpdate, type Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import { taskEvents } from './events-from-changes';

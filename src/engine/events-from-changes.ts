@@ -1,4 +1,4 @@
-import { clip } from '../individual/prompt-template';
+import { clip } from '../core/text';
 import type { AppliedUpdate } from '../population/supervisor-ops';
 import type { EventBody } from '../store/event-log';
 import type { Task } from '../tasks/task';

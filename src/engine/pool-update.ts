@@ -1,4 +1,4 @@
-import type { AgentView } from '../population/roster';
+import type { AgentView } from '../individual/agent-view';
 import { routeDream, type RoutingMode } from '../population/codream/routing';
 import type { ExperienceRequest, PoolUpdate } from '../population/supervisor-machine';
 import { teamProfile } from './task-stages';

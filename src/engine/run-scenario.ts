@@ -3,24 +3,23 @@ import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { createActor } from 'xstate';
 import { loadPersonaTemplate } from '../individual/persona-template';
-import { createModel, offlineModel, useModel, type CreatedModel } from '../llm/create-model';
+import { createModel, offlineModel, useModel, type CreatedModel } from './create-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import type { LanguageModel } from '../llm/model';
 import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
-import { viewRoster } from '../population/roster';
+import { viewRoster } from '../individual/agent-view';
 import { supervisorMachine } from '../population/supervisor-machine';
 import { sendToSupervisor, supervisorFailure } from '../population/supervisor-ops';
-import type { RunReportOption } from '../report/report-after-run';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
 import { buildNiches, GraderSet } from '../tasks/niche-registry';
 import { taskStream } from '../tasks/stream';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
 import { getPreset } from './presets';
-import { createRng } from './rng';
+import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';
@@ -39,6 +38,13 @@ export interface StopOptions {
    */
   readonly onAbandonable?: (abandon: () => void) => void;
 }
+
+/**
+ * Work done once a run has finished and its files are closed (never after an interrupted or failed
+ * run); a path it returns is recorded as the summary's `reportPath`. The engine knows nothing of
+ * reports, which sit above it: the package entry and the CLI pass the report writer here.
+ */
+export type AfterRun = (runDir: string, clock: Clock) => Promise<string | undefined>;
 
 /** Per-run overrides, as the CLI flags and scripts give them. */
 export interface RunOptions extends StopOptions {
@@ -63,8 +69,8 @@ export interface RunOptions extends StopOptions {
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
-  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
-  readonly report?: RunReportOption;
+  /** Run once the run finishes (the package entry's `runScenario` writes the HTML report here). */
+  readonly afterRun?: AfterRun;
 }
 
 /** Options of `resumeRun`: what may change between the interrupted process and the resuming one. */
@@ -73,7 +79,7 @@ export interface ResumeOptions extends StopOptions {
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
-  readonly report?: RunReportOption;
+  readonly afterRun?: AfterRun;
 }
 
 /** What a run returns: its summary (of the committed tasks, when interrupted) and where it lives. */
@@ -327,8 +333,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     journal.close();
     log.close();
     await store.update({ status: 'finished', progress, summary: result as unknown as Record<string, unknown> });
-    // Loaded on demand: the charting libraries take a second to load, and many runs skip the report.
-    const reportPath = opts.report === false ? undefined : await (await import('../report/report-after-run')).reportAfterRun(runDir, opts.report, clock);
+    const reportPath = opts.afterRun ? await opts.afterRun(runDir, clock) : undefined;
     if (reportPath) {
       result.reportPath = reportPath;
       await store.update({ summary: result as unknown as Record<string, unknown> });

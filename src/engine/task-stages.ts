@@ -2,7 +2,7 @@ import { NO_EXPERIENCE, type Experience } from '../individual/agent-prompts';
 import { competenceOf } from '../individual/competence';
 import { reflect, type Reflection } from '../individual/reflection';
 import type { LanguageModel } from '../llm/model';
-import type { AgentView } from '../population/roster';
+import type { AgentView } from '../individual/agent-view';
 import type { SynergyReader } from '../population/synergy';
 import type { Niche } from '../tasks/niche';
 import type { Grade, Task } from '../tasks/task';
@@ -12,7 +12,7 @@ import { writeLeadershipNote, type LeadershipNote } from '../team/leadlearn/lead
 import type { StructureResult } from '../team/structures/structure';
 import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
-import type { Rng } from './rng';
+import type { Rng } from '../core/rng';
 import { ASSEMBLERS, CHOOSERS, STRUCTURES, type Preset } from './presets';
 import type { Scenario } from './scenario-schema';
 

@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../llm/model';
-import { ask } from '../team/operators/ask';
+import { ask } from '../llm/ask';
 import { buildReflectPrompt, type ReflectionInput } from './agent-prompts';
 import type { ArchiveEntry } from './archive';
 import { parseReflection } from './reflection-parse';

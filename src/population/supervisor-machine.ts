@@ -1,12 +1,9 @@
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import { normalizeArchiveText, type ArchiveEntry } from '../individual/archive';
-import { agentMachine, type AgentInput } from '../individual/agent-machine';
+import { agentMachine, type AgentInput, type AgentRef } from '../individual/agent-machine';
+import { AgentFailedError } from '../individual/agent-view';
 import { LeadershipBank, type LeadershipEntry } from '../team/leadlearn/leadership-bank';
-import { AgentFailedError } from './roster';
 import { SynergyTable, type SynergyChange } from './synergy';
-
-/** A reference to a running (or retired) agent actor. */
-export type AgentRef = ActorRefFrom<typeof agentMachine>;
 
 /** A CoDream delivery an experience entry came from: which insight, and why this agent got it. */
 export interface InsightRouting {

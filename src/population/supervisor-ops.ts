@@ -1,5 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
-import { viewAgent } from './roster';
+import { viewAgent } from '../individual/agent-view';
 import type { PoolUpdate, SupervisorEvent, supervisorMachine, UpdateChanges } from './supervisor-machine';
 
 /** A running population supervisor. */

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
 import { benchCodeGrader } from './code-grader.bench';
+import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
 import { benchHotPaths } from './hot-paths.bench';
 import { benchMemory } from './memory.bench';
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<void>][] = [
   ['parsers', benchParsers],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
+  ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
   ['hot paths', benchHotPaths],
   ['ablation (several minutes)', benchAblation],

@@ -29,7 +29,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 describe('an archive key of the wrong dimension fails the run', () => {
   it('runScenario rejects, logs run.failed last and marks run.json failed; no task after the bad one is committed', async () => {
     const dir = out();
-    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, report: false, outDir: dir }))
+    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir }))
       .rejects.toThrow(/population supervisor failed: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
     const ev = events(dir);
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed' });

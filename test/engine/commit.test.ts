@@ -7,7 +7,7 @@ import type { KeyedDream, StageDeps } from '../../src/engine/task-stages';
 import type { ArchiveEntry } from '../../src/individual/archive';
 import type { Reflection } from '../../src/individual/reflection';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
-import { viewAgent } from '../../src/population/roster';
+import { viewAgent } from '../../src/individual/agent-view';
 import { median } from '../../src/population/specialization';
 import { supervisorMachine, type PoolUpdate, type UpdateChanges } from '../../src/population/supervisor-machine';
 import { sendToSupervisor, type Supervisor } from '../../src/population/supervisor-ops';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { Archive } from '../../src/individual/archive';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
-import { AgentFailedError, viewAgent, viewRoster } from '../../src/population/roster';
+import { AgentFailedError, viewAgent, viewRoster } from '../../src/individual/agent-view';
 import { supervisorMachine } from '../../src/population/supervisor-machine';
 import { sendToSupervisor, SupervisorFailedError, supervisorFailure, type Supervisor } from '../../src/population/supervisor-ops';
 

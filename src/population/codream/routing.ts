@@ -1,6 +1,6 @@
 import type { ArchiveEntry } from '../../individual/archive';
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { median } from '../specialization';
 import type { ExperienceRequest } from '../supervisor-machine';
 import type { Insight } from './codream';

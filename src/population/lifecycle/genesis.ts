@@ -1,5 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold, nicheLead, specialistOf } from '../specialization';
 import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
 

@@ -1,5 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
@@ -7,7 +7,7 @@ import { writePersona } from './persona-writer';
 import type { LifecycleConfig } from './lifecycle-config';
 import type { LifecycleDecision, LifecycleOperatorName } from './operator';
 import { planLifecycle, type LifecycleSwitches } from './plan';
-import { viewAgent, viewRoster } from '../roster';
+import { viewAgent, viewRoster } from '../../individual/agent-view';
 import { median, specialists, type StabilityTracker } from '../specialization';
 import { competenceOf } from '../../individual/competence';
 import type { supervisorMachine } from '../supervisor-machine';

@@ -1,6 +1,6 @@
 import { competenceOf } from '../../individual/competence';
 import { styleOverlap } from '../../team/style-overlap';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
 

@@ -1,5 +1,5 @@
-import type { Rng } from '../../engine/rng';
-import type { AgentView } from '../roster';
+import type { Rng } from '../../core/rng';
+import type { AgentView } from '../../individual/agent-view';
 import type { LifecycleConfig } from './lifecycle-config';
 
 /** Hard limits on the number of active agents. */

@@ -1,4 +1,4 @@
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
 

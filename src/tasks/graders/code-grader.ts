@@ -5,7 +5,7 @@
  */
 import { InfrastructureError, isInfrastructureError } from '../../core/infra-error';
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from '../../llm/think-blocks';
+import { stripThinking } from '../../core/text';
 import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
 import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from '../../llm/think-blocks';
+import { stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
 

@@ -3,7 +3,7 @@
  * Reward is the best F1; `correct` means a normalized exact match.
  */
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from '../../llm/think-blocks';
+import { stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */

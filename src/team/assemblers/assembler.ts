@@ -1,5 +1,5 @@
-import type { Rng } from '../../engine/rng';
-import type { AgentView } from '../../population/roster';
+import type { Rng } from '../../core/rng';
+import type { AgentView } from '../../individual/agent-view';
 import type { Task } from '../../tasks/task';
 import type { Team } from '../team';
 

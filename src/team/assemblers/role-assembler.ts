@@ -1,5 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../../population/roster';
+import type { AgentView } from '../../individual/agent-view';
 import { rosterNiches, styleOverlap } from '../style-overlap';
 import { argmaxRandomTie, type Assembler } from './assembler';
 

@@ -1,4 +1,4 @@
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';

@@ -1,4 +1,4 @@
-import { ask } from '../operators/ask';
+import { ask } from '../../llm/ask';
 import { chooseStructurePrompt, parseStructureChoice } from '../leadlearn/choose-prompt';
 import { STRUCTURE_NAMES, type LeadershipEntry } from '../leadlearn/leadership-bank';
 import { profileBucket } from '../leadlearn/leadership-stats';

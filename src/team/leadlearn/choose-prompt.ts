@@ -1,5 +1,5 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import { loadTemplate, renderTemplate } from '../../core/template';
 import type { ChatMessage } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { NicheSpec } from '../../tasks/niche';

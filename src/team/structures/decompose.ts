@@ -1,5 +1,5 @@
 import { parseJsonLoose } from '../../llm/parse-json';
-import { ask } from '../operators/ask';
+import { ask } from '../../llm/ask';
 import { generate, type Attempt } from '../operators/generate';
 import { decomposePrompt, solvePartPrompt, synthesizePrompt } from '../team-prompts';
 import { memberContext, type Structure } from './structure';

@@ -1,5 +1,5 @@
 import type { Experience } from '../../individual/agent-prompts';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Grader, Task } from '../../tasks/task';

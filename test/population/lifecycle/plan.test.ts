@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../../../src/engine/rng';
+import { createRng, type Rng } from '../../../src/core/rng';
 import type { LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
 import {
   decisionAgents, retiredBy, rosterDelta, rosterFloor,
   type LifecycleContext, type LifecycleDecision, type LifecycleOperator, type LifecycleOperatorName,
 } from '../../../src/population/lifecycle/operator';
 import { LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, planLifecycle } from '../../../src/population/lifecycle/plan';
-import type { AgentView } from '../../../src/population/roster';
+import type { AgentView } from '../../../src/individual/agent-view';
 import { agent, ctxOf, rewards } from './fixtures';
 
 const fixed = (decisions: Partial<Record<LifecycleOperatorName, LifecycleDecision[]>>, calls: string[] = []) =>
