@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
+import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDurability } from './durability.bench';
 import { benchMemory } from './memory.bench';
@@ -11,6 +12,7 @@ import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
+  ['cli startup and build', benchCliStartup],
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
