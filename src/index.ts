@@ -1,14 +1,45 @@
 // EvoChamber's public API: load a scenario, override parts of it, run it, compare results.
 
+import type { LoadedScenario } from './engine/scenario';
+import * as engineRun from './engine/run-scenario';
+import { withReport, type RunReportOption } from './report/report-after-run';
+
+/** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
+export interface RunOptions extends engineRun.RunOptions {
+  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
+  readonly report?: RunReportOption;
+}
+
+/** Options of `resumeRun`: the engine's, plus the HTML report written when the run finishes. */
+export interface ResumeOptions extends engineRun.ResumeOptions {
+  /** As `RunOptions.report`. */
+  readonly report?: RunReportOption;
+}
+
+/**
+ * Run a scenario end to end (engine/run-scenario.ts) and, once it finishes, write its report
+ * unless `report: false`. The engine itself knows nothing of reports (report/ sits beside it).
+ */
+export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.runScenario(loaded, withReport(opts));
+}
+
+/** Continue an interrupted or crashed run (engine/run-scenario.ts), writing its report as `runScenario` does. */
+export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<engineRun.RunResult> {
+  return engineRun.resumeRun(runDir, withReport(opts));
+}
+
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
-export { scenarioSchema, type Scenario, type ScenarioInput, type NicheEntry } from './engine/scenario-schema';
-export { runScenario, resumeRun, applyRunOptions, RunDirExistsError, type RunOptions, type ResumeOptions, type StopOptions, type RunResult } from './engine/run-scenario';
+export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
+export { type NicheEntry } from './tasks/niche-entry';
+export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
-export { createRng, hash32, type Rng } from './engine/rng';
-export { systemClock, ManualClock, type Clock } from './engine/clock';
+export { createRng, type Rng } from './core/rng';
+export { hash32 } from './core/hash';
+export { systemClock, ManualClock, type Clock } from './core/clock';
 export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
 
 // Individual level
@@ -22,24 +53,28 @@ export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-
 // Team level
 export { vote, type VoteResult } from './team/operators/vote';
 export { generate, type Attempt } from './team/operators/generate';
-export type { Structure, StructureContext, StructureResult } from './team/structures/structure';
-export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
+export type { Structure, StructureContext, StructureResult, StructureDescriptor } from './team/structures/structure';
+export { BUILTIN_STRUCTURES, structureRegistry, choosableStructures, type StructureRegistry } from './team/structures';
+export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
+export { BUILTIN_ASSEMBLERS } from './team/assemblers';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate, type AgentRef } from './population/supervisor-machine';
-export { viewAgent, viewRoster, type AgentView } from './population/roster';
+export { supervisorMachine, type PoolUpdate } from './population/supervisor-machine';
+export { type AgentRef } from './individual/agent-machine';
+export { viewAgent, viewRoster, type AgentView } from './individual/agent-view';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
 export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
-export { createHashEmbedder, cosine } from './llm/hash-embedder';
+export { createHashEmbedder } from './llm/hash-embedder';
+export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
 export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
 export { SimSideChannel } from './llm/sim/side-channel';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
 export { SimWorld, type Strategy } from './llm/sim/sim-world';
-export { createModel, useModel, type CreatedModel } from './llm/create-model';
+export { createModel, useModel, type CreatedModel } from './engine/create-model';
 export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
 export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
 export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';
@@ -52,7 +87,9 @@ export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
 export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
 export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
 export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
-export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from './tasks/graders';
+export { createGrader, createMathGrader, createQaGrader, createCodeGrader, BUILTIN_GRADERS, type GraderDescriptor } from './tasks/graders';
+export { BUILTIN_GENERATORS } from './tasks/generators';
+export type { GeneratorDescriptor } from './tasks/generators/generator';
 export { DATASET_FORMATS, type DatasetFormat, type DatasetFilter, type DatasetRows, type DatasetLoader } from './tasks/datasets/dataset-rows';
 export { DATASET_SPECS, type DatasetFormatSpec } from './tasks/datasets/formats';
 
@@ -66,16 +103,18 @@ export { JournaledModel, JournalMissError, requestKey, JOURNAL_FILE, type Missin
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
 export { CHOOSERS, minimumPool } from './engine/presets';
-export type { StructureChooser, Choice, ChoiceContext } from './team/choosers/chooser';
+export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
+export { BUILTIN_CHOOSERS } from './team/choosers';
 export { styleOverlap } from './team/style-overlap';
 export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
 
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';
 export { routeInsights, type Delivery, type RoutingMode } from './population/codream/routing';
-export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS } from './population/lifecycle/plan';
+export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS, type PlanOptions } from './population/lifecycle/plan';
+export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } from './population/lifecycle';
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
-export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './population/lifecycle/operator';
+export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports

@@ -1,6 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { Progress } from '../engine/engine';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../core/clock';
 
 /** A progress reporter for long runs: a live bar on a terminal, a line per 10 % otherwise. */
 export interface ProgressReporter {

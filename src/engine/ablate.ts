@@ -210,9 +210,9 @@ async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts:
   let interrupted = false;
   const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}), ...(opts.onAbandonable ? { onAbandonable: opts.onAbandonable } : {}) };
   const runOne = (variant: string, seed: number): Promise<RunResult> => {
-    // Per-run HTML reports are skipped here: `evochamber report <ablation dir>` draws the variants side by side.
+    // No per-run HTML reports (no afterRun): `evochamber report <ablation dir>` draws the variants side by side.
     const runOpts = {
-      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(plan.outDir, `${variant}-s${seed}`), report: false as const,
+      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(plan.outDir, `${variant}-s${seed}`),
       ...(opts.model ? { model: opts.model() } : {}), ...stopOpts,
     };
     // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.

@@ -1,13 +1,13 @@
 import { createActor, toPromise, type ActorRefFrom } from 'xstate';
 import type { LanguageModel } from '../llm/model';
 import type { SimSideChannel } from '../llm/sim/side-channel';
-import { viewAgent, viewRoster } from '../population/roster';
+import { viewAgent, viewRoster } from '../individual/agent-view';
 import type { PoolUpdate, supervisorMachine } from '../population/supervisor-machine';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import { synergyOf } from '../population/synergy';
-import { clip } from '../individual/prompt-template';
+import { clip } from '../core/text';
 import { routeInsights } from '../population/codream/routing';
 import type { ArchiveEntry } from '../individual/archive';
 import { teamProfile } from './task-stages';
@@ -16,9 +16,10 @@ import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import type { StabilityTracker } from '../population/specialization';
 import { ASSEMBLERS } from './presets';
 import type { Preset } from './presets';
-import type { Clock } from './clock';
-import type { Rng } from './rng';
+import type { Clock } from '../core/clock';
+import type { Rng } from '../core/rng';
 import type { Scenario } from './scenario-schema';
+import type { StructureRegistry } from '../team/structures';
 import type { FallbackStage, SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 
@@ -79,6 +80,8 @@ export interface EngineOptions {
   readonly outageTimeoutMs?: number;
   /** Measures how long an outage lasts (default: the system clock). */
   readonly clock?: Clock;
+  /** The structures tasks may use (default: the built-in ones). */
+  readonly structures?: StructureRegistry;
 }
 
 
@@ -122,7 +125,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!,
+        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
       },
     });
     running.set(started, toPromise(actor));

@@ -3,26 +3,28 @@ import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { createActor } from 'xstate';
 import { loadPersonaTemplate } from '../individual/persona-template';
-import { createModel, offlineModel, useModel, type CreatedModel } from '../llm/create-model';
+import { createModel, offlineModel, useModel, type CreatedModel } from './create-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import type { LanguageModel } from '../llm/model';
 import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
-import { viewRoster } from '../population/roster';
+import { viewRoster } from '../individual/agent-view';
 import { supervisorMachine } from '../population/supervisor-machine';
-import type { RunReportOption } from '../report/report-after-run';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
 import { buildNiches, GraderSet } from '../tasks/niche-registry';
 import { taskStream } from '../tasks/stream';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
 import { getPreset } from './presets';
-import { createRng } from './rng';
+import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';
+import { emptyLineage } from '../population/lifecycle';
+import { structureRegistry, type StructureRegistry } from '../team/structures';
+import type { StructureDescriptor } from '../team/structures/structure';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -39,8 +41,24 @@ export interface StopOptions {
   readonly onAbandonable?: (abandon: () => void) => void;
 }
 
+/** Extensions a run uses beside the built-in ones (library callers and tests). */
+export interface ExtensionOptions {
+  /**
+   * Collaboration structures added to the built-in ones for this run: choosable ones are offered
+   * to the leader, and any may be a preset's fixed structure. A resume must pass the same ones.
+   */
+  readonly structures?: readonly StructureDescriptor[];
+}
+
+/**
+ * Work done once a run has finished and its files are closed (never after an interrupted or failed
+ * run); a path it returns is recorded as the summary's `reportPath`. The engine knows nothing of
+ * reports, which sit above it: the package entry and the CLI pass the report writer here.
+ */
+export type AfterRun = (runDir: string, clock: Clock) => Promise<string | undefined>;
+
 /** Per-run overrides, as the CLI flags and scripts give them. */
-export interface RunOptions extends StopOptions {
+export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly variant?: string;
   readonly seed?: number;
   /** Number of tasks in the stream. */
@@ -62,17 +80,17 @@ export interface RunOptions extends StopOptions {
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
-  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
-  readonly report?: RunReportOption;
+  /** Run once the run finishes (the package entry's `runScenario` writes the HTML report here). */
+  readonly afterRun?: AfterRun;
 }
 
 /** Options of `resumeRun`: what may change between the interrupted process and the resuming one. */
-export interface ResumeOptions extends StopOptions {
+export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (must answer as the original did). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
-  readonly report?: RunReportOption;
+  readonly afterRun?: AfterRun;
 }
 
 /** What a run returns: its summary (of the committed tasks, when interrupted) and where it lives. */
@@ -156,6 +174,8 @@ function buildModel(scenario: LoadedScenario['scenario'], opts: RunOptions, side
 async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptions, resumed: RunStore | null): Promise<RunResult> {
   const { scenario } = loaded;
   const preset = getPreset(scenario.variant);
+  const structures = structureRegistry(opts.structures);
+  if (!structures.has(preset.structure)) throw new Error(`variant "${preset.name}": unknown structure "${preset.structure}"`);
   const clock = opts.clock ?? systemClock;
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
@@ -182,7 +202,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       const lock = RunLock.acquire(runDir, clock.isoNow());
       try {
         if (resumed) await store.update({ status: 'running', error: null, resumes: (store.data.resumes ?? 0) + 1 });
-        return await runInDir({ loaded, preset, clock, persona, niches, created, store, lock, runDir, opts, resumed: resumed !== null, replaySource });
+        return await runInDir({ loaded, preset, structures, clock, persona, niches, created, store, lock, runDir, opts, resumed: resumed !== null, replaySource });
       } finally {
         lock.release();
       }
@@ -197,6 +217,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
 interface RunContext {
   readonly loaded: LoadedScenario;
   readonly preset: ReturnType<typeof getPreset>;
+  readonly structures: StructureRegistry;
   readonly clock: Clock;
   readonly persona: ReturnType<typeof loadPersonaTemplate>;
   readonly niches: ReturnType<typeof buildNiches>;
@@ -265,7 +286,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     log.commit();
     const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id));
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
-    const lineage = { genesis: 0, fork: 0, merge: 0, prune: 0, specialize: 0 };
+    const lineage = emptyLineage();
     const outcome = await runEngine({
       scenario, preset, model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
       tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
@@ -278,7 +299,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       stop, cut: cutCtl.signal,
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
-      clock,
+      clock, structures: c.structures,
     });
     if (missing.length > 0) {
       const names = missing.slice(0, 5).map((m) => m.what).join('; ');
@@ -319,8 +340,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     journal.close();
     log.close();
     await store.update({ status: 'finished', progress, summary: result as unknown as Record<string, unknown> });
-    // Loaded on demand: the charting libraries take a second to load, and many runs skip the report.
-    const reportPath = opts.report === false ? undefined : await (await import('../report/report-after-run')).reportAfterRun(runDir, opts.report, clock);
+    const reportPath = opts.afterRun ? await opts.afterRun(runDir, clock) : undefined;
     if (reportPath) {
       result.reportPath = reportPath;
       await store.update({ summary: result as unknown as Record<string, unknown> });

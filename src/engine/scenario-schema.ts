@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
-import { DATASET_FORMATS } from '../tasks/datasets/dataset-rows';
+import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
 
 const int = () => z.number().int();
@@ -16,25 +16,6 @@ const simOverrides = z.strictObject(
     ]),
   ),
 );
-
-/** One niche in a stream: a built-in id, or a dataset file in a standard format. */
-export const nicheEntrySchema = z.strictObject({
-  id: z.string().min(1),
-  weight: z.number().positive().default(1),
-  /** Difficulty levels to draw from (uniformly); the niche's own levels when omitted. */
-  difficulty: z.array(int().min(1).max(5)).min(1).optional(),
-  /** A dataset niche: rows loaded from a file the user has (path relative to the scenario file). */
-  dataset: z.strictObject({
-    format: z.enum(DATASET_FORMATS),
-    path: z.string().min(1),
-    /** Keep only rows with this metadata (MATH `levels` / `types`, AIME `years`). */
-    filter: z.strictObject({
-      levels: z.array(int().min(1).max(5)).min(1).optional(),
-      years: z.array(int().min(1983).max(2100)).min(1).optional(),
-      types: z.array(z.string().min(1)).min(1).optional(),
-    }).optional(),
-  }).optional(),
-});
 
 /**
  * The scenario file format (`scenarios/*.json`), version 1. Unknown fields are errors, so a typo
@@ -124,5 +105,3 @@ export const scenarioSchema = z.strictObject({
 export type Scenario = z.infer<typeof scenarioSchema>;
 /** A scenario as written in a file (defaults not yet applied). */
 export type ScenarioInput = z.input<typeof scenarioSchema>;
-/** One validated stream niche entry. */
-export type NicheEntry = z.infer<typeof nicheEntrySchema>;

@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, setup, type ActorRefFrom } from 'xstate';
 import { Archive, type ArchiveEntry } from './archive';
 import { observe, type CompetenceParams } from './competence';
 
@@ -101,3 +101,6 @@ export const agentMachine = setup({
     retired: { type: 'final' },
   },
 });
+
+/** A reference to a running (or retired) agent actor. */
+export type AgentRef = ActorRefFrom<typeof agentMachine>;

@@ -2,7 +2,8 @@ import type { ChatMessage } from '../llm/model';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import type { ArchiveEntry } from './archive';
-import { clip, loadTemplate, renderTemplate } from './prompt-template';
+import { clip } from '../core/text';
+import { loadTemplate, renderTemplate } from '../core/template';
 
 /** What an agent retrieved from its archive for one task. */
 export interface Experience {

@@ -1,5 +1,5 @@
 import { parseJsonLoose } from '../llm/parse-json';
-import { stripThinking } from '../llm/think-blocks';
+import { stripThinking } from '../core/text';
 
 /** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
 export interface ParsedReflection {

@@ -1,4 +1,4 @@
-import { hash32 } from '../engine/rng';
+import { hash32 } from '../core/hash';
 
 /**
  * A local, deterministic text embedder: hashed word unigrams, word bigrams and character
@@ -82,21 +82,4 @@ export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder
     embed: async (texts) => texts.map(embedSync),
     embedSync,
   };
-}
-
-/** Cosine similarity in [-1, 1]; 0 when either vector is all zeros; throws RangeError on a length mismatch. */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) throw new RangeError(`cosine: length mismatch ${a.length} vs ${b.length}`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as number;
-    const y = b[i] as number;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  if (na === 0 || nb === 0) return 0;
-  return dot / Math.sqrt(na * nb);
 }

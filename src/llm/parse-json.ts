@@ -6,7 +6,7 @@
  * only the last `MAX_JSON_INPUT` characters are searched.
  */
 
-import { stripThinking } from './think-blocks';
+import { stripThinking } from '../core/text';
 
 /** Only the last 256 KiB of a reply (think blocks removed) are searched for JSON. */
 export const MAX_JSON_INPUT = 256 * 1024;

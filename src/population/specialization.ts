@@ -1,5 +1,5 @@
 import { competenceOf } from '../individual/competence';
-import type { AgentView } from './roster';
+import type { AgentView } from '../individual/agent-view';
 
 /**
  * Tolerance for threshold tests: competences are EWMA floats, so `0.7 − 0.6` must count as a lead

@@ -1,11 +1,8 @@
-import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup } from 'xstate';
 import type { ArchiveEntry } from '../individual/archive';
-import { agentMachine, type AgentInput } from '../individual/agent-machine';
+import { agentMachine, type AgentInput, type AgentRef } from '../individual/agent-machine';
 import { LeadershipBank, type LeadershipEntry } from '../team/leadlearn/leadership-bank';
 import { updateSynergy, type SynergyTable } from './synergy';
-
-/** A reference to a running (or retired) agent actor. */
-export type AgentRef = ActorRefFrom<typeof agentMachine>;
 
 /** One task's committed effects on the pool. */
 export interface PoolUpdate {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../core/clock';
 import type { Section } from './charts/section';
 import { fmt3, vl } from './charts/section';
 import { renderPage, type RenderedPage } from './html/page';

@@ -1,11 +1,11 @@
-import path from 'node:path';
-import type { Clock } from '../engine/clock';
+import type { Clock } from '../core/clock';
 import { AccuracyCollector, StructureCollector } from './collect/accuracy-collector';
 import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';
 import { LineageCollector } from './collect/lineage-collector';
 import { openRunDirectory, readEventLog, type RunEvent } from './read-events';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
+import { reproduceCommands, type ReproducibleConfig } from './reproduce';
 import { isReportEventType, REPORT_EVENTS, type ReportEvent, type ReportEventType } from './report-events';
 
 type StageUsage = ReportData['cost']['stages'][number];
@@ -17,7 +17,7 @@ type StageUsage = ReportData['cost']['stages'][number];
  */
 export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string }): Promise<ReportData> {
   const { dir, run, eventsFile } = await openRunDirectory(runDir);
-  const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] } };
+  const config = run.config as ReproducibleConfig & { stream?: { tasks?: number; niches?: { id: string }[] } };
   const summary = run.summary as SummaryLike | null;
 
   const competence = new CompetenceCollector();
@@ -84,7 +84,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
       id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
       backend: summary?.backend ?? null, plannedTasks, tasksDone, finished, config: run.config,
     },
-    reproduce: reproduceCommands(scenario, variant, seed, plannedTasks, opts.outDir),
+    reproduce: reproduceCommands(config, { scenario, variant, seed, tasks: plannedTasks }, opts.outDir),
     log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed },
     agents,
     niches,
@@ -121,18 +121,6 @@ function costOf(summary: SummaryLike | null, solve: Omit<StageUsage, 'stage'>, c
     stages: order.map((stage) => ({ stage, calls: 0, promptTokens: 0, completionTokens: 0, ...byStage.get(stage) })),
     wallSeconds: summary?.timing?.wallSeconds ?? null,
     tasksPerSecond: summary?.timing?.tasksPerSecond ?? null,
-  };
-}
-
-/** How to run the same scenario again: from the scenario as run (saved beside the report), or the original file. */
-function reproduceCommands(scenario: string, variant: string, seed: number, tasks: number, outDir: string): ReportData['reproduce'] {
-  const flags = `--variant ${variant} --seed ${seed} --tasks ${tasks}`;
-  const rel = path.relative(process.cwd(), outDir);
-  const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : outDir;
-  return {
-    scenarioFile: 'scenario.json',
-    command: `npx evochamber run ${path.join(where, 'scenario.json')} ${flags}`,
-    fromOriginal: `npx evochamber run scenarios/${scenario}.json ${flags}`,
   };
 }
 

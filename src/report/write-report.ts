@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { systemClock, type Clock } from '../engine/clock';
+import { systemClock, type Clock } from '../core/clock';
 import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblationPage } from './ablation-report';
 import { buildReportData } from './build-report-data';
 import { renderRunPage } from './run-report';

@@ -1,7 +1,7 @@
 // hnswlib-node is CommonJS with no statically detectable named exports, so take the default.
 import hnswlib from 'hnswlib-node';
 import type { HierarchicalNSW } from 'hnswlib-node';
-import { cosine } from '../llm/hash-embedder';
+import { cosine } from '../core/vector';
 
 // Fixed so that the same insertion order always builds the same graph and gives the same results.
 const HNSW_SEED = 100;

@@ -1,5 +1,5 @@
 import type { Domain, Grader, Task } from './task';
-import type { Rng } from '../engine/rng';
+import type { Rng } from '../core/rng';
 
 /** Everything a generator must produce for one task; the stream fills in id, index and block. */
 export type GeneratedTask = Omit<Task, 'id' | 'index' | 'block' | 'niche' | 'domain'>;

@@ -1,5 +1,5 @@
-import type { NicheEntry } from '../engine/scenario-schema';
-import { createRng } from '../engine/rng';
+import type { NicheEntry } from './niche-entry';
+import { createRng } from '../core/rng';
 import type { Niche } from './niche';
 import type { Task } from './task';
 

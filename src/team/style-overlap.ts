@@ -1,5 +1,5 @@
 import { competenceOf } from '../individual/competence';
-import type { AgentView } from '../population/roster';
+import type { AgentView } from '../individual/agent-view';
 
 /**
  * Style overlap O[i][j]: the cosine of two agents' competence vectors over the given niches

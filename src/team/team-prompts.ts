@@ -1,5 +1,6 @@
 import { area, formatExperience, formatPublicTests, type Experience } from '../individual/agent-prompts';
-import { clip, loadTemplate, renderTemplate } from '../individual/prompt-template';
+import { clip } from '../core/text';
+import { loadTemplate, renderTemplate } from '../core/template';
 import type { ChatMessage } from '../llm/model';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';

@@ -1,4 +1,4 @@
-import type { AgentView } from '../population/roster';
+import type { AgentView } from '../individual/agent-view';
 
 /** A member's role on a team. Single-agent presets use `solo`. */
 export type Role = 'solo' | 'anchor' | 'complement' | 'scout';

@@ -27,8 +27,8 @@ const median = (xs: number[]): number => {
  *   neither the engine nor mathjs nor vega. Figures are printed, never asserted.
  */
 export async function benchCliStartup(): Promise<void> {
-  const buildMs = timeOnce(['scripts/build-dist.mjs']);
-  const checkMs = median(Array.from({ length: 5 }, () => timeOnce(['scripts/build-dist.mjs', '--if-stale'])));
+  const buildMs = timeOnce(['test/tools/build-dist.mjs']);
+  const checkMs = median(Array.from({ length: 5 }, () => timeOnce(['test/tools/build-dist.mjs', '--if-stale'])));
   console.log(`build: full ${(buildMs / 1000).toFixed(1)} s; up-to-date check (npm start) ${checkMs.toFixed(0)} ms`);
 
   const bare: number[] = [];

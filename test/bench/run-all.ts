@@ -2,6 +2,7 @@
 import { benchAblation } from './ablation.bench';
 import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
+import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
@@ -18,6 +19,7 @@ const benches: [string, () => Promise<void>][] = [
   ['parsers', benchParsers],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
+  ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],

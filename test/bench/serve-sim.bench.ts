@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { pathToFileURL } from 'node:url';
-import { systemClock } from '../../src/engine/clock';
+import { systemClock } from '../../src/core/clock';
 import { predictedStepMs, QWEN3_8B_H100_VLLM } from '../../src/llm/sim/server/profiles';
 import { startServeSim } from '../../src/llm/sim/server/serve-sim';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Archive, type ArchiveEntry, type ArchiveLevel } from '../../src/individual/archive';
-import { cosine, createHashEmbedder } from '../../src/llm/hash-embedder';
+import { cosine } from '../../src/core/vector';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
 
 const DIM = 128;
 const embedder = createHashEmbedder({ dim: DIM });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cosine, createHashEmbedder, tokenizeWords } from '../../src/llm/hash-embedder';
+import { cosine } from '../../src/core/vector';
+import { createHashEmbedder, tokenizeWords } from '../../src/llm/hash-embedder';
 
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 

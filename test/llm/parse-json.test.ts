@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonLoose } from '../../src/llm/parse-json';
-import { stripThinking } from '../../src/llm/think-blocks';
+import { stripThinking } from '../../src/core/text';
 
 // Reply shapes seen from real models (reasoning models, chatty instruct models, small local models).
 const replies = {

@@ -35,7 +35,7 @@ function nodeIn(args: string[]): string {
 
 beforeAll(() => {
   // dist/ as of the sources now: a no-op after `npm ci` (prepare built it), a rebuild after an edit.
-  execFileSync(process.execPath, ['scripts/build-dist.mjs', '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, ['test/tools/build-dist.mjs', '--if-stale'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
   const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { filename: string }[];
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', path.join(consumer, packed[0]!.filename), '-C', installed, '--strip-components=1']);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { ABLATION_SECTIONS, ablationReportDataSchema, writeReport } from '../../src/report';
 import { charts, expectWellFormedReport, sectionIds } from './html-checks';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { RUN_SECTIONS, writeReport } from '../../src/report';
 import { writeFixtureRun } from './fixture-run';
 

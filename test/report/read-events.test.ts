@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { buildReportData, openRunDirectory, readEventLog, type RunEvent } from '../../src/report';
 import { writeFixtureRun } from './fixture-run';
 

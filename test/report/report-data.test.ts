@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { buildReportData, reportDataSchema, type ReportData } from '../../src/report';
 import { FIXTURE_NICHES, FIXTURE_TASKS, writeFixtureRun } from './fixture-run';
 
@@ -20,7 +20,7 @@ describe('report data from a log with population events', () => {
     expect(d.run).toMatchObject({ scenario: 'fixture', variant: 'evochamber', seed: 7, tasksDone: FIXTURE_TASKS, finished: true });
     expect(d.niches).toEqual([...FIXTURE_NICHES]);
     expect(d.generatedAt).toBe('2026-01-01T00:00:00.000Z');
-    expect(d.reproduce.fromOriginal).toBe('npx evochamber run scenarios/fixture.json --variant evochamber --seed 7 --tasks 60');
+    expect(d.reproduce.fromOriginal).toBe('npx evochamber run scenarios/fixture.json --variant evochamber --seed 7 --tasks 60 --in-flight 1 --backend sim');
   });
 
   it('uses the lifecycle windows as the competence windows', () => {

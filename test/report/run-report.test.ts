@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main';
-import { ManualClock } from '../../src/engine/clock';
+import { ManualClock } from '../../src/core/clock';
 import { loadScenario, runScenario, type RunSummary } from '../../src/index';
 import { reportDataSchema, RUN_SECTIONS, writeReport } from '../../src/report';
 import { charts, expectWellFormedReport, sectionHtml, sectionIds } from './html-checks';
@@ -33,7 +33,7 @@ describe('the report written at the end of a simulated run', () => {
     expect(sectionIds(html)).toEqual([...RUN_SECTIONS]);
     const found = expectWellFormedReport(html);
     expect(found.map((c) => c.id)).toEqual(expect.arrayContaining(['competence-final', 'competence-windows', 'specialists', 'structures', 'accuracy-rolling', 'cost-stages']));
-    expect(sectionHtml(html, 'reproduce')).toContain(`--seed ${summary.seed} --tasks 40`);
+    expect(sectionHtml(html, 'reproduce')).toContain(`--seed ${summary.seed} --tasks 40 --in-flight 1 --backend sim`);
   });
 
   it('writes data.json valid against its schema, and summary.md with the headline tables', () => {

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { all, create } from 'mathjs';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../src/engine/rng';
+import { createRng } from '../../src/core/rng';
 import type { GeneratedTask } from '../../src/tasks/niche';
 import { generators, getGenerator } from '../../src/tasks/generators';
 import { arithmeticWithWorking } from '../../src/tasks/generators/arithmetic';

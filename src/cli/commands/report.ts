@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../engine/clock';
+import { systemClock } from '../../core/clock';
 import { UsageError } from '../usage';
 
 /** Help text of `evochamber report`. */

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../engine/clock';
+import { systemClock } from '../../core/clock';
 import { resumeAblation, ABLATION_PLAN_FILE } from '../../engine/ablate';
 import { resumeRun } from '../../engine/run-scenario';
+import { reportAfterRun } from '../../report/report-after-run';
 import { RunStore } from '../../store/run-store';
 import { createProgress } from '../progress';
 import { EXIT } from '../exit-codes';
@@ -65,7 +66,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     try {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
-        ...(values['no-report'] ? { report: false } : {}),
+        ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
       });
       progress.stop();

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../engine/clock';
+import { systemClock } from '../../core/clock';
 import { PRESETS } from '../../engine/presets';
 import { runScenario, type RunResult } from '../../engine/run-scenario';
+import { reportAfterRun } from '../../report/report-after-run';
 import { loadScenario, parseScenario } from '../../engine/scenario';
 import { RunStore } from '../../store/run-store';
 import { EXIT } from '../exit-codes';
@@ -69,7 +70,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
-      ...(values['no-report'] ? { report: false } : {}),
+      ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from '../ablate';
-import { systemClock, type Clock } from '../clock';
+import { systemClock, type Clock } from '../../core/clock';
 import { applyRunOptions } from '../run-scenario';
 import { parseScenario, type LoadedScenario } from '../scenario';
 import type { RunSummary } from '../summary';

@@ -75,7 +75,7 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
     const runDir = path.join(runsRoot, sweepRunDirName(loaded.scenario.name, d.sweepId, d.variant, d.seed));
     let last = 0;
     const runOpts: RunOptions = {
-      variant: d.variant, seed: d.seed, tasks: d.tasks, inFlight: d.inFlight, outDir: runDir, report: false,
+      variant: d.variant, seed: d.seed, tasks: d.tasks, inFlight: d.inFlight, outDir: runDir,
       onProgress: (p) => {
         const pct = Math.floor((100 * p.done) / Math.max(1, p.total));
         if (pct >= last + 10 || p.done === p.total) {

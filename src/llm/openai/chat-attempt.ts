@@ -1,6 +1,6 @@
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
-import type { Clock } from '../../engine/clock';
-import { hash32 } from '../../engine/rng';
+import type { Clock } from '../../core/clock';
+import { hash32 } from '../../core/hash';
 import { estimateTokens, type CompletionRequest } from '../model';
 import type { Endpoint } from './endpoint';
 import { splitReasoning } from './reasoning';

@@ -1,5 +1,6 @@
-import type { Clock } from '../../engine/clock';
-import type { Rng } from '../../engine/rng';
+import type { Clock } from '../../core/clock';
+import type { Rng } from '../../core/rng';
+import { l2normalize } from '../../core/vector';
 import type { Endpoint } from './endpoint';
 import type { EmbeddingsConfig } from './openai-config';
 import { AttemptTimeoutError, backoffMs, classifyFailure, type AttemptFailure, type BackoffOptions, type Sleep } from './retry-policy';
@@ -13,16 +14,6 @@ export interface EmbedderOptions {
   readonly clock: Clock;
   readonly sleep: Sleep;
   readonly redact: (text: string) => string;
-}
-
-/** Scale a vector to unit length (the zero vector stays zero). */
-export function l2normalize(v: ArrayLike<number>): Float32Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += (v[i] as number) ** 2;
-  n = Math.sqrt(n);
-  const out = new Float32Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = n > 0 ? (v[i] as number) / n : 0;
-  return out;
 }
 
 /**

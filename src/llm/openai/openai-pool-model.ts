@@ -1,5 +1,5 @@
-import { systemClock, type Clock } from '../../engine/clock';
-import { createRng, type Rng } from '../../engine/rng';
+import { systemClock, type Clock } from '../../core/clock';
+import { createRng, type Rng } from '../../core/rng';
 import { createHashEmbedder } from '../hash-embedder';
 import type { Completion, CompletionRequest, LanguageModel } from '../model';
 import { chatAttempt } from './chat-attempt';

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 
 /** Why one attempt failed. */
 export type FailureKind = 'rate-limit' | 'server' | 'timeout' | 'connection' | 'client';

@@ -1,10 +1,8 @@
 import type { CompletionRequest } from '../model';
 import type { Endpoint } from '../openai/endpoint';
-import type { NicheSpec } from '../../tasks/niche';
-import type { Task } from '../../tasks/task';
 import { SIM_REGISTERED_HEADER, SIM_UNKNOWN_TASK } from './server/chat-handler';
 import { SERVE_SIM_OWNER } from './server/openai-wire';
-import { SimSideChannel, type SideChannelEntry } from './side-channel';
+import { SimSideChannel, type SideChannelEntry, type SimNiche, type SimTask } from './side-channel';
 
 /** Wait at most this long for a side-channel call to serve-sim. */
 const CALL_TIMEOUT_MS = 30_000;
@@ -48,7 +46,7 @@ export class RemoteSideChannel extends SimSideChannel {
     super();
   }
 
-  override register(task: Task, spec: NicheSpec): void {
+  override register(task: SimTask, spec: SimNiche): void {
     super.register(task, spec);
     const entry = { task, spec };
     for (const [ep, st] of this.targets) {

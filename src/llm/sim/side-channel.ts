@@ -1,10 +1,36 @@
-import type { NicheSpec } from '../../tasks/niche';
-import type { Task } from '../../tasks/task';
+/**
+ * The simulator's view of a task and its niche: only the fields it reads. It declares them itself
+ * (llm/ sits beside tasks/, not above it); tasks/'s `Task` and `NicheSpec` satisfy them
+ * structurally, so the engine registers its own objects unchanged, and serve-sim receives them
+ * whole over the wire.
+ */
+
+/** The answer formats the simulator writes replies in. */
+export type SimDomain = 'math' | 'code' | 'qa';
+
+/** A task as the simulator sees it: the world may read the gold answer, as graders do. */
+export interface SimTask {
+  readonly id: string;
+  readonly niche: string;
+  readonly domain: SimDomain;
+  /** 1 (easy) .. 5 (hardest). */
+  readonly difficulty: number;
+  /** The gold (an answer, or a reference solution) and plausible wrong answers; never shown to agents. */
+  readonly hidden: { readonly answer: string; readonly distractors: readonly string[] };
+}
+
+/** A niche as the simulator sees it. */
+export interface SimNiche {
+  readonly id: string;
+  readonly title: string;
+  /** Words a persona aimed at this niche would mention. */
+  readonly keywords: readonly string[];
+}
 
 /** What the simulator may know about a task beyond the prompt: the task itself and its niche. */
 export interface SideChannelEntry {
-  readonly task: Task;
-  readonly spec: NicheSpec;
+  readonly task: SimTask;
+  readonly spec: SimNiche;
 }
 
 /**
@@ -15,7 +41,7 @@ export class SimSideChannel {
   private readonly tasks = new Map<string, SideChannelEntry>();
 
   /** Make a task known to the simulator while it is in flight. */
-  register(task: Task, spec: NicheSpec): void {
+  register(task: SimTask, spec: SimNiche): void {
     this.tasks.set(task.id, { task, spec });
   }
 

@@ -1,4 +1,5 @@
-import { createRng, hash32 } from '../../engine/rng';
+import { createRng } from '../../core/rng';
+import { hash32 } from '../../core/hash';
 import { createHashEmbedder } from '../hash-embedder';
 import type { Completion, CompletionRequest, LanguageModel } from '../model';
 import { estimateTokens } from '../model';

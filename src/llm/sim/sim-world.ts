@@ -1,4 +1,5 @@
-import { createRng, hash32 } from '../../engine/rng';
+import { createRng } from '../../core/rng';
+import { hash32 } from '../../core/hash';
 import type { SimParams } from './sim-params';
 
 /** A latent strategy: knowledge that helps when its phrase is in the prompt. */

@@ -2,7 +2,7 @@ import type { Experience } from '../../individual/agent-prompts';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Grade, Grader, Task } from '../../tasks/task';
-import { ask } from '../../team/operators/ask';
+import { ask } from '../../llm/ask';
 import { testPublic } from '../../team/operators/review';
 import type { StructureResult } from '../../team/structures/structure';
 import type { Team } from '../../team/team';

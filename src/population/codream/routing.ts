@@ -1,5 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../roster';
+import type { AgentView } from '../../individual/agent-view';
 import { median } from '../specialization';
 import type { Insight } from './codream';
 

@@ -1,10 +1,10 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import { loadTemplate, renderTemplate } from '../../core/template';
 import type { LanguageModel } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { NicheSpec } from '../../tasks/niche';
-import { ask } from '../../team/operators/ask';
-import type { AgentView } from '../roster';
+import { ask } from '../../llm/ask';
+import type { AgentView } from '../../individual/agent-view';
 
 /** Parse a persona reply: the JSON field, or the plain text when it reads like a persona. */
 export function parsePersona(text: string): string | null {

@@ -1,4 +1,4 @@
-import type { Rng } from '../../engine/rng';
+import type { Rng } from '../../core/rng';
 import type { GeneratedTask } from '../niche';
 
 /**

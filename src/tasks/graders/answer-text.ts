@@ -1,6 +1,6 @@
 /**
  * Text surgery shared by the graders: finding `\boxed{}` answers in raw model completions
- * (reasoning traces are removed by src/llm/think-blocks.ts). Pure string functions, linear in
+ * (reasoning traces are removed by src/core/text.ts). Pure string functions, linear in
  * the input, never throw.
  */
 

@@ -1,10 +1,10 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../individual/prompt-template';
+import { loadTemplate, renderTemplate } from '../../core/template';
 import type { LanguageModel, Usage } from '../../llm/model';
-import { stripThinking } from '../../llm/think-blocks';
+import { stripThinking } from '../../core/text';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
-import { ask } from '../operators/ask';
+import { ask } from '../../llm/ask';
 
 /** What the leader writes into the bank after a task. */
 export interface LeadershipNote {

@@ -3,7 +3,7 @@ import type { ChatMessage, LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Grader, Task } from '../../tasks/task';
 import type { Role, TeamMember } from '../team';
-import { ask } from './ask';
+import { ask } from '../../llm/ask';
 
 /** One model call by one member, with what the grader's extractor made of it. */
 export interface Attempt {

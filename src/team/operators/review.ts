@@ -4,7 +4,7 @@ import type { Grader, Task } from '../../tasks/task';
 import { reviewPrompt, type PromptContext } from '../team-prompts';
 import type { TeamMember } from '../team';
 import type { LanguageModel } from '../../llm/model';
-import { ask } from './ask';
+import { ask } from '../../llm/ask';
 import type { Attempt } from './generate';
 
 /** A reviewer's verdict on a candidate answer. `verdict: null` when the reply could not be parsed. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../src/engine/rng';
+import { createRng } from '../../../src/core/rng';
 import { OpenAIPoolModel } from '../../../src/llm/openai/openai-pool-model';
 import { apiError, chat, fakeFetch, json, recordingSleep } from './fake-fetch';
 

@@ -1,7 +1,7 @@
-import { createRng, type Rng } from '../../../src/engine/rng';
+import { createRng, type Rng } from '../../../src/core/rng';
 import { Archive } from '../../../src/individual/archive';
 import type { AgentOrigin } from '../../../src/individual/agent-machine';
-import type { AgentView } from '../../../src/population/roster';
+import type { AgentView } from '../../../src/individual/agent-view';
 import { lifecycleConfigSchema, type LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
 import type { LifecycleContext, RosterBounds } from '../../../src/population/lifecycle/operator';
 

@@ -1,4 +1,4 @@
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { SimWorld, Strategy } from '../sim-world';
 import type { SimParams } from '../sim-params';
 import type { SideChannelEntry } from '../side-channel';

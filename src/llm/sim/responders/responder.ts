@@ -1,4 +1,4 @@
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { ReadPrompt } from '../prompt-reader';
 import type { SideChannelEntry } from '../side-channel';
 import type { SimParams } from '../sim-params';

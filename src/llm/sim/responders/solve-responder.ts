@@ -1,10 +1,9 @@
-import type { NicheSpec } from '../../../tasks/niche';
-import type { Task } from '../../../tasks/task';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { SimParams } from '../sim-params';
 import type { SimWorld } from '../sim-world';
 import { ownKnowledge, type ReadPrompt } from '../prompt-reader';
 import type { Responder, SimReply } from './responder';
+import type { SimNiche, SimTask } from '../side-channel';
 
 /** The terms of one attempt's success logit, for inspection and tests. */
 export interface SuccessBreakdown {
@@ -22,7 +21,7 @@ export interface SuccessBreakdown {
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** True when the persona names one of the niche's keywords as a word. */
-export function personaMatches(persona: string, spec: NicheSpec): boolean {
+export function personaMatches(persona: string, spec: SimNiche): boolean {
   const lower = persona.toLowerCase();
   return spec.keywords.some((k) => new RegExp(`\\b${k.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(lower));
 }
@@ -34,7 +33,7 @@ export function personaMatches(persona: string, spec: NicheSpec): boolean {
  * feedback) counts `peerUptake`. Without `heldText` the whole prompt is held.
  */
 export function successBreakdown(
-  world: SimWorld, params: SimParams, persona: string, promptText: string, task: Task, spec: NicheSpec, bonus = 0,
+  world: SimWorld, params: SimParams, persona: string, promptText: string, task: SimTask, spec: SimNiche, bonus = 0,
   heldText: string = promptText,
 ): SuccessBreakdown {
   const required = world.required(task.niche, task.id, task.difficulty);
@@ -61,7 +60,7 @@ export function successBreakdown(
 }
 
 /** A wrong answer: usually a shared distractor (so wrong answers can agree), sometimes a fresh slip. */
-export function wrongAnswer(task: Task, params: SimParams, rng: Rng): string {
+export function wrongAnswer(task: SimTask, params: SimParams, rng: Rng): string {
   const ds = task.hidden.distractors;
   const numeric = Number(task.hidden.answer);
   if (ds.length === 0 || (task.domain === 'math' && Number.isFinite(numeric) && rng.chance(params.uniqueMistake))) {
@@ -78,7 +77,7 @@ export function wrongAnswer(task: Task, params: SimParams, rng: Rng): string {
 }
 
 /** How a right answer appears in the simulator's own replies (used to recognise it in teammates' text). */
-export function goldMarker(task: Task): string {
+export function goldMarker(task: SimTask): string {
   switch (task.domain) {
     case 'math': return `\\boxed{${task.hidden.answer}}`;
     case 'code': return task.hidden.answer;
@@ -87,13 +86,13 @@ export function goldMarker(task: Task): string {
 }
 
 /** The task's required strategies that `text` names, as a sentence for a reply ('' when none). */
-export function methodLine(world: SimWorld, task: Task, text: string): string {
+export function methodLine(world: SimWorld, task: SimTask, text: string): string {
   const names = new Set(world.mentioned(text).map((s) => s.phrase));
   const used = world.required(task.niche, task.id, task.difficulty).filter((s) => names.has(s.phrase));
   return used.length ? `I apply the ${used.map((s) => s.phrase).join(' and the ')}.\n` : '';
 }
 
-function render(task: Task, answer: string, params: SimParams, rng: Rng, method: string): SimReply {
+function render(task: SimTask, answer: string, params: SimParams, rng: Rng, method: string): SimReply {
   const think = rng.chance(params.thinkBlock) ? '<think>\nLet me look at what is given and what is asked.\n</think>\n' : '';
   if (rng.chance(params.malformed)) {
     return { text: `${think}I am not sure how to approach this one.`, lengthClass: task.domain };
@@ -112,7 +111,7 @@ function render(task: Task, answer: string, params: SimParams, rng: Rng, method:
 }
 
 /** The answer one of the simulator's own replies gives, in the task's domain format (null: none). */
-function answerIn(task: Task, text: string): string | null {
+function answerIn(task: SimTask, text: string): string | null {
   switch (task.domain) {
     case 'math': return [...text.matchAll(/\\boxed\{([^}]*)\}/g)].at(-1)?.[1] ?? null;
     case 'code': return /```python\n([\s\S]*?)\n```/.exec(text)?.[1] ?? null;
@@ -125,7 +124,7 @@ function answerIn(task: Task, text: string): string | null {
  * that quotes its evidence can be held against the passage; code cannot be checked by reading
  * (a bug hides from reading), only by running tests.
  */
-export function showsCheckableWork(task: Task, block: string): boolean {
+export function showsCheckableWork(task: SimTask, block: string): boolean {
   switch (task.domain) {
     case 'math': return block.includes('Working through the steps');
     case 'qa': return /^Evidence:/m.test(block);
@@ -142,7 +141,7 @@ function teammateBlocks(others: string): string[] {
  * True when the prompt lets the reviser recognise a teammate's right answer: some teammate gives
  * it with work the reviser can check, or public-test results in the prompt show all tests passing.
  */
-export function recognisable(task: Task, prompt: ReadPrompt): boolean {
+export function recognisable(task: SimTask, prompt: ReadPrompt): boolean {
   const others = prompt.sections.get('other answers');
   if (others === undefined) return false;
   const tests = prompt.sections.get('public test results');
@@ -151,7 +150,7 @@ export function recognisable(task: Task, prompt: ReadPrompt): boolean {
 }
 
 /** Teammates' answers in a debate revision prompt ("Teammate k:" blocks), when they all give the same one. */
-export function unanimousTeammates(task: Task, others: string): string | null {
+export function unanimousTeammates(task: SimTask, others: string): string | null {
   const answers = teammateBlocks(others).map((b) => answerIn(task, b));
   if (answers.length < 2 || answers.some((a) => a === null)) return null;
   return answers.every((a) => a === answers[0]) ? answers[0]! : null;

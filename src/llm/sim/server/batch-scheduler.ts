@@ -1,4 +1,4 @@
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { LatencyScheduler, SchedulerLoad, SeqEvents, SeqHandle, SeqRequest } from './latency-scheduler';
 import type { BatchProfile } from './profiles';
 import type { SimTimer } from './sim-timer';

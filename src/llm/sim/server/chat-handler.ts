@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { hash32 } from '../../../engine/rng';
+import { hash32 } from '../../../core/hash';
 import type { ChatMessage, Stage } from '../../model';
 import {
   chatChunk, chatCompletion, sendJson, startSse, wireUsage, writeSse, WireError, type ChatIdentity,

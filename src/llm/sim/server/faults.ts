@@ -1,4 +1,4 @@
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 
 /** Fault rates, each a probability per chat or embeddings request. */
 export interface FaultRates {

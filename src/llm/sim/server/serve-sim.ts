@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../../../engine/clock';
-import { createRng } from '../../../engine/rng';
+import { systemClock, type Clock } from '../../../core/clock';
+import { createRng } from '../../../core/rng';
 import { SimModel } from '../sim-model';
 import type { SimParams } from '../sim-params';
 import { ApiScheduler } from './api-scheduler';

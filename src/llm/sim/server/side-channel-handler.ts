@@ -1,14 +1,13 @@
-import type { NicheSpec } from '../../../tasks/niche';
-import type { Task } from '../../../tasks/task';
 import { sendJson, WireError } from './openai-wire';
 import type { RouteHandler } from './sim-server-context';
+import type { SimNiche, SimTask } from '../side-channel';
 
-function entry(x: unknown, at: string): { task: Task; spec: NicheSpec } {
+function entry(x: unknown, at: string): { task: SimTask; spec: SimNiche } {
   const e = x as { task?: { id?: unknown }; spec?: { id?: unknown } } | null;
   if (!e || typeof e.task?.id !== 'string' || typeof e.spec?.id !== 'string') {
     throw new WireError(400, `${at} must be {task, spec} with string ids`, 'invalid_request_error', null, at);
   }
-  return e as unknown as { task: Task; spec: NicheSpec };
+  return e as unknown as { task: SimTask; spec: SimNiche };
 }
 
 /**

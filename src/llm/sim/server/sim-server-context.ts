@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Rng } from '../../../engine/rng';
+import type { Rng } from '../../../core/rng';
 import type { SimModel } from '../sim-model';
 import { drawFault, type Fault, type FaultRates } from './faults';
 import type { LatencyScheduler } from './latency-scheduler';

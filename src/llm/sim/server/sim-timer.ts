@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../../engine/clock';
+import { systemClock, type Clock } from '../../../core/clock';
 
 /**
  * The time source of serve-sim's latency models, in *model* milliseconds. The real timer maps

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../../src/engine/rng';
+import { createRng } from '../../../../src/core/rng';
 import { ApiScheduler } from '../../../../src/llm/sim/server/api-scheduler';
 import { BatchScheduler } from '../../../../src/llm/sim/server/batch-scheduler';
 import type { LatencyScheduler, SeqRequest } from '../../../../src/llm/sim/server/latency-scheduler';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../../src/engine/rng';
+import { createRng } from '../../../../src/core/rng';
 import { drawFault, parseFaults } from '../../../../src/llm/sim/server/faults';
 import { RateLimiter } from '../../../../src/llm/sim/server/rate-limiter';
 

@@ -1,12 +1,12 @@
-import type { Scenario } from '../engine/scenario-schema';
-import { createRng } from '../engine/rng';
-import { createHashEmbedder } from './hash-embedder';
-import type { LanguageModel } from './model';
-import type { EndpointUsage } from './openai/endpoint';
-import { OpenAIPoolModel, type PoolDeps } from './openai/openai-pool-model';
-import { RemoteSideChannel } from './sim/remote-side-channel';
-import { SimSideChannel } from './sim/side-channel';
-import { SimModel } from './sim/sim-model';
+import type { Scenario } from './scenario-schema';
+import { createRng } from '../core/rng';
+import { createHashEmbedder } from '../llm/hash-embedder';
+import type { LanguageModel } from '../llm/model';
+import type { EndpointUsage } from '../llm/openai/endpoint';
+import { OpenAIPoolModel, type PoolDeps } from '../llm/openai/openai-pool-model';
+import { RemoteSideChannel } from '../llm/sim/remote-side-channel';
+import { SimSideChannel } from '../llm/sim/side-channel';
+import { SimModel } from '../llm/sim/sim-model';
 
 /** A model built for a run, and what the run must do with it. */
 export interface CreatedModel {

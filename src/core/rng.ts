@@ -1,3 +1,5 @@
+import { hash32 } from './hash';
+
 /**
  * Seeded randomness. Everything that chooses takes an `Rng`; nothing calls Math.random().
  * Streams are derived by label (`rng.fork('sim')`), so adding a new consumer never shifts
@@ -18,21 +20,6 @@ export interface Rng {
   shuffle<T>(items: readonly T[]): T[];
   /** An independent stream derived from this one's seed and a label (does not advance this one). */
   fork(label: string | number): Rng;
-}
-
-/** 32-bit FNV-1a over a string, then avalanche-mixed: a stable hash for seeds and keys. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 /** Create a seeded generator (sfc32). The same seed always gives the same sequence. */

@@ -1,4 +1,4 @@
-import type { ChatMessage, LanguageModel, Stage, Usage } from '../../llm/model';
+import type { ChatMessage, LanguageModel, Stage, Usage } from './model';
 
 /** A model reply, or the error that replaced it. Never thrown. */
 export interface Reply {

@@ -1,5 +1,4 @@
-import type { AgentContext } from '../individual/agent-machine';
-import type { AgentRef } from './supervisor-machine';
+import type { AgentContext, AgentRef } from './agent-machine';
 
 /** A read-only snapshot of one agent, as everything outside the agent actor sees it. */
 export interface AgentView extends AgentContext {

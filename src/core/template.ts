@@ -14,11 +14,6 @@ export function loadTemplate(baseUrl: string, name: string): string {
   return text;
 }
 
-/** Cut `text` to at most `max` characters, marking the cut with `…` (prompts and logs stay bounded). */
-export function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
 /**
  * Fill `{{name}}` placeholders. Every placeholder must be given a value: a missing one throws,
  * so a template and its caller can never drift apart silently.

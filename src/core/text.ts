@@ -1,7 +1,12 @@
-/**
- * Reasoning traces in model replies. One implementation for every reader of replies (graders,
- * JSON parsing, notes) so they agree on what the answer is. Linear in the input; never throws.
- */
+/** Text utilities shared by prompts, graders, logs and reports. Pure; no project imports. */
+
+/** Cut `text` to at most `max` characters, marking the cut with `…` (prompts and logs stay bounded). */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+// Reasoning traces in model replies. One implementation for every reader of replies (graders,
+// JSON parsing, notes) so they agree on what the answer is. Linear in the input; never throws.
 
 const THINK_TAG = /<(\/?)think(?:ing)?>/gi;
 

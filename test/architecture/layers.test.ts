@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The import rule of docs/architecture.md, checked by reading the imports of every file under src/.
+// Layers, lowest first; a file imports only from its own folder or from layers strictly below it:
+//   core < llm, tasks, store < individual < team < population < engine < cli
+// llm, tasks and store are one level: none of them imports another. report reads only store and
+// core, and only cli imports report. src/index.ts, the package entry, is outside the layers.
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+
+const LEVEL: Readonly<Record<string, number>> = {
+  core: 0, llm: 1, tasks: 1, store: 1, individual: 2, team: 3, population: 4, engine: 5, cli: 6,
+};
+const REPORT_READS: ReadonlySet<string> = new Set(['store', 'core']);
+const REPORT_READERS: ReadonlySet<string> = new Set(['cli']);
+const ENTRY = 'index';
+const FOLDERS: ReadonlySet<string> = new Set([...Object.keys(LEVEL), 'report']);
+
+/** Whether a file in folder `from` may import one in folder `to` (both top-level folders of src/). */
+function mayImport(from: string, to: string): boolean {
+  if (from === to) return true;
+  if (from === 'report') return REPORT_READS.has(to);
+  if (to === 'report') return REPORT_READERS.has(from);
+  const a = LEVEL[from];
+  const b = LEVEL[to];
+  return a !== undefined && b !== undefined && b < a;
+}
+
+// `import … from '…'`, `export … from '…'` (over several lines), `import '…'`, and `import('…')`.
+const SPECIFIERS = [
+  /(?:^|[\s;}])(?:import|export)\b[^'"`;]*?\bfrom\s*(['"])([^'"]+)\1/g,
+  /(?:^|[\s;])import\s*(['"])([^'"]+)\1/g,
+  /\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g,
+];
+
+/** True when offset `at` of `source` lies on a comment line (`//`, or a `/* … *\/` block's lines). */
+function inCommentLine(source: string, at: number): boolean {
+  const line = source.slice(source.lastIndexOf('\n', at - 1) + 1, at).trimStart();
+  return line.startsWith('//') || line.startsWith('*') || line.startsWith('/*');
+}
+
+/** The relative specifiers a source file imports (static, re-export, side-effect and dynamic). */
+function relativeImports(source: string): string[] {
+  const out = new Set<string>();
+  for (const re of SPECIFIERS) {
+    for (const m of source.matchAll(re)) {
+      const spec = m[2]!;
+      if (spec.startsWith('.') && !inCommentLine(source, m.index + m[0].indexOf(spec))) out.add(spec);
+    }
+  }
+  return [...out];
+}
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+/** Top-level folder of a path under src/, with or without `.ts` ('index' for the entry, '' outside src/). */
+function folderOf(file: string): string {
+  const rel = path.relative(SRC, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return '';
+  return rel.split(path.sep)[0]!.replace(/\.ts$/, '');
+}
+
+describe('import rule (docs/architecture.md)', () => {
+  it('knows every top-level folder under src/, and src/ holds no file but the entry', () => {
+    const unknown = readdirSync(SRC).filter((name) => {
+      const isDir = statSync(path.join(SRC, name)).isDirectory();
+      return isDir ? !FOLDERS.has(name) : name !== `${ENTRY}.ts`;
+    });
+    // A new folder needs a place in the layers (here and in docs/architecture.md) before it holds code.
+    expect(unknown, `unknown under src/: ${unknown.join(', ')}`).toEqual([]);
+  });
+
+  it('has no import that breaks the layer rule', () => {
+    const violations: string[] = [];
+    let scanned = 0;
+    for (const file of tsFiles(SRC)) {
+      const from = folderOf(file);
+      if (from === ENTRY) continue;
+      for (const spec of relativeImports(readFileSync(file, 'utf8'))) {
+        scanned += 1;
+        const target = path.resolve(path.dirname(file), spec);
+        const to = folderOf(target);
+        if (to === '') continue;
+        if (to === ENTRY || !mayImport(from, to)) {
+          violations.push(`${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+        }
+      }
+    }
+    // The scan must have seen the codebase's imports, or an empty result proves nothing.
+    expect(scanned).toBeGreaterThan(300);
+    expect(violations, `layer violations (from -> to):\n${violations.join('\n')}`).toEqual([]);
+  });
+
+  it('states the rule: below only, siblings apart, report read by cli alone', () => {
+    expect(mayImport('llm', 'core')).toBe(true);
+    expect(mayImport('team', 'individual')).toBe(true);
+    expect(mayImport('cli', 'report')).toBe(true);
+    expect(mayImport('report', 'store')).toBe(true);
+    expect(mayImport('engine', 'engine')).toBe(true);
+    expect(mayImport('core', 'llm')).toBe(false);
+    expect(mayImport('llm', 'tasks')).toBe(false);
+    expect(mayImport('team', 'population')).toBe(false);
+    expect(mayImport('engine', 'report')).toBe(false);
+    expect(mayImport('report', 'engine')).toBe(false);
+    expect(mayImport('engine', 'cli')).toBe(false);
+    expect(mayImport('plugins', 'core')).toBe(false);
+  });
+
+  it('finds static, re-exported, side-effect and dynamic imports, and skips comments', () => {
+    const src = [
+      "import { a } from './a';",
+      "import type {\n  B,\n  C,\n} from '../b/c';",
+      "export { d } from './d';",
+      "export * from '../e';",
+      "import './side-effect';",
+      "const m = await import('../../f/g');",
+      "import { z } from 'zod';",
+      "// import { h } from '../h';",
+      " * `import('../report/x')` in a doc comment",
+      "const s = Array.from(list);",
+    ].join('\n');
+    expect(relativeImports(src).sort()).toEqual(['../../f/g', '../b/c', '../e', './a', './d', './side-effect']);
+  });
+});
