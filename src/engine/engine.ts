@@ -16,6 +16,7 @@ import type { Preset } from './presets';
 import type { Clock } from '../core/clock';
 import type { Rng } from '../core/rng';
 import type { Scenario } from './scenario-schema';
+import type { StructureRegistry } from '../team/structures';
 import type { SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 
@@ -77,6 +78,8 @@ export interface EngineOptions {
   readonly outageTimeoutMs?: number;
   /** Measures how long an outage lasts (default: the system clock). */
   readonly clock?: Clock;
+  /** The structures tasks may use (default: the built-in ones). */
+  readonly structures?: StructureRegistry;
 }
 
 
@@ -123,7 +126,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!,
+        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
       },
     });
     running.set(started, toPromise(actor));

@@ -13,7 +13,9 @@ import type { StructureResult } from '../team/structures/structure';
 import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
 import type { Rng } from '../core/rng';
-import { ASSEMBLERS, CHOOSERS, STRUCTURES, type Preset } from './presets';
+import { CHOOSER_REGISTRY } from '../team/choosers';
+import { BUILTIN_STRUCTURE_REGISTRY, choosableStructures, type StructureRegistry } from '../team/structures';
+import { ASSEMBLERS, CHOOSERS, type Preset } from './presets';
 import type { Scenario } from './scenario-schema';
 
 /**
@@ -35,6 +37,8 @@ export interface StageDeps {
   readonly bank: LeadershipBank;
   /** Embedding of the task's niche id, computed once per run (the niche half of LeadLearn's key). */
   readonly nicheKey: Float32Array;
+  /** The structures this run may use (default: the built-in ones). */
+  readonly structures?: StructureRegistry;
 }
 
 /** Assemble: pick the team with the preset's assembler. */
@@ -58,6 +62,7 @@ export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice 
   const choice = await CHOOSERS[d.preset.chooser]!({
     task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
     key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
+    structures: choosableStructures(d.structures),
   });
   return { ...choice, key };
 }
@@ -78,7 +83,7 @@ export async function retrieveExperience(d: StageDeps, team: Team): Promise<Map<
 
 /** Execute: run the chosen structure. */
 export function executeStructure(d: StageDeps, team: Team, structure: string, experience: Map<string, Experience>): Promise<StructureResult> {
-  const run = STRUCTURES[structure];
+  const run = (d.structures ?? BUILTIN_STRUCTURE_REGISTRY).get(structure)?.run;
   if (!run) throw new Error(`unknown structure "${structure}"`);
   return run({
     task: d.task, spec: d.niche.spec, grader: d.niche.grader, model: d.model, team,
@@ -160,7 +165,7 @@ export type KeyedDream = DreamResult & { readonly keys: readonly Float32Array[];
 
 /** LeadLearn's after-task step: the leader's one-line note (only when the bank is in use). */
 export async function leadershipNote(d: StageDeps, team: Team, structure: string, grading: Grading, result: StructureResult): Promise<LeadershipNote | null> {
-  if (d.preset.chooser !== 'leadlearn') return null;
+  if (!CHOOSER_REGISTRY.get(d.preset.chooser)?.writesNotes) return null;
   const leader = team.members[0]!.agent;
   return writeLeadershipNote(d.model, leader, d.niche.spec, d.task, structure, grading.team.reward, result.disagreement);
 }

@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
+import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
@@ -13,6 +14,7 @@ import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
+  ['cli startup and build', benchCliStartup],
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
