@@ -1,4 +1,5 @@
 import type { SimSideChannel } from '../llm/sim/side-channel';
+import type { AccountingModel } from '../llm/token-accounting';
 import type { RoutingMode } from '../population/codream/routing';
 import { viewRoster } from '../individual/agent-view';
 import { applyPoolUpdate, type AppliedUpdate, type Supervisor } from '../population/supervisor-ops';
@@ -18,6 +19,8 @@ export interface CommitDeps {
   /** How CoDream insights are routed (the preset's choice). */
   readonly routing: RoutingMode;
   readonly sideChannel?: SimSideChannel;
+  /** Where the task's own token counts are taken from, for its `task.done` event. */
+  readonly usage?: Pick<AccountingModel, 'takeTask'>;
 }
 
 /**
@@ -29,7 +32,7 @@ export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
   const update = poolUpdateOf(out, { roster, c0: c.c0, routing: c.routing });
   const changes = applyPoolUpdate(c.supervisor, update);
-  for (const event of taskEvents(out, changes)) c.log.append(event);
+  for (const event of taskEvents(out, changes, c.usage?.takeTask(out.deps.task.id))) c.log.append(event);
   addTaskToSummary(c.summary, out, changes);
   c.sideChannel?.unregister(out.deps.task.id);
   return changes;

@@ -1,5 +1,6 @@
 import { createActor, toPromise } from 'xstate';
 import type { LanguageModel } from '../llm/model';
+import type { AccountingModel } from '../llm/token-accounting';
 import type { SimSideChannel } from '../llm/sim/side-channel';
 import { viewRoster } from '../individual/agent-view';
 import { supervisorFailure, type Supervisor } from '../population/supervisor-ops';
@@ -52,6 +53,8 @@ export interface EngineOptions {
   readonly scenario: Scenario;
   readonly preset: Preset;
   readonly model: LanguageModel;
+  /** Per-task and per-stage token counts of `model`'s calls, so each task's events carry its cost. */
+  readonly usage?: Pick<AccountingModel, 'takeTask' | 'stage'>;
   readonly niches: ReadonlyMap<string, Niche>;
   readonly tasks: Iterable<Task>;
   readonly total: number;
@@ -137,6 +140,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   const commitDeps: CommitDeps = {
     supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0,
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
+    ...(o.usage ? { usage: o.usage } : {}),
   };
   const life = o.scenario.population.lifecycle;
   const nichesSeen: string[] = [];
@@ -145,12 +149,21 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   let nextAgent = o.firstNewAgent;
   const lifecycleWindow = async (operators: boolean) => {
     windowNo++;
+    const before = o.usage?.stage('lifecycle');
     nextAgent = await runLifecycleWindow({
       supervisor: o.supervisor, model: o.model, log: o.log, config: life, teamSize: ASSEMBLERS[o.preset.assembler]!.teamSize,
       operators, window: windowNo, tasksSeen: committed, nichesSeen, recentNiches: recent, specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])),
       c0: o.scenario.memory.c0, eta: o.scenario.memory.eta, tracker: o.tracker, lineage: o.lineage, nextAgent,
       rng: o.rng.fork(`lifecycle/${windowNo}`),
     });
+    // Persona writing serves no task: the window's own event carries what it spent.
+    const after = o.usage?.stage('lifecycle');
+    if (before && after && after.calls > before.calls) {
+      o.log.append({
+        type: 'lifecycle.usage', window: windowNo,
+        tokens: { lifecycle: { calls: after.calls - before.calls, promptTokens: after.promptTokens - before.promptTokens, completionTokens: after.completionTokens - before.completionTokens } },
+      });
+    }
     recent = {};
   };
 

@@ -1,4 +1,5 @@
 import { clip } from '../core/text';
+import type { StageUsage } from '../llm/token-accounting';
 import type { AppliedUpdate } from '../population/supervisor-ops';
 import type { EventBody } from '../store/event-log';
 import type { Task } from '../tasks/task';
@@ -80,8 +81,8 @@ function runEvents(out: TaskOutcome): EventBody[] {
   return ev;
 }
 
-/** Every event of one committed task, in log order. */
-export function taskEvents(out: TaskOutcome, changes: AppliedUpdate): EventBody[] {
+/** Every event of one committed task, in log order; `task.done` carries the task's calls and tokens by stage. */
+export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Record<string, StageUsage>): EventBody[] {
   const { task } = out.deps;
   const version = changes.poolVersion;
   const failed = taskFailed(out);
@@ -132,7 +133,7 @@ export function taskEvents(out: TaskOutcome, changes: AppliedUpdate): EventBody[
   }
   ev.push({
     type: 'task.done', taskId: task.id, status: failed ? 'failed' : 'graded', reward: failed ? null : out.grading!.team.reward,
-    poolVersion: version, startedAt: out.deps.poolVersion,
+    poolVersion: version, startedAt: out.deps.poolVersion, ...(tokens ? { tokens } : {}),
   });
   return ev;
 }

@@ -249,7 +249,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   });
   const model = new AccountingModel(journal);
   const inner = created.model;
-  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, clock, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -294,7 +294,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
     const lineage = emptyLineage();
     const outcome = await runEngine({
-      scenario, preset, model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
+      scenario, preset, model, usage: model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
       tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
       total: scenario.stream.tasks,
       rng: createRng(`${scenario.seed}/engine`),
