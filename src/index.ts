@@ -48,6 +48,7 @@ export { Archive, type ArchiveEntry } from './individual/archive';
 export { observe, competenceOf, type CompetenceState, type CompetenceParams } from './individual/competence';
 export { buildSolvePrompt, buildReflectPrompt, formatExperience, type Experience } from './individual/agent-prompts';
 export { parseReflection } from './individual/reflection-parse';
+export { reflect, type Reflection, type ReflectRequest } from './individual/reflection';
 export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
 
 // Team level
@@ -60,9 +61,10 @@ export { BUILTIN_ASSEMBLERS } from './team/assemblers';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate } from './population/supervisor-machine';
+export { supervisorMachine, type PoolUpdate, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
+export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
 export { type AgentRef } from './individual/agent-machine';
-export { viewAgent, viewRoster, type AgentView } from './individual/agent-view';
+export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
@@ -106,7 +108,7 @@ export { CHOOSERS, minimumPool } from './engine/presets';
 export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
 export { BUILTIN_CHOOSERS } from './team/choosers';
 export { styleOverlap } from './team/style-overlap';
-export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
+export { synergyOf, SynergyTable, type SynergyChange, type SynergyReader } from './population/synergy';
 
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';

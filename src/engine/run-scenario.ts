@@ -10,6 +10,7 @@ import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
 import { viewRoster } from '../individual/agent-view';
 import { supervisorMachine } from '../population/supervisor-machine';
+import { sendToSupervisor, supervisorFailure } from '../population/supervisor-ops';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
@@ -248,7 +249,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   });
   const model = new AccountingModel(journal);
   const inner = created.model;
-  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, clock, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -267,7 +268,12 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const dim = (await model.embed(['dimension probe']))[0]!.length;
   const supervisor = createActor(supervisorMachine, {
     input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0 },
-  }).start();
+  });
+  // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
+  // with run.json left `running`. Senders read the failure from the snapshot instead
+  // (sendToSupervisor, supervisorFailure) and it fails the run below: run.failed, status failed.
+  supervisor.subscribe({ error: () => {} });
+  supervisor.start();
   const t0 = clock.now();
   try {
     log.append({ type: 'run.started', scenario: scenario.name, variant: scenario.variant, seed: scenario.seed, tasks: scenario.stream.tasks });
@@ -277,7 +283,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     const count = preset.pool === 'one' ? 1 : scenario.agents.count;
     for (let i = 0; i < count; i++) {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;
-      supervisor.send({
+      sendToSupervisor(supervisor, {
         type: 'SPAWN_AGENT',
         input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
       });
@@ -288,7 +294,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
     const lineage = emptyLineage();
     const outcome = await runEngine({
-      scenario, preset, model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
+      scenario, preset, model, usage: model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
       tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
       total: scenario.stream.tasks,
       rng: createRng(`${scenario.seed}/engine`),
@@ -301,6 +307,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
     });
+    const failure = supervisorFailure(supervisor);
+    if (failure) throw failure;
     if (missing.length > 0) {
       const names = missing.slice(0, 5).map((m) => m.what).join('; ');
       throw new Error(`replay: ${missing.length} call${missing.length === 1 ? ' is' : 's are'} not in ${c.replaySource}: ${names}${missing.length > 5 ? '; …' : ''}`);

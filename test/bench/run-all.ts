@@ -1,8 +1,10 @@
 // `npm run bench`: every benchmark in turn. Figures are printed, never asserted.
 import { benchAblation } from './ablation.bench';
+import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
+import { benchHotPaths } from './hot-paths.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
@@ -12,6 +14,7 @@ import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
+  ['cli startup and build', benchCliStartup],
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
@@ -19,6 +22,7 @@ const benches: [string, () => Promise<void>][] = [
   ['report', benchReport],
   ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
+  ['hot paths', benchHotPaths],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];

@@ -9,6 +9,7 @@ import { operatorOf, planLifecycle, type LifecycleSwitches } from './plan';
 import { viewRoster } from '../../individual/agent-view';
 import { specialists, type StabilityTracker } from '../specialization';
 import type { supervisorMachine } from '../supervisor-machine';
+import { sendToSupervisor } from '../supervisor-ops';
 
 /** Everything one lifecycle window needs. */
 export interface WindowInput {
@@ -80,6 +81,6 @@ export async function runLifecycleWindow(w: WindowInput): Promise<number> {
     w.lineage[d.operator] += 1;
     w.log.append({ type: 'lifecycle.decision', window: w.window, operator: d.operator, agents, reason: d.reason, poolVersion: version });
   }
-  w.supervisor.send({ type: 'BUMP_VERSION' });
+  sendToSupervisor(w.supervisor, { type: 'BUMP_VERSION' });
   return next;
 }

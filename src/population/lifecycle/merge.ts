@@ -4,6 +4,7 @@ import { styleOverlap } from '../../team/style-overlap';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { sendToSupervisor } from '../supervisor-ops';
 
 const unit = () => z.number().min(0).max(1);
 
@@ -108,7 +109,7 @@ export const mergeOperator: LifecycleOperatorDescriptor<MergeDecision, typeof me
   agents: (d) => [d.keep, d.retire],
   retires: (d) => [d.retire],
   apply: async (w, d) => {
-    w.supervisor.send({ type: 'MERGE_AGENTS', keep: d.keep, retire: d.retire });
+    sendToSupervisor(w.supervisor, { type: 'MERGE_AGENTS', keep: d.keep, retire: d.retire });
     w.log.append({ type: 'agent.retired', agentId: d.retire, reason: d.reason, successor: d.keep, window: w.window, poolVersion: w.version });
     return [d.keep, d.retire];
   },

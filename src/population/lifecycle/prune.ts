@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { sendToSupervisor } from '../supervisor-ops';
 
 /** Prune: an agent whose recent score lags the pool mean is retired. */
 export const pruneConfigSchema = z.strictObject({
@@ -91,7 +92,7 @@ export const pruneOperator: LifecycleOperatorDescriptor<PruneDecision, typeof pr
   agents: (d) => [d.agent],
   retires: (d) => [d.agent],
   apply: async (w, d) => {
-    w.supervisor.send({ type: 'RETIRE_AGENT', id: d.agent });
+    sendToSupervisor(w.supervisor, { type: 'RETIRE_AGENT', id: d.agent });
     w.log.append({ type: 'agent.retired', agentId: d.agent, reason: d.reason, successor: null, window: w.window, poolVersion: w.version });
     return [d.agent];
   },

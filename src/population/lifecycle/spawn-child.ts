@@ -4,6 +4,7 @@ import { viewAgent, viewRoster } from '../../individual/agent-view';
 import { median } from '../specialization';
 import type { ApplyContext } from './operator';
 import { writePersona } from './persona-writer';
+import { sendToSupervisor } from '../supervisor-ops';
 
 /** A decision that spawns a child of `parent` aimed at `niche` (genesis, fork). */
 export interface SpawnDecision {
@@ -31,7 +32,7 @@ export async function spawnChild(w: ApplyContext, d: SpawnDecision, purpose: str
   // spreading its experience — and the pool's — thinner instead of building on the parent's.)
   const roster = viewRoster(w.supervisor.getSnapshot().context.agents);
   const competence = Object.fromEntries(w.nichesSeen.map((n) => [n, median(roster.map((a) => competenceOf(a, n, w.c0)))]));
-  w.supervisor.send({
+  sendToSupervisor(w.supervisor, {
     type: 'SPAWN_AGENT',
     input: {
       id, persona, dim: parent.archive.dim, eta: w.eta, c0: w.c0, archive: parent.archive.clone(), competence, exposure: { ...parent.exposure },

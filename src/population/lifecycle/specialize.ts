@@ -4,6 +4,7 @@ import { viewAgent, type AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { writePersona } from './persona-writer';
+import { sendToSupervisor } from '../supervisor-ops';
 
 const unit = () => z.number().min(0).max(1);
 
@@ -110,7 +111,7 @@ export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision,
   apply: async (w, d) => {
     const agent = viewAgent(w.supervisor.getSnapshot().context.agents.get(d.agent)!);
     const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this strong agent\'s persona toward the area it dominates.', `${w.window}-specialize`);
-    w.supervisor.send({ type: 'SET_PERSONA', id: d.agent, persona });
+    sendToSupervisor(w.supervisor, { type: 'SET_PERSONA', id: d.agent, persona });
     w.log.append({ type: 'agent.persona', agentId: d.agent, persona, reason: d.reason, niche: d.niche, window: w.window, poolVersion: w.version });
     return [d.agent];
   },
