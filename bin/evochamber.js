@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx evochamber` and the `bin` entry work without a build step.
-import { register } from 'tsx/esm/api';
+// The evochamber command: runs the compiled dist/ (`npm run build`; `npm install` in a clone builds it).
+// Working on the sources? `npm run evochamber -- <args>` runs src/ through tsx, no build needed.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-const code = await main(process.argv.slice(2));
-// An interrupted run may leave abandoned requests or timers behind: exit now, everything is on disk.
-if (code === 4) process.exit(code);
-process.exitCode = code;
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('evochamber: dist/ is not built: run "npm run build" in the package (npm install does it)\n');
+  process.exit(1);
+}
+const { runCli } = await import(entry.href);
+await runCli(process.argv.slice(2));

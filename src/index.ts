@@ -33,7 +33,7 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
 export { type NicheEntry } from './tasks/niche-entry';
-export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type RunResult } from './engine/run-scenario';
+export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
@@ -48,19 +48,23 @@ export { Archive, type ArchiveEntry } from './individual/archive';
 export { observe, competenceOf, type CompetenceState, type CompetenceParams } from './individual/competence';
 export { buildSolvePrompt, buildReflectPrompt, formatExperience, type Experience } from './individual/agent-prompts';
 export { parseReflection } from './individual/reflection-parse';
+export { reflect, type Reflection, type ReflectRequest } from './individual/reflection';
 export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
 
 // Team level
 export { vote, type VoteResult } from './team/operators/vote';
 export { generate, type Attempt } from './team/operators/generate';
-export type { Structure, StructureContext, StructureResult } from './team/structures/structure';
-export type { Assembler, AssemblyContext } from './team/assemblers/assembler';
+export type { Structure, StructureContext, StructureResult, StructureDescriptor } from './team/structures/structure';
+export { BUILTIN_STRUCTURES, structureRegistry, choosableStructures, type StructureRegistry } from './team/structures';
+export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
+export { BUILTIN_ASSEMBLERS } from './team/assemblers';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate } from './population/supervisor-machine';
+export { supervisorMachine, type PoolUpdate, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
+export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
 export { type AgentRef } from './individual/agent-machine';
-export { viewAgent, viewRoster, type AgentView } from './individual/agent-view';
+export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
 export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
@@ -85,7 +89,9 @@ export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
 export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
 export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
 export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
-export { createGrader, createMathGrader, createQaGrader, createCodeGrader } from './tasks/graders';
+export { createGrader, createMathGrader, createQaGrader, createCodeGrader, BUILTIN_GRADERS, type GraderDescriptor } from './tasks/graders';
+export { BUILTIN_GENERATORS } from './tasks/generators';
+export type { GeneratorDescriptor } from './tasks/generators/generator';
 export { DATASET_FORMATS, type DatasetFormat, type DatasetFilter, type DatasetRows, type DatasetLoader } from './tasks/datasets/dataset-rows';
 export { DATASET_SPECS, type DatasetFormatSpec } from './tasks/datasets/formats';
 
@@ -99,16 +105,18 @@ export { JournaledModel, JournalMissError, requestKey, JOURNAL_FILE, type Missin
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
 export { CHOOSERS, minimumPool } from './engine/presets';
-export type { StructureChooser, Choice, ChoiceContext } from './team/choosers/chooser';
+export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
+export { BUILTIN_CHOOSERS } from './team/choosers';
 export { styleOverlap } from './team/style-overlap';
-export { synergyOf, updateSynergy, type SynergyTable } from './population/synergy';
+export { synergyOf, SynergyTable, type SynergyChange, type SynergyReader } from './population/synergy';
 
 // Population level: CoDream, lifecycle, specialization
 export { runCoDream, dreamTrigger, type Insight, type DreamResult, type DreamTrigger } from './population/codream/codream';
 export { routeInsights, type Delivery, type RoutingMode } from './population/codream/routing';
-export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS } from './population/lifecycle/plan';
+export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS, type PlanOptions } from './population/lifecycle/plan';
+export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } from './population/lifecycle';
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
-export type { LifecycleContext, LifecycleDecision, LifecycleOperator } from './population/lifecycle/operator';
+export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 
 // Ablations and reports

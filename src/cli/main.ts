@@ -1,12 +1,6 @@
 #!/usr/bin/env node
-import { ScenarioError } from '../engine/scenario';
-import { ABLATE_HELP, ablateCommand } from './commands/ablate';
-import { INSPECT_HELP, inspectCommand } from './commands/inspect';
-import { REPORT_HELP, reportCommand } from './commands/report';
-import { RESUME_HELP, resumeCommand } from './commands/resume';
-import { RUN_HELP, runCommand } from './commands/run';
-import { SERVE_SIM_HELP, serveSimCommand } from './commands/serve-sim';
-import { WORKER_HELP, workerCommand } from './commands/worker';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes';
 import { UsageError } from './usage';
 
@@ -24,17 +18,24 @@ Commands:
 Run "evochamber <command> --help" for a command's options.
 `;
 
-const HELPS: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, ablate: ABLATE_HELP, inspect: INSPECT_HELP, report: REPORT_HELP, 'serve-sim': SERVE_SIM_HELP, worker: WORKER_HELP };
+/** A command: what it runs (resolving to its exit code, see exit-codes.ts; nothing means 0) and its help. */
+interface Command {
+  run: (argv: string[]) => Promise<number | void>;
+  help: string;
+}
 
-/** A command resolves to its exit code (see exit-codes.ts); nothing means 0. */
-const COMMANDS: Record<string, (argv: string[]) => Promise<number | void>> = {
-  run: runCommand,
-  resume: resumeCommand,
-  ablate: ablateCommand,
-  inspect: inspectCommand,
-  report: reportCommand,
-  'serve-sim': serveSimCommand,
-  worker: workerCommand,
+/**
+ * Each command's module is imported only when that command runs, so `evochamber --help` (and a
+ * light command) never loads the engine, mathjs or vega: see test/bench/cli-startup.bench.ts.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => { const m = await import('./commands/run'); return { run: m.runCommand, help: m.RUN_HELP }; },
+  resume: async () => { const m = await import('./commands/resume'); return { run: m.resumeCommand, help: m.RESUME_HELP }; },
+  ablate: async () => { const m = await import('./commands/ablate'); return { run: m.ablateCommand, help: m.ABLATE_HELP }; },
+  inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
+  report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
+  'serve-sim': async () => { const m = await import('./commands/serve-sim'); return { run: m.serveSimCommand, help: m.SERVE_SIM_HELP }; },
+  worker: async () => { const m = await import('./commands/worker'); return { run: m.workerCommand, help: m.WORKER_HELP }; },
 };
 
 /** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */
@@ -44,10 +45,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return cmd ? 0 : 2;
   }
-  const run = COMMANDS[cmd];
+  const load = COMMANDS[cmd];
+  let command: Command | undefined;
   try {
-    if (!run) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
-    return (await run(rest)) ?? EXIT.ok;
+    if (!load) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
+    command = await load();
+    return (await command.run(rest)) ?? EXIT.ok;
   } catch (err) {
     const e = err as Error & { code?: string };
     if (err instanceof UsageError) {
@@ -55,17 +58,33 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     if (e.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`evochamber: error: ${e.message}\n${HELPS[cmd] ?? ''}`);
+      process.stderr.write(`evochamber: error: ${e.message}\n${command?.help ?? ''}`);
       return EXIT.usage;
     }
-    const msg = err instanceof ScenarioError ? e.message : (e.message ?? String(err));
+    const msg = e.message ?? String(err);
     process.stderr.write(`evochamber: error: ${msg}\n`);
     if (process.env.EVOCHAMBER_DEBUG && e.stack) process.stderr.write(`${e.stack}\n`);
     return EXIT.error;
   }
 }
 
-const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
-if (isEntry) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+/** Run the CLI as a process: `bin/evochamber.js` (on dist/) and `tsx src/cli/main.ts` both end here. */
+export async function runCli(argv: string[]): Promise<void> {
+  const code = await main(argv);
+  // An interrupted run may leave abandoned requests or timers behind: exit now, everything is on disk.
+  if (code === EXIT.interrupted) process.exit(code);
+  process.exitCode = code;
 }
+
+/** True when this file is the process's entry (`tsx src/cli/main.ts`, `node dist/cli/main.js`), not an import. */
+function isEntry(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) void runCli(process.argv.slice(2));

@@ -1,47 +1,9 @@
-import type { Assembler } from '../team/assemblers/assembler';
-import { firstAgent } from '../team/assemblers/first-agent';
-import { fixedTeam } from '../team/assemblers/fixed-team';
-import { randomTeam } from '../team/assemblers/random-team';
-import { roleAssembler } from '../team/assemblers/role-assembler';
-import { roundRobin } from '../team/assemblers/round-robin';
-import type { StructureChooser } from '../team/choosers/chooser';
-import { fixedChooser } from '../team/choosers/fixed-chooser';
-import { leadlearnChooser, zeroShotChooser } from '../team/choosers/leadlearn-chooser';
-import { randomChooser } from '../team/choosers/random-chooser';
-import { debate } from '../team/structures/debate';
-import { decompose } from '../team/structures/decompose';
-import { generatorCritic } from '../team/structures/generator-critic';
-import { selfConsistency } from '../team/structures/self-consistency';
-import { single } from '../team/structures/single';
-import type { Structure } from '../team/structures/structure';
-import { voting } from '../team/structures/voting';
+import { ASSEMBLERS } from '../team/assemblers';
+import { CHOOSERS } from '../team/choosers';
+import { choosableStructures, STRUCTURES } from '../team/structures';
 
-/** Assemblers by name, with the team size each produces. */
-export const ASSEMBLERS: Readonly<Record<string, { readonly assemble: Assembler; readonly teamSize: number }>> = {
-  'first-agent': { assemble: firstAgent, teamSize: 1 },
-  'round-robin': { assemble: roundRobin, teamSize: 1 },
-  roles: { assemble: roleAssembler, teamSize: 3 },
-  'random-team': { assemble: randomTeam, teamSize: 3 },
-  'fixed-team': { assemble: fixedTeam, teamSize: 3 },
-};
-
-/** Structures by name. */
-export const STRUCTURES: Readonly<Record<string, Structure>> = {
-  single,
-  'self-consistency': selfConsistency,
-  voting,
-  debate,
-  'generator-critic': generatorCritic,
-  decompose,
-};
-
-/** Structure choosers by name. */
-export const CHOOSERS: Readonly<Record<string, StructureChooser>> = {
-  fixed: fixedChooser,
-  random: randomChooser,
-  leadlearn: leadlearnChooser,
-  'zero-shot': zeroShotChooser,
-};
+// The registries live beside their descriptors (team/assemblers, team/choosers, team/structures).
+export { ASSEMBLERS, CHOOSERS, STRUCTURES };
 
 /**
  * A preset (variant): which parts of EvoChamber run. Baselines and ablations are presets over the
@@ -84,7 +46,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'symmetric-codream', codream: 'symmetric', description: 'Ablation: CoDream insights broadcast to every agent, like a shared memory.' },
   { ...FULL, name: 'no-team', assembler: 'random-team', chooser: 'fixed', description: 'Ablation: random teams of three, always voting; memories, CoDream and lifecycle kept.' },
   { ...FULL, name: 'no-leadlearn', chooser: 'random', description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.' },
-  ...(['voting', 'debate', 'generator-critic', 'decompose'] as const).map((structure) => ({
+  ...choosableStructures().map(({ name: structure }) => ({
     ...FULL, name: `fixed-${structure}`, chooser: 'fixed', structure,
     description: `Ablation: the full system with the structure fixed to ${structure} (no LeadLearn choice).`,
   })),

@@ -10,6 +10,7 @@ import { SimSideChannel } from '../llm/sim/side-channel';
 import { AccountingModel } from '../llm/token-accounting';
 import { viewRoster } from '../individual/agent-view';
 import { supervisorMachine } from '../population/supervisor-machine';
+import { sendToSupervisor, supervisorFailure } from '../population/supervisor-ops';
 import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
@@ -22,6 +23,9 @@ import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';
+import { emptyLineage } from '../population/lifecycle';
+import { structureRegistry, type StructureRegistry } from '../team/structures';
+import type { StructureDescriptor } from '../team/structures/structure';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -38,6 +42,15 @@ export interface StopOptions {
   readonly onAbandonable?: (abandon: () => void) => void;
 }
 
+/** Extensions a run uses beside the built-in ones (library callers and tests). */
+export interface ExtensionOptions {
+  /**
+   * Collaboration structures added to the built-in ones for this run: choosable ones are offered
+   * to the leader, and any may be a preset's fixed structure. A resume must pass the same ones.
+   */
+  readonly structures?: readonly StructureDescriptor[];
+}
+
 /**
  * Work done once a run has finished and its files are closed (never after an interrupted or failed
  * run); a path it returns is recorded as the summary's `reportPath`. The engine knows nothing of
@@ -46,7 +59,7 @@ export interface StopOptions {
 export type AfterRun = (runDir: string, clock: Clock) => Promise<string | undefined>;
 
 /** Per-run overrides, as the CLI flags and scripts give them. */
-export interface RunOptions extends StopOptions {
+export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly variant?: string;
   readonly seed?: number;
   /** Number of tasks in the stream. */
@@ -73,7 +86,7 @@ export interface RunOptions extends StopOptions {
 }
 
 /** Options of `resumeRun`: what may change between the interrupted process and the resuming one. */
-export interface ResumeOptions extends StopOptions {
+export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (must answer as the original did). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
@@ -162,6 +175,8 @@ function buildModel(scenario: LoadedScenario['scenario'], opts: RunOptions, side
 async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptions, resumed: RunStore | null): Promise<RunResult> {
   const { scenario } = loaded;
   const preset = getPreset(scenario.variant);
+  const structures = structureRegistry(opts.structures);
+  if (!structures.has(preset.structure)) throw new Error(`variant "${preset.name}": unknown structure "${preset.structure}"`);
   const clock = opts.clock ?? systemClock;
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
@@ -188,7 +203,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       const lock = RunLock.acquire(runDir, clock.isoNow());
       try {
         if (resumed) await store.update({ status: 'running', error: null, resumes: (store.data.resumes ?? 0) + 1 });
-        return await runInDir({ loaded, preset, clock, persona, niches, created, store, lock, runDir, opts, resumed: resumed !== null, replaySource });
+        return await runInDir({ loaded, preset, structures, clock, persona, niches, created, store, lock, runDir, opts, resumed: resumed !== null, replaySource });
       } finally {
         lock.release();
       }
@@ -203,6 +218,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
 interface RunContext {
   readonly loaded: LoadedScenario;
   readonly preset: ReturnType<typeof getPreset>;
+  readonly structures: StructureRegistry;
   readonly clock: Clock;
   readonly persona: ReturnType<typeof loadPersonaTemplate>;
   readonly niches: ReturnType<typeof buildNiches>;
@@ -233,7 +249,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   });
   const model = new AccountingModel(journal);
   const inner = created.model;
-  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, clock, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -252,7 +268,12 @@ async function runInDir(c: RunContext): Promise<RunResult> {
   const dim = (await model.embed(['dimension probe']))[0]!.length;
   const supervisor = createActor(supervisorMachine, {
     input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0 },
-  }).start();
+  });
+  // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
+  // with run.json left `running`. Senders read the failure from the snapshot instead
+  // (sendToSupervisor, supervisorFailure) and it fails the run below: run.failed, status failed.
+  supervisor.subscribe({ error: () => {} });
+  supervisor.start();
   const t0 = clock.now();
   try {
     log.append({ type: 'run.started', scenario: scenario.name, variant: scenario.variant, seed: scenario.seed, tasks: scenario.stream.tasks });
@@ -262,7 +283,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     const count = preset.pool === 'one' ? 1 : scenario.agents.count;
     for (let i = 0; i < count; i++) {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;
-      supervisor.send({
+      sendToSupervisor(supervisor, {
         type: 'SPAWN_AGENT',
         input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
       });
@@ -271,9 +292,9 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     log.commit();
     const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id));
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
-    const lineage = { genesis: 0, fork: 0, merge: 0, prune: 0, specialize: 0 };
+    const lineage = emptyLineage();
     const outcome = await runEngine({
-      scenario, preset, model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
+      scenario, preset, model, usage: model, niches, summary, supervisor, log, sideChannel: created.sideChannel,
       tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
       total: scenario.stream.tasks,
       rng: createRng(`${scenario.seed}/engine`),
@@ -284,8 +305,10 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       stop, cut: cutCtl.signal,
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
-      clock,
+      clock, structures: c.structures,
     });
+    const failure = supervisorFailure(supervisor);
+    if (failure) throw failure;
     if (missing.length > 0) {
       const names = missing.slice(0, 5).map((m) => m.what).join('; ');
       throw new Error(`replay: ${missing.length} call${missing.length === 1 ? ' is' : 's are'} not in ${c.replaySource}: ${names}${missing.length > 5 ? '; …' : ''}`);

@@ -94,7 +94,10 @@ export const scenarioSchema = z.strictObject({
   grading: z.strictObject({
     /** Long-lived sandbox workers for code grading. */
     codeWorkers: int().min(1).max(32).default(2),
-    /** Per-candidate wall-clock limit (ms). */
+    /**
+     * Per-candidate CPU-time limit (ms) for its probes and again for its scripts: load on the host
+     * does not count against it. A candidate that sleeps is cut at 10x this in wall time.
+     */
     codeTimeoutMs: int().min(100).default(3000),
     /** Run candidate code without bubblewrap when it is unavailable (weaker isolation; off by default). */
     allowUnsandboxed: z.boolean().default(false),

@@ -1,6 +1,7 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
+import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 
 /** Evolve stages that fall back to a default when the model's reply is missing or unusable. */
 export type FallbackStage = 'leadlearn' | 'reflect' | 'codream';
@@ -60,8 +61,8 @@ export interface RunSummary {
   specialists: Record<string, string[]>;
   /** (niche, agent) pairs that held the niche for `stableWindows` consecutive windows up to the last. */
   stableSpecialists: number;
-  /** Lifecycle decisions applied, by operator. */
-  lineage: Record<'genesis' | 'fork' | 'merge' | 'prune' | 'specialize', number>;
+  /** Lifecycle decisions applied, by operator (registry order: genesis, fork, merge, prune, specialize). */
+  lineage: Record<LifecycleOperatorName, number>;
   /** Agents ever in the pool (retired included), those still active, and archive sizes over all of them. */
   agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };

@@ -1,5 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Experience } from '../individual/agent-prompts';
+import type { Reflection } from '../individual/reflection';
 import type { Choice } from '../team/choosers/chooser';
 import type { LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
@@ -7,7 +8,7 @@ import type { Team } from '../team/team';
 import { isInfrastructureError, type InfraStage } from '../core/infra-error';
 import {
   assembleTeam, chooseStructure, dream, executeStructure, gradeResult, leadershipNote, reflectMembers, retrieveExperience,
-  type Grading, type KeyedDream, type Reflection, type StageDeps,
+  type Grading, type KeyedDream, type StageDeps,
 } from './task-stages';
 
 /** The structure choice plus the bank key it was made with. */

@@ -1,26 +1,26 @@
-import { buildReflectPrompt, NO_EXPERIENCE, type Experience } from '../individual/agent-prompts';
-import type { ArchiveEntry } from '../individual/archive';
+import { NO_EXPERIENCE, type Experience } from '../individual/agent-prompts';
 import { competenceOf } from '../individual/competence';
-import { parseReflection } from '../individual/reflection-parse';
+import { reflect, type Reflection } from '../individual/reflection';
 import type { LanguageModel } from '../llm/model';
 import type { AgentView } from '../individual/agent-view';
-import { synergyOf, type SynergyTable } from '../population/synergy';
+import type { SynergyReader } from '../population/synergy';
 import type { Niche } from '../tasks/niche';
 import type { Grade, Task } from '../tasks/task';
 import type { Choice } from '../team/choosers/chooser';
 import { leadershipKey, type LeadershipBank } from '../team/leadlearn/leadership-bank';
 import { writeLeadershipNote, type LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
-import { ask } from '../llm/ask';
 import { dreamTrigger, runCoDream, type DreamResult } from '../population/codream/codream';
 import type { Team } from '../team/team';
 import type { Rng } from '../core/rng';
-import { ASSEMBLERS, CHOOSERS, STRUCTURES, type Preset } from './presets';
+import { CHOOSER_REGISTRY } from '../team/choosers';
+import { BUILTIN_STRUCTURE_REGISTRY, choosableStructures, type StructureRegistry } from '../team/structures';
+import { ASSEMBLERS, CHOOSERS, type Preset } from './presets';
 import type { Scenario } from './scenario-schema';
 
 /**
  * What every stage of one task run may use: read-only views of the pool as of `poolVersion`.
- * The archive and bank are shared indexes, so reads filter by `poolVersion`; no stage writes pool state.
+ * The archive, bank and synergy table are shared indexes, so reads filter by `poolVersion`; no stage writes pool state.
  */
 export interface StageDeps {
   readonly model: LanguageModel;
@@ -32,10 +32,13 @@ export interface StageDeps {
   /** Snapshot of the active roster when the task started. */
   readonly roster: readonly AgentView[];
   readonly poolVersion: number;
-  readonly synergy: SynergyTable;
+  /** Pair synergy, read as of `poolVersion`. */
+  readonly synergy: SynergyReader;
   readonly bank: LeadershipBank;
   /** Embedding of the task's niche id, computed once per run (the niche half of LeadLearn's key). */
   readonly nicheKey: Float32Array;
+  /** The structures this run may use (default: the built-in ones). */
+  readonly structures?: StructureRegistry;
 }
 
 /** Assemble: pick the team with the preset's assembler. */
@@ -43,7 +46,7 @@ export function assembleTeam(d: StageDeps): Team {
   const { team } = d.scenario;
   return ASSEMBLERS[d.preset.assembler]!.assemble({
     task: d.task, roster: d.roster, rng: d.rng.fork('assemble'), weights: team.weights, c0: d.scenario.memory.c0,
-    synergy: (i, j) => synergyOf(d.synergy, i, j, d.task.niche, team.synergy0),
+    synergy: (i, j) => d.synergy.get(i, j, d.task.niche, team.synergy0, d.poolVersion),
   });
 }
 
@@ -59,6 +62,7 @@ export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice 
   const choice = await CHOOSERS[d.preset.chooser]!({
     task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
     key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
+    structures: choosableStructures(d.structures),
   });
   return { ...choice, key };
 }
@@ -79,7 +83,7 @@ export async function retrieveExperience(d: StageDeps, team: Team): Promise<Map<
 
 /** Execute: run the chosen structure. */
 export function executeStructure(d: StageDeps, team: Team, structure: string, experience: Map<string, Experience>): Promise<StructureResult> {
-  const run = STRUCTURES[structure];
+  const run = (d.structures ?? BUILTIN_STRUCTURE_REGISTRY).get(structure)?.run;
   if (!run) throw new Error(`unknown structure "${structure}"`);
   return run({
     task: d.task, spec: d.niche.spec, grader: d.niche.grader, model: d.model, team,
@@ -125,49 +129,19 @@ export async function gradeResult(d: StageDeps, result: StructureResult): Promis
   return { team, members, independent };
 }
 
-/** One member's reflection: the parsed lesson and insight as archive entries, or why it failed. */
-export interface Reflection {
-  readonly agentId: string;
-  readonly entries: readonly ArchiveEntry[];
-  readonly lesson: string | null;
-  readonly meta: string | null;
-  /** False when the reply could not be parsed (recorded as a failed attempt). */
-  readonly parsed: boolean;
-  /** Why the reflection fell back to nothing (model call out of retries, or an unusable reply). */
-  readonly fallback?: string;
-}
-
-/** Reflect: each member reviews its own answer, the team's answer and the reward it earned. */
-export async function reflectMembers(
+/** Reflect: each member reviews its own answer, the team's answer and the reward it earned (individual/reflection.ts). */
+export function reflectMembers(
   d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>,
 ): Promise<Reflection[]> {
-  if (!d.preset.memory) return [];
-  return Promise.all(team.members.map(async (m): Promise<Reflection> => {
+  if (!d.preset.memory) return Promise.resolve([]);
+  return Promise.all(team.members.map((m) => {
     const id = m.agent.id;
     const own = grading.members[id] ?? grading.team;
-    const base = { agentId: id, entries: [], lesson: null, meta: null };
-    const reply = await ask(d.model, buildReflectPrompt({
-      persona: m.agent.persona, spec: d.niche.spec, task: d.task,
-      experience: experience.get(id) ?? NO_EXPERIENCE,
-      ownAnswer: result.memberAnswers[id]?.extracted ?? null,
-      teamAnswer: grading.team.extracted,
-      reward: own.reward, correct: own.correct,
-    }), 'reflect', id, d.task.id, `${d.task.id}/${id}/reflect`);
-    const parsed = reply.error ? undefined : parseReflection(reply.text);
-    if (!parsed) return { ...base, parsed: false, fallback: reply.error ? `model call failed: ${reply.error}` : 'unusable reply' };
-    const texts = [parsed.lesson, parsed.meta].filter((t) => t.length > 0);
-    const keys = await d.model.embed(texts.map((t) => `${d.task.question}\n${t}`));
-    const entries: ArchiveEntry[] = [{
-      id: `${id}:${d.task.id}:lesson`, text: parsed.lesson, niche: d.task.niche, level: 'lesson',
-      source: 'reflection', taskId: d.task.id, poolVersion: d.poolVersion, key: keys[0]!,
-    }];
-    if (parsed.meta) {
-      entries.push({
-        id: `${id}:${d.task.id}:meta`, text: parsed.meta, niche: null, level: 'meta',
-        source: 'reflection', taskId: d.task.id, poolVersion: d.poolVersion, key: keys[1]!,
-      });
-    }
-    return { agentId: id, entries, lesson: parsed.lesson, meta: parsed.meta || null, parsed: true };
+    return reflect({
+      model: d.model, agentId: id, poolVersion: d.poolVersion, persona: m.agent.persona, spec: d.niche.spec, task: d.task,
+      experience: experience.get(id) ?? NO_EXPERIENCE, ownAnswer: result.memberAnswers[id]?.extracted ?? null,
+      teamAnswer: grading.team.extracted, reward: own.reward, correct: own.correct,
+    });
   }));
 }
 
@@ -191,7 +165,7 @@ export type KeyedDream = DreamResult & { readonly keys: readonly Float32Array[];
 
 /** LeadLearn's after-task step: the leader's one-line note (only when the bank is in use). */
 export async function leadershipNote(d: StageDeps, team: Team, structure: string, grading: Grading, result: StructureResult): Promise<LeadershipNote | null> {
-  if (d.preset.chooser !== 'leadlearn') return null;
+  if (!CHOOSER_REGISTRY.get(d.preset.chooser)?.writesNotes) return null;
   const leader = team.members[0]!.agent;
   return writeLeadershipNote(d.model, leader, d.niche.spec, d.task, structure, grading.team.reward, result.disagreement);
 }

@@ -14,15 +14,26 @@ export interface AgentOrigin {
 export interface AgentContext extends CompetenceParams {
   readonly id: string;
   readonly persona: string;
-  /** Mutable index structure; written only by this actor's `addExperience` action. */
+  /** Mutable index; changed only inside this actor's `addExperience` and `absorb` assign actions. */
   readonly archive: Archive;
   readonly competence: Readonly<Record<string, number>>;
   readonly exposure: Readonly<Record<string, number>>;
-  /** Rewards in the order observed, for windowed statistics (prune). */
-  readonly history: ReadonlyArray<{ readonly niche: string; readonly reward: number; readonly poolVersion: number }>;
+  /**
+   * Rewards in the order observed, for windowed statistics (prune, merge). An append-only log: the
+   * `observe` assign action appends to it in place (a copy per observation made a long run
+   * quadratic), so a snapshot's array grows with later observations; entries never change.
+   */
+  readonly history: ReadonlyArray<HistoryEntry>;
   readonly origin: AgentOrigin;
   /** Set when retired by a merge: where its updates go now. */
   readonly successor: string | null;
+}
+
+/** One observed reward. */
+export interface HistoryEntry {
+  readonly niche: string;
+  readonly reward: number;
+  readonly poolVersion: number;
 }
 
 /** Input to create an agent actor. */
@@ -56,20 +67,25 @@ export const agentMachine = setup({
     input: {} as AgentInput,
   },
   actions: {
+    // The history array and the archive belong to this actor's context, and only these assign
+    // actions change them, in place: the history is append-only and the archive an index too
+    // large to copy per entry. Both are read by others only through snapshots (viewAgent).
     observe: assign(({ context, event }) => {
       if (event.type !== 'OBSERVE') return {};
-      const next = observe(context, event.niche, event.reward, context);
-      return {
-        ...next,
-        history: [...context.history, { niche: event.niche, reward: event.reward, poolVersion: event.poolVersion }],
-      };
+      const history = context.history as HistoryEntry[];
+      history.push({ niche: event.niche, reward: event.reward, poolVersion: event.poolVersion });
+      return { ...observe(context, event.niche, event.reward, context), history };
     }),
-    addExperience: ({ context, event }) => {
+    // Archive.add throws on a key of the wrong length: the actor fails (status `error`) and the
+    // supervisor escalates that to the run.
+    addExperience: assign(({ context, event }) => {
       if (event.type === 'ADD_EXPERIENCE') context.archive.add({ ...event.entry, committedAt: event.poolVersion });
-    },
-    absorb: ({ context, event }) => {
+      return { archive: context.archive };
+    }),
+    absorb: assign(({ context, event }) => {
       if (event.type === 'ABSORB') context.archive.mergeFrom(event.archive);
-    },
+      return { archive: context.archive };
+    }),
     setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
     retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
   },

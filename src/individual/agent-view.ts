@@ -5,10 +5,20 @@ export interface AgentView extends AgentContext {
   readonly status: 'active' | 'retired';
 }
 
-/** Snapshot of one agent actor. */
+/** An agent actor that failed (an action threw): its state is no longer trustworthy. */
+export class AgentFailedError extends Error {
+  constructor(readonly agentId: string, override readonly cause: unknown) {
+    super(`agent ${agentId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'AgentFailedError';
+  }
+}
+
+/** Snapshot of one agent actor. Throws AgentFailedError for an agent in xstate's `error` (or `stopped`) status. */
 export function viewAgent(ref: AgentRef): AgentView {
   const snap = ref.getSnapshot();
-  return { ...snap.context, status: snap.status === 'done' ? 'retired' : 'active' };
+  if (snap.status === 'active') return { ...snap.context, status: 'active' };
+  if (snap.status === 'done') return { ...snap.context, status: 'retired' };
+  throw new AgentFailedError(snap.context.id, snap.status === 'error' ? snap.error : 'stopped');
 }
 
 /** Snapshots of every agent in spawn order, optionally only the active ones. */

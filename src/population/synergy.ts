@@ -1,14 +1,6 @@
-/** Pair synergy S[i][j][n]: EWMA of team reward on niche n over tasks where i and j served together. Symmetric. */
-export type SynergyTable = ReadonlyMap<string, number>;
-
 /** The table key of an unordered pair on a niche. */
 export function synergyKey(i: string, j: string, niche: string): string {
   return i < j ? `${i}|${j}|${niche}` : `${j}|${i}|${niche}`;
-}
-
-/** S[i][j][n], or `s0` for a pair that never served together on the niche. */
-export function synergyOf(table: SynergyTable, i: string, j: string, niche: string, s0: number): number {
-  return table.get(synergyKey(i, j, niche)) ?? s0;
 }
 
 /** One synergy change, for the event log. */
@@ -19,23 +11,71 @@ export interface SynergyChange {
   readonly value: number;
 }
 
+/** A pair's values, oldest first, with the pool version each was committed at (increasing). */
+interface PairHistory {
+  readonly at: number[];
+  readonly values: number[];
+}
+
+/** The read side of a synergy table: what task runs and assemblers see. */
+export interface SynergyReader {
+  /** S[i][j][n] as of pool version `asOf` (default: latest), or `s0` for a pair that never served together on the niche by then. */
+  get(i: string, j: string, niche: string, s0: number, asOf?: number): number;
+}
+
 /**
- * Apply one team outcome: every pair of members moves S ← (1−η)·S + η·r. Returns the new table
- * and the changes (pairs in member order).
+ * Pair synergy S[i][j][n]: EWMA of team reward on niche n over tasks where i and j served
+ * together. Symmetric. A shared, versioned index like the archive and the leadership bank: each
+ * change is appended with the pool version it was committed at, and a task in flight reads the
+ * table as of the version it started at. Appending is O(pairs) per task, so no task copies the
+ * table. Written only by the population supervisor, inside its `applyUpdate` assign action.
  */
-export function updateSynergy(
-  table: SynergyTable, members: readonly string[], niche: string, reward: number, eta: number, s0: number,
-): { table: Map<string, number>; changes: SynergyChange[] } {
-  const next = new Map(table);
-  const changes: SynergyChange[] = [];
-  for (let x = 0; x < members.length; x++) {
-    for (let y = x + 1; y < members.length; y++) {
-      const a = members[x]!;
-      const b = members[y]!;
-      const value = (1 - eta) * synergyOf(next, a, b, niche, s0) + eta * reward;
-      next.set(synergyKey(a, b, niche), value);
-      changes.push({ a, b, niche, value });
-    }
+export class SynergyTable implements SynergyReader {
+  private readonly pairs = new Map<string, PairHistory>();
+
+  /** Number of (pair, niche) cells that have a value. */
+  get size(): number {
+    return this.pairs.size;
   }
-  return { table: next, changes };
+
+  get(i: string, j: string, niche: string, s0: number, asOf = Infinity): number {
+    const h = this.pairs.get(synergyKey(i, j, niche));
+    if (!h) return s0;
+    // Versions only grow and a reader lags the head by at most the tasks in flight: scan from the end.
+    for (let k = h.at.length - 1; k >= 0; k--) if (h.at[k]! <= asOf) return h.values[k]!;
+    return s0;
+  }
+
+  /**
+   * Fold one team outcome in at pool version `version`: every pair of members moves
+   * S ← (1−η)·S + η·r. Returns the changes, pairs in member order. Throws when `version` is not
+   * newer than the table's last write (the table would stop being readable as of a version).
+   */
+  apply(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number): SynergyChange[] {
+    const changes: SynergyChange[] = [];
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const a = members[x]!;
+        const b = members[y]!;
+        const key = synergyKey(a, b, niche);
+        const value = (1 - eta) * this.get(a, b, niche, s0) + eta * reward;
+        let h = this.pairs.get(key);
+        if (!h) this.pairs.set(key, (h = { at: [], values: [] }));
+        const last = h.at.length - 1;
+        if (last >= 0 && h.at[last]! > version) throw new RangeError(`synergy: version ${version} is older than the pair's last write ${h.at[last]}`);
+        if (last >= 0 && h.at[last] === version) h.values[last] = value;
+        else {
+          h.at.push(version);
+          h.values.push(value);
+        }
+        changes.push({ a, b, niche, value });
+      }
+    }
+    return changes;
+  }
+}
+
+/** S[i][j][n] as of `asOf` (default: latest), or `s0` for a pair that never served together on the niche. */
+export function synergyOf(table: SynergyReader, i: string, j: string, niche: string, s0: number, asOf?: number): number {
+  return table.get(i, j, niche, s0, asOf);
 }

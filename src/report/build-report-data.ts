@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Clock } from '../core/clock';
 import { AccuracyCollector, StructureCollector } from './collect/accuracy-collector';
 import { CodreamCollector } from './collect/codream-collector';
@@ -6,6 +5,7 @@ import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-col
 import { LineageCollector } from './collect/lineage-collector';
 import { openRunDirectory, readEventLog, type RunEvent } from './read-events';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
+import { reproduceCommands, type ReproducibleConfig } from './reproduce';
 import { isReportEventType, REPORT_EVENTS, type ReportEvent, type ReportEventType } from './report-events';
 
 type StageUsage = ReportData['cost']['stages'][number];
@@ -17,7 +17,7 @@ type StageUsage = ReportData['cost']['stages'][number];
  */
 export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string }): Promise<ReportData> {
   const { dir, run, eventsFile } = await openRunDirectory(runDir);
-  const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] } };
+  const config = run.config as ReproducibleConfig & { stream?: { tasks?: number; niches?: { id: string }[] } };
   const summary = run.summary as SummaryLike | null;
 
   const competence = new CompetenceCollector();
@@ -27,6 +27,16 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
   const structures = new StructureCollector();
   const malformed: Record<string, number> = {};
   const solveTokens = { calls: 0, promptTokens: 0, completionTokens: 0 };
+  // Each task's (and lifecycle window's) own calls and tokens, by stage, as its events carry them.
+  const eventTokens = new Map<string, Omit<StageUsage, 'stage'>>();
+  const addTokens = (tokens: Record<string, { calls: number; promptTokens: number; completionTokens: number }>) => {
+    for (const [stage, u] of Object.entries(tokens)) {
+      const t = eventTokens.get(stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+      eventTokens.set(stage, { calls: t.calls + u.calls, promptTokens: t.promptTokens + u.promptTokens, completionTokens: t.completionTokens + u.completionTokens });
+    }
+  };
+  let firstTime: number | null = null;
+  let lastTime: number | null = null;
   let started: ReportEvent<'run.started'> | null = null;
   let finished = false;
   let tasksDone = 0;
@@ -42,7 +52,8 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     'task.started': (e) => accuracy.started(e),
     'structure.chosen': (e) => structures.chose(e),
     'task.graded': (e) => accuracy.gradedTask(e),
-    'task.done': () => { tasksDone += 1; competence.taskDone(tasksDone); },
+    'task.done': (e) => { tasksDone += 1; competence.taskDone(tasksDone); if (e.tokens) addTokens(e.tokens); },
+    'lifecycle.usage': (e) => addTokens(e.tokens),
     'competence.updated': (e) => { lineage.ensure(e.agentId, tasksDone); competence.updated(e); },
     'codream.session': (e) => codream.session(e),
     'codream.insight': (e) => codream.insight(e),
@@ -58,6 +69,8 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     },
   };
   const onEvent = (raw: RunEvent) => {
+    const t = typeof raw.time === 'string' ? Date.parse(raw.time) : Number.NaN;
+    if (Number.isFinite(t)) { firstTime ??= t; lastTime = t; }
     if (raw.type === 'run.finished') { finished = true; return; }
     if (!isReportEventType(raw.type)) return;
     // The cost fallback is the only use of attempts; skip validating them when run.json has the figures.
@@ -84,7 +97,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
       id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
       backend: summary?.backend ?? null, plannedTasks, tasksDone, finished, config: run.config,
     },
-    reproduce: reproduceCommands(scenario, variant, seed, plannedTasks, opts.outDir),
+    reproduce: reproduceCommands(config, { scenario, variant, seed, tasks: plannedTasks }, opts.outDir),
     log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed },
     agents,
     niches,
@@ -94,7 +107,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     codream: codream.finish(),
     structures: structures.finish(),
     accuracy: accuracy.finish(niches),
-    cost: costOf(summary, solveTokens, codream.tokens),
+    cost: costOf(summary, { eventTokens, solve: solveTokens, codream: codream.tokens, tasksDone, span: spanSeconds(firstTime, lastTime) }),
   };
   return reportDataSchema.parse(data);
 }
@@ -106,34 +119,42 @@ interface SummaryLike {
   timing?: { wallSeconds: number; tasksPerSecond: number };
 }
 
-function costOf(summary: SummaryLike | null, solve: Omit<StageUsage, 'stage'>, codream: Omit<StageUsage, 'stage'>): ReportData['cost'] {
+/** What the events say about cost, for a run whose run.json has no summary (crashed, or still running). */
+interface EventCost {
+  /** Calls and tokens by stage from `task.done` / `lifecycle.usage` events (empty in logs made before they carried them). */
+  readonly eventTokens: ReadonlyMap<string, Omit<StageUsage, 'stage'>>;
+  /** Older logs: solve tokens from attempts and CoDream's from its sessions. */
+  readonly solve: Omit<StageUsage, 'stage'>;
+  readonly codream: Omit<StageUsage, 'stage'>;
+  readonly tasksDone: number;
+  /** Seconds from the first to the last event's time stamp, or null. */
+  readonly span: number | null;
+}
+
+function costOf(summary: SummaryLike | null, ev: EventCost): ReportData['cost'] {
   const byStage = new Map<string, Omit<StageUsage, 'stage'>>();
   const fromSummary = Boolean(summary?.tokens);
   if (summary?.tokens) {
     for (const [stage, u] of Object.entries(summary.tokens)) if (stage !== 'total') byStage.set(stage, u);
+  } else if (ev.eventTokens.size > 0) {
+    for (const [stage, u] of ev.eventTokens) byStage.set(stage, u);
   } else {
-    byStage.set('solve', solve);
-    byStage.set('codream', codream);
+    byStage.set('solve', ev.solve);
+    byStage.set('codream', ev.codream);
   }
   const order = unique([...COST_STAGES, ...byStage.keys()]);
+  const wallSeconds = summary?.timing?.wallSeconds ?? ev.span;
+  const tasksPerSecond = summary?.timing?.tasksPerSecond ?? (ev.span ? Number((ev.tasksDone / ev.span).toFixed(3)) : null);
   return {
     source: fromSummary ? 'summary' : 'events',
     stages: order.map((stage) => ({ stage, calls: 0, promptTokens: 0, completionTokens: 0, ...byStage.get(stage) })),
-    wallSeconds: summary?.timing?.wallSeconds ?? null,
-    tasksPerSecond: summary?.timing?.tasksPerSecond ?? null,
+    wallSeconds,
+    tasksPerSecond,
   };
 }
 
-/** How to run the same scenario again: from the scenario as run (saved beside the report), or the original file. */
-function reproduceCommands(scenario: string, variant: string, seed: number, tasks: number, outDir: string): ReportData['reproduce'] {
-  const flags = `--variant ${variant} --seed ${seed} --tasks ${tasks}`;
-  const rel = path.relative(process.cwd(), outDir);
-  const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : outDir;
-  return {
-    scenarioFile: 'scenario.json',
-    command: `npx evochamber run ${path.join(where, 'scenario.json')} ${flags}`,
-    fromOriginal: `npx evochamber run scenarios/${scenario}.json ${flags}`,
-  };
+function spanSeconds(first: number | null, last: number | null): number | null {
+  return first === null || last === null || last <= first ? null : (last - first) / 1000;
 }
 
 function unique(xs: readonly string[]): string[] {

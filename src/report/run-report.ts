@@ -58,11 +58,16 @@ export function renderRunPage(d: ReportData): Promise<RenderedPage> {
   });
 }
 
+const runConfig = (d: ReportData) => d.run.config as { engine?: { inFlight?: number }; model?: { backend?: string } } | null;
+const inFlightOf = (d: ReportData) => runConfig(d)?.engine?.inFlight ?? 1;
+const simulated = (d: ReportData) => (runConfig(d)?.model?.backend ?? 'sim') === 'sim';
+
 function reproduceSection(d: ReportData): Section {
   return {
     id: 'reproduce',
     heading: 'Reproduce',
-    intro: `Scenario ${d.run.scenario}, variant ${d.run.variant}, seed ${d.run.seed}, ${d.run.plannedTasks} tasks. Under the simulated model a rerun gives the same results (apart from timing).`,
+    intro: `Scenario ${d.run.scenario}, variant ${d.run.variant}, seed ${d.run.seed}, ${d.run.plannedTasks} tasks, ${inFlightOf(d)} in flight. ${
+      simulated(d) ? 'Under the simulated model a rerun gives the same results (apart from timing).' : `A rerun asks the model again; evochamber run --replay ${d.run.dir} answers every call from this run's journal instead.`}`,
     charts: [],
     tables: [],
     notes: [],

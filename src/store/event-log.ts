@@ -1,5 +1,6 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { customAlphabet } from 'nanoid';
+import type { Clock } from '../core/clock';
 
 const eventId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
 
@@ -9,10 +10,12 @@ export interface EventBase {
   readonly id: string;
   /** Position in the log, from 0. */
   readonly seq: number;
+  /** Wall-clock ISO time it was appended (when the log has a clock); a resumed run keeps the original's. */
+  readonly time?: string;
   readonly type: string;
 }
 
-/** An event as emitted, before the log stamps id and seq. */
+/** An event as emitted, before the log stamps id, seq and time. */
 export type EventBody = { readonly type: string } & Record<string, unknown>;
 
 /**
@@ -39,6 +42,8 @@ export interface EventLogOptions {
    * as a `run.resumed` event and appending goes on.
    */
   readonly resume?: { readonly resumed: Record<string, unknown> };
+  /** Stamps each event's `time` (reports read a run's wall time from it); none: no `time` field. */
+  readonly clock?: Clock;
 }
 
 interface PriorLine {
@@ -58,6 +63,7 @@ export class EventLog {
   private seq = 0;
   private buffer: Array<EventBase & Record<string, unknown>> = [];
   private readonly fsync: boolean;
+  private readonly clock: Clock | undefined;
   /** Resume state: prior (non-control) events still to match, and where the file's whole lines end. */
   private prior: PriorLine[] = [];
   private priorAll: PriorLine[] = [];
@@ -71,6 +77,7 @@ export class EventLog {
 
   constructor(readonly file: string, opts: EventLogOptions = {}) {
     this.fsync = opts.fsync ?? true;
+    this.clock = opts.clock;
     if (opts.resume && existsSync(file)) this.loadPrior(opts.resume.resumed);
     this.fd = openSync(file, 'a');
     // Bytes after the last newline are a group cut by a kill: never valid, dropped at once.
@@ -91,18 +98,18 @@ export class EventLog {
   append(body: EventBody): EventBase & Record<string, unknown> {
     if (this.replaying && this.next < this.prior.length) {
       const p = this.prior[this.next]!;
-      const { id, seq, ...rest } = p.event;
+      const { id, seq, time, ...rest } = p.event;
       const want = JSON.stringify(rest);
       const got = JSON.stringify(body);
       if (want !== got) throw new LogDivergenceError(seq, want, got);
       this.next++;
       this.groupStart ??= p.offset;
-      const event = { id, seq, ...body };
+      const event = { id, seq, ...(time === undefined ? {} : { time }), ...body };
       this.buffer.push(event);
       return event;
     }
     if (this.replaying) this.leaveReplay();
-    const event = { id: eventId(), seq: this.seq++, ...body };
+    const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body };
     this.buffer.push(event);
     return event;
   }
@@ -142,7 +149,7 @@ export class EventLog {
       this.truncateTo = undefined;
     }
     if (this.replaying) this.seq = this.lastSeqBefore(Number.POSITIVE_INFINITY) + 1;
-    const event = { id: eventId(), seq: this.seq++, ...body };
+    const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body };
     writeSync(this.fd, `${JSON.stringify(event)}\n`);
     if (this.fsync) fsyncSync(this.fd);
     // What the file holds now is final; a later append continues after it.
@@ -185,9 +192,13 @@ export class EventLog {
     this.truncateTo = cut;
     this.seq = this.lastSeqBefore(cut) + 1;
     const group = this.buffer;
-    const marker = { id: eventId(), seq: this.seq++, type: 'run.resumed', ...this.resumedBody };
+    const marker = { id: eventId(), seq: this.seq++, ...this.stamp(), type: 'run.resumed', ...this.resumedBody };
     this.buffer = [marker, ...group.map((e) => ({ ...e, seq: this.seq++ }))];
     this.replaying = false;
+  }
+
+  private stamp(): { time?: string } {
+    return this.clock ? { time: this.clock.isoNow() } : {};
   }
 
   private lastSeqBefore(offset: number): number {

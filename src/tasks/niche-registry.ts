@@ -61,7 +61,11 @@ function datasetNiche(entry: NicheEntry, dir: string, graders: GraderSet): Niche
   const { rows, skipped, filtered = 0 } = format.load(file, ds.filter);
   if (rows.length === 0) throw new Error(`${file}: no usable ${ds.format} rows (${skipped} malformed, ${filtered} filtered out)`);
   const byLevel = new Map<number, GeneratedTask[]>();
-  for (const r of rows) byLevel.set(r.difficulty, [...(byLevel.get(r.difficulty) ?? []), r]);
+  for (const r of rows) {
+    const level = byLevel.get(r.difficulty);
+    if (level) level.push(r);
+    else byLevel.set(r.difficulty, [r]);
+  }
   const missing = entry.difficulty?.find((d) => !byLevel.has(d));
   if (missing !== undefined) throw new Error(`${file}: niche "${entry.id}" has no rows at level ${missing}`);
   const difficulties = [...byLevel.keys()].sort((a, b) => a - b);

@@ -1,8 +1,11 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
 // (in-flight) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
+import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
+import { benchDatasetLoad } from './dataset-load.bench';
 import { benchDurability } from './durability.bench';
+import { benchHotPaths } from './hot-paths.bench';
 import { benchInFlight } from './in-flight.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
@@ -13,12 +16,15 @@ import { benchStructures } from './structures.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
+  ['cli startup and build', benchCliStartup],
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
+  ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
+  ['hot paths', benchHotPaths],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],

@@ -17,7 +17,7 @@ const scenarioFile = path.join(dir, 'qa.json');
 writeFileSync(scenarioFile, JSON.stringify({ name: 'qa', seed: 4, stream: { order: 'shuffled', tasks: 40, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } }));
 
 function cli(args: string[], onStart?: (pid: number) => void) {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   onStart?.(p.pid!);
   let stdout = '';
   let stderr = '';

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-cli-'));
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', ...args], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.split('\n').filter((l) => l && !/ExperimentalWarning|--trace-warnings/.test(l)) };
 }
 function scenario(name: string, body: unknown): string {

@@ -35,7 +35,7 @@ describe('ablate', () => {
 
   it('prints the documented JSON line last and rejects unknown variants before running anything', () => {
     const outDir = mkdtempSync(path.join(tmpdir(), 'evo-abl-'));
-    const cli = (...a: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', 'ablate', 'scenarios/quickstart.json', ...a], { encoding: 'utf8', timeout: 120_000 });
+    const cli = (...a: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'ablate', 'scenarios/quickstart.json', ...a], { encoding: 'utf8', timeout: 120_000 });
     const ok = cli('--variants', 'single-agent,individual', '--seeds', '2', '--tasks', '12', '--quiet', '--json', '--out', outDir);
     expect(ok.status).toBe(0);
     const last = JSON.parse(ok.stdout.trim().split('\n').pop()!);

@@ -26,7 +26,7 @@ const stable = (s: RunSummary | Record<string, unknown>) => JSON.stringify({ ...
 interface Child { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>; pid: number; kill(): void }
 
 function cli(args: string[]): Child {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   p.stdout.on('data', (d) => { stdout += String(d); });
   p.stderr.on('data', () => {});

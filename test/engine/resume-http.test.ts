@@ -30,7 +30,7 @@ const journalLines = (runDir: string) => {
 };
 
 function cli(args: string[]) {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => { stdout += String(d); });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateSynergy, synergyOf } from '../../src/population/synergy';
+import { SynergyTable, synergyOf } from '../../src/population/synergy';
 import { roleAssembler } from '../../src/team/assemblers/role-assembler';
 import type { AssemblyWeights } from '../../src/team/assemblers/assembler';
 import { styleOverlap } from '../../src/team/style-overlap';
@@ -75,13 +75,24 @@ describe('style overlap and synergy', () => {
   });
 
   it('synergy moves every pair of the team by EWMA of the team reward, symmetrically', () => {
-    let table: ReadonlyMap<string, number> = new Map();
-    ({ table } = updateSynergy(table, ['a', 'b', 'c'], 'algebra', 1, 0.2, 0.5));
+    const table = new SynergyTable();
+    table.apply(['a', 'b', 'c'], 'algebra', 1, 0.2, 0.5, 1);
     expect(synergyOf(table, 'b', 'a', 'algebra', 0.5)).toBeCloseTo(0.6);
     expect(synergyOf(table, 'a', 'c', 'algebra', 0.5)).toBeCloseTo(0.6);
-    const r = updateSynergy(table, ['a', 'b'], 'algebra', 0, 0.2, 0.5);
-    expect(synergyOf(r.table, 'a', 'b', 'algebra', 0.5)).toBeCloseTo(0.48);
-    expect(synergyOf(r.table, 'a', 'b', 'people-qa', 0.5)).toBe(0.5);
-    expect(r.changes).toEqual([{ a: 'a', b: 'b', niche: 'algebra', value: expect.closeTo(0.48, 10) }]);
+    const changes = table.apply(['a', 'b'], 'algebra', 0, 0.2, 0.5, 2);
+    expect(synergyOf(table, 'a', 'b', 'algebra', 0.5)).toBeCloseTo(0.48);
+    expect(synergyOf(table, 'a', 'b', 'people-qa', 0.5)).toBe(0.5);
+    expect(changes).toEqual([{ a: 'a', b: 'b', niche: 'algebra', value: expect.closeTo(0.48, 10) }]);
+  });
+
+  it('a reader as of a pool version sees the table as it was then, whatever was committed since', () => {
+    const table = new SynergyTable();
+    table.apply(['a', 'b'], 'algebra', 1, 0.2, 0.5, 3);
+    table.apply(['a', 'b'], 'algebra', 0, 0.2, 0.5, 5);
+    expect(table.get('a', 'b', 'algebra', 0.5, 2)).toBe(0.5);
+    expect(table.get('a', 'b', 'algebra', 0.5, 3)).toBeCloseTo(0.6);
+    expect(table.get('a', 'b', 'algebra', 0.5, 4)).toBeCloseTo(0.6);
+    expect(table.get('b', 'a', 'algebra', 0.5, 5)).toBeCloseTo(0.48);
+    expect(() => table.apply(['a', 'b'], 'algebra', 1, 0.2, 0.5, 4)).toThrow(RangeError);
   });
 });

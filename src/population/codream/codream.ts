@@ -1,3 +1,4 @@
+import { assign, createActor, fromPromise, setup, toPromise } from 'xstate';
 import type { Experience } from '../../individual/agent-prompts';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
@@ -65,65 +66,200 @@ function lastText(result: StructureResult, id: string): string {
   return '';
 }
 
-/**
- * One CoDream session (DESIGN.md section 5): Reflect → Contrast → Imagine → Debate → Crystallize,
- * each a real prompt with a parsed, validated output. Feedback is the reward (plus public-test
- * output for code), never the gold answer. Never throws for a failed or malformed reply: a
- * phase with nothing usable yields fewer (or no) insights.
- */
-export async function runCoDream(input: DreamInput, trigger: DreamTrigger): Promise<DreamResult> {
-  const { model, spec, task, team, result } = input;
+/** Token usage and failed calls of one phase's model calls. */
+export interface PhaseCalls {
+  readonly usage: Usage;
+  /** `<agent> <tag>: <error>` for each call that failed after its retries, in completion order. */
+  readonly failed: readonly string[];
+}
+
+/** A phase's parsed output and the calls it made. */
+export interface PhaseResult<T> {
+  readonly value: T;
+  readonly calls: PhaseCalls;
+}
+
+/** One phase's model-call helper: asks on behalf of an agent, counting usage and failures. */
+function phaseCaller(input: DreamInput) {
   const usage = { promptTokens: 0, completionTokens: 0 };
-  const failedCalls: string[] = [];
+  const failed: string[] = [];
   const call = async (messages: Parameters<typeof ask>[1], agentId: string, tag: string) => {
-    const r = await ask(model, messages, 'codream', agentId, task.id, `${task.id}/${agentId}/codream/${tag}`);
-    if (r.error) failedCalls.push(`${agentId} ${tag}: ${r.error}`);
+    const r = await ask(input.model, messages, 'codream', agentId, input.task.id, `${input.task.id}/${agentId}/codream/${tag}`);
+    if (r.error) failed.push(`${agentId} ${tag}: ${r.error}`);
     usage.promptTokens += r.usage.promptTokens;
     usage.completionTokens += r.usage.completionTokens;
     return r.text;
   };
+  const done = <T>(value: T): PhaseResult<T> => ({ value, calls: { usage, failed } });
+  return { call, done };
+}
 
-  const attempts: DreamAttempt[] = await Promise.all(team.members.map(async (m) => {
+/** Each member's attempt as the session sees it: last answer, reward, public-test feedback (never the gold). */
+export async function gatherAttempts(input: DreamInput): Promise<DreamAttempt[]> {
+  const { task, team, result } = input;
+  return Promise.all(team.members.map(async (m) => {
     const text = lastText(result, m.agent.id);
     return {
       agentId: m.agent.id, persona: m.agent.persona, text, reward: (input.members[m.agent.id] ?? input.teamGrade).reward,
       feedback: text ? await testPublic(input.grader, task, text) : null, experience: input.experience(m.agent.id),
     };
   }));
+}
 
-  // Reflect: private diagnoses.
-  const diagnoses = await Promise.all(attempts.map((a) => call(reflectPhasePrompt(spec, task, a), a.agentId, 'reflect').then((t) => parseField(t, 'diagnosis'))));
-  const diag = new Map(attempts.map((a, i) => [a.agentId, diagnoses[i]!]));
+/** Phase 1, Reflect: each member privately diagnoses its own attempt. Returns agent → diagnosis. */
+export async function reflectPhase(input: DreamInput, attempts: readonly DreamAttempt[]): Promise<PhaseResult<Record<string, string>>> {
+  const { call, done } = phaseCaller(input);
+  const diagnoses = await Promise.all(attempts.map((a) => call(reflectPhasePrompt(input.spec, input.task, a), a.agentId, 'reflect').then((t) => parseField(t, 'diagnosis'))));
+  return done(Object.fromEntries(attempts.map((a, i) => [a.agentId, diagnoses[i]!])));
+}
 
-  // Contrast: each failing member against each successful one; with no success (or no failure), neighbouring attempts.
+/** Phase 2, Contrast: each failing member against each successful one; with no success (or no failure), neighbouring attempts. At most 4 pairs. */
+export async function contrastPhase(input: DreamInput, attempts: readonly DreamAttempt[], diagnoses: Readonly<Record<string, string>>): Promise<PhaseResult<string[]>> {
+  const { call, done } = phaseCaller(input);
   const ok = attempts.filter((a) => a.reward >= 0.5);
   const bad = attempts.filter((a) => a.reward < 0.5);
   const pairs: [DreamAttempt, DreamAttempt][] = ok.length && bad.length
     ? bad.flatMap((f) => ok.map((s) => [f, s] as [DreamAttempt, DreamAttempt]))
     : attempts.slice(0, -1).map((a, i) => [a, attempts[i + 1]!] as [DreamAttempt, DreamAttempt]);
   const deltas = (await Promise.all(pairs.slice(0, 4).map(([a, b], i) =>
-    call(contrastPhasePrompt(spec, task, a.persona, a, diag.get(a.agentId)!, b, diag.get(b.agentId)!), a.agentId, `contrast-${i}`)
+    call(contrastPhasePrompt(input.spec, input.task, a.persona, a, diagnoses[a.agentId]!, b, diagnoses[b.agentId]!), a.agentId, `contrast-${i}`)
       .then((t) => parseField(t, 'delta'))))).filter((d) => d.length > 0);
+  return done(deltas);
+}
 
-  // Imagine: the leader turns deltas into candidate strategies.
-  const leader = team.members[0]!.agent;
-  const proposals: Proposal[] = parseProposals(await call(imaginePhasePrompt(spec, task, leader.persona, deltas), leader.id, 'imagine'), task.niche);
+/** Phase 3, Imagine: the leader turns the deltas into candidate strategies. */
+export async function imaginePhase(input: DreamInput, deltas: readonly string[]): Promise<PhaseResult<Proposal[]>> {
+  const { call, done } = phaseCaller(input);
+  const leader = input.team.members[0]!.agent;
+  return done(parseProposals(await call(imaginePhasePrompt(input.spec, input.task, leader.persona, deltas), leader.id, 'imagine'), input.task.niche));
+}
 
-  // Debate: every member votes; a proposal survives with a strict majority of the votes cast.
-  let kept: Proposal[] = [];
-  if (proposals.length) {
-    const votes = await Promise.all(team.members.map((m) =>
-      call(debatePhasePrompt(spec, task, m.agent.persona, input.experience(m.agent.id), proposals), m.agent.id, 'debate')
-        .then((t) => parseDebateVote(t, proposals.length))));
-    const cast = votes.filter((v): v is Set<number> => v !== null);
-    kept = proposals.filter((_, i) => cast.length > 0 && cast.filter((v) => v.has(i)).length * 2 > cast.length);
-  }
+/** Phase 4, Debate: every member votes; a proposal survives with a strict majority of the votes cast. */
+export async function debatePhase(input: DreamInput, proposals: readonly Proposal[]): Promise<PhaseResult<Proposal[]>> {
+  const { call, done } = phaseCaller(input);
+  const votes = await Promise.all(input.team.members.map((m) =>
+    call(debatePhasePrompt(input.spec, input.task, m.agent.persona, input.experience(m.agent.id), proposals), m.agent.id, 'debate')
+      .then((t) => parseDebateVote(t, proposals.length))));
+  const cast = votes.filter((v): v is Set<number> => v !== null);
+  return done(proposals.filter((_, i) => cast.length > 0 && cast.filter((v) => v.has(i)).length * 2 > cast.length));
+}
 
-  // Crystallize: the leader writes the survivors as structured insights.
-  const parsed = kept.length
-    ? parseInsights(await call(crystallizePhasePrompt(spec, task, leader.persona, kept), leader.id, 'crystallize'), task.niche, input.niches)
-    : [];
-  const authors = team.members.map((m) => m.agent.id);
-  const insights = parsed.map((p, i): Insight => ({ id: `cd:${task.id}:${i}`, ...p, authors }));
-  return { trigger, insights, proposals: proposals.length, kept: kept.length, usage, failedCalls };
+/** Phase 5, Crystallize: the leader writes the survivors as structured insights, authored by the whole team. */
+export async function crystallizePhase(input: DreamInput, kept: readonly Proposal[]): Promise<PhaseResult<Insight[]>> {
+  const { call, done } = phaseCaller(input);
+  const leader = input.team.members[0]!.agent;
+  const parsed = parseInsights(await call(crystallizePhasePrompt(input.spec, input.task, leader.persona, kept), leader.id, 'crystallize'), input.task.niche, input.niches);
+  const authors = input.team.members.map((m) => m.agent.id);
+  return done(parsed.map((p, i): Insight => ({ id: `cd:${input.task.id}:${i}`, ...p, authors })));
+}
+
+interface SessionContext {
+  readonly input: DreamInput;
+  readonly trigger: DreamTrigger;
+  attempts: DreamAttempt[];
+  diagnoses: Record<string, string>;
+  deltas: string[];
+  proposals: Proposal[];
+  kept: Proposal[];
+  insights: Insight[];
+  usage: Usage;
+  failedCalls: string[];
+}
+
+/** Fold one phase's calls into the session's totals. */
+const addCalls = (c: SessionContext, calls: PhaseCalls) => ({
+  usage: { promptTokens: c.usage.promptTokens + calls.usage.promptTokens, completionTokens: c.usage.completionTokens + calls.usage.completionTokens },
+  failedCalls: [...c.failedCalls, ...calls.failed],
+});
+
+type PhaseIn<T> = { input: DreamInput } & T;
+
+/**
+ * One CoDream session as an xstate machine (DESIGN.md section 5): attempts → Reflect → Contrast →
+ * Imagine → Debate → Crystallize, each phase an actor with a real prompt and a parsed, validated
+ * output. Debate and Crystallize are skipped when there is nothing to vote on or keep. Phases
+ * can be swapped with `.provide()` (tests). Never fails for a failed or malformed reply: a phase
+ * with nothing usable yields fewer (or no) insights, and failed calls are listed in the result.
+ */
+export const codreamMachine = setup({
+  types: {
+    input: {} as { input: DreamInput; trigger: DreamTrigger },
+    context: {} as SessionContext,
+    output: {} as DreamResult,
+  },
+  actors: {
+    attempts: fromPromise<DreamAttempt[], DreamInput>(({ input }) => gatherAttempts(input)),
+    reflect: fromPromise<PhaseResult<Record<string, string>>, PhaseIn<{ attempts: DreamAttempt[] }>>(({ input }) => reflectPhase(input.input, input.attempts)),
+    contrast: fromPromise<PhaseResult<string[]>, PhaseIn<{ attempts: DreamAttempt[]; diagnoses: Record<string, string> }>>(
+      ({ input }) => contrastPhase(input.input, input.attempts, input.diagnoses),
+    ),
+    imagine: fromPromise<PhaseResult<Proposal[]>, PhaseIn<{ deltas: string[] }>>(({ input }) => imaginePhase(input.input, input.deltas)),
+    debate: fromPromise<PhaseResult<Proposal[]>, PhaseIn<{ proposals: Proposal[] }>>(({ input }) => debatePhase(input.input, input.proposals)),
+    crystallize: fromPromise<PhaseResult<Insight[]>, PhaseIn<{ kept: Proposal[] }>>(({ input }) => crystallizePhase(input.input, input.kept)),
+  },
+}).createMachine({
+  id: 'codream',
+  context: ({ input }) => ({
+    input: input.input, trigger: input.trigger, attempts: [], diagnoses: {}, deltas: [], proposals: [], kept: [], insights: [],
+    usage: { promptTokens: 0, completionTokens: 0 }, failedCalls: [],
+  }),
+  initial: 'attempts',
+  states: {
+    attempts: {
+      invoke: {
+        src: 'attempts', input: ({ context }) => context.input,
+        onDone: { target: 'reflect', actions: assign({ attempts: ({ event }) => event.output }) },
+      },
+    },
+    reflect: {
+      invoke: {
+        src: 'reflect', input: ({ context }) => ({ input: context.input, attempts: context.attempts }),
+        onDone: { target: 'contrast', actions: assign(({ context, event }) => ({ diagnoses: event.output.value, ...addCalls(context, event.output.calls) })) },
+      },
+    },
+    contrast: {
+      invoke: {
+        src: 'contrast', input: ({ context }) => ({ input: context.input, attempts: context.attempts, diagnoses: context.diagnoses }),
+        onDone: { target: 'imagine', actions: assign(({ context, event }) => ({ deltas: event.output.value, ...addCalls(context, event.output.calls) })) },
+      },
+    },
+    imagine: {
+      invoke: {
+        src: 'imagine', input: ({ context }) => ({ input: context.input, deltas: context.deltas }),
+        onDone: [
+          { guard: ({ event }) => event.output.value.length > 0, target: 'debate', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
+          { target: 'done', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
+        ],
+      },
+    },
+    debate: {
+      invoke: {
+        src: 'debate', input: ({ context }) => ({ input: context.input, proposals: context.proposals }),
+        onDone: [
+          { guard: ({ event }) => event.output.value.length > 0, target: 'crystallize', actions: assign(({ context, event }) => ({ kept: event.output.value, ...addCalls(context, event.output.calls) })) },
+          { target: 'done', actions: assign(({ context, event }) => ({ kept: event.output.value, ...addCalls(context, event.output.calls) })) },
+        ],
+      },
+    },
+    crystallize: {
+      invoke: {
+        src: 'crystallize', input: ({ context }) => ({ input: context.input, kept: context.kept }),
+        onDone: { target: 'done', actions: assign(({ context, event }) => ({ insights: event.output.value, ...addCalls(context, event.output.calls) })) },
+      },
+    },
+    done: { type: 'final' },
+  },
+  output: ({ context }) => ({
+    trigger: context.trigger, insights: context.insights, proposals: context.proposals.length, kept: context.kept.length,
+    usage: context.usage, failedCalls: context.failedCalls,
+  }),
+});
+
+/**
+ * One CoDream session (DESIGN.md section 5): runs `codreamMachine` to its end. Feedback is the
+ * reward (plus public-test output for code), never the gold answer. Rejects only on a bug or a
+ * grader error in the attempts phase (public tests), which the task run records as a failure.
+ */
+export function runCoDream(input: DreamInput, trigger: DreamTrigger, machine = codreamMachine): Promise<DreamResult> {
+  return toPromise(createActor(machine, { input: { input, trigger } }).start());
 }

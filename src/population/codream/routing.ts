@@ -1,6 +1,8 @@
+import type { ArchiveEntry } from '../../individual/archive';
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../../individual/agent-view';
 import { median } from '../specialization';
+import type { ExperienceRequest } from '../supervisor-machine';
 import type { Insight } from './codream';
 
 /** How insights reach agents: below-median only (EvoChamber), or everyone (the symmetric ablation). */
@@ -36,4 +38,39 @@ export function routeInsights(insights: readonly Insight[], roster: readonly Age
     });
   }
   return out;
+}
+
+/** A session's insights with the retrieval key of each (same order). */
+export interface KeyedInsights {
+  readonly insights: readonly Insight[];
+  readonly keys: readonly Float32Array[];
+}
+
+/** Where a routed session's insights are filed: the task, and the pool version it started at (provenance). */
+export interface RoutingOrigin {
+  readonly taskId: string;
+  readonly poolVersion: number;
+}
+
+/**
+ * CoDream's routing step as pool updates: route the insights over the active roster and turn each
+ * delivery into an archive entry for its receiver (`<insight>><agent>`; cross-domain insights go
+ * to the meta pool), carrying the routing decision so the commit can report it.
+ */
+export function routeDream(
+  session: KeyedInsights, roster: readonly AgentView[], taskNiche: string, c0: number, mode: RoutingMode, origin: RoutingOrigin,
+): ExperienceRequest[] {
+  return routeInsights(session.insights, roster, taskNiche, c0, mode).map((dl) => {
+    const entry: ArchiveEntry = {
+      id: `${dl.insight.id}>${dl.to}`, text: dl.insight.text, niche: dl.pool === 'meta' ? null : dl.niche, level: dl.insight.level,
+      source: 'codream', taskId: origin.taskId, poolVersion: origin.poolVersion, key: session.keys[session.insights.indexOf(dl.insight)]!,
+    };
+    return {
+      agentId: dl.to, entry,
+      routing: {
+        insightId: dl.insight.id, authors: dl.insight.authors, level: dl.insight.level, pool: dl.pool,
+        niche: dl.niche, competence: dl.competence, median: dl.median,
+      },
+    };
+  });
 }

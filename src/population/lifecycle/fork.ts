@@ -1,5 +1,31 @@
+import { z } from 'zod';
 import { meetsThreshold, nicheLead, type NicheLead } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { spawnChild } from './spawn-child';
+
+const unit = () => z.number().min(0).max(1);
+
+/** Fork: an agent that dominates a niche is cloned (parent kept), the clone aimed at that niche. */
+export const forkConfigSchema = z.strictObject({
+  /** Whether the operator runs at all. */
+  enabled: z.boolean().default(true),
+  /** Lead in competence over the niche's next best agent needed to dominate it. */
+  margin: unit().default(0.15),
+  /** Competence on the niche the dominant agent must reach. */
+  minCompetence: unit().default(0.7),
+  /** Tasks on the niche the dominant agent must have seen (exposure). */
+  minExposure: z.number().int().min(0).default(10),
+  /** Fork decisions per window at most. */
+  maxPerWindow: z.number().int().min(0).default(1),
+});
+
+/** A fork decision: clone `parent` (kept) into a child aimed at the `niche` it dominates. */
+export interface ForkDecision {
+  readonly operator: 'fork';
+  readonly parent: string;
+  readonly niche: string;
+  readonly reason: string;
+}
 
 /**
  * Fork: an agent dominates a niche when its competence there leads the next best agent by at
@@ -10,7 +36,7 @@ import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type 
  * the parent dominant and trigger a fork every window); at most `fork.maxPerWindow`, never past
  * `maxAgents`.
  */
-export const fork: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+export const fork: LifecycleOperator<ForkDecision> = (ctx: LifecycleContext): ForkDecision[] => {
   const cfg = ctx.config.fork;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, ctx.bounds.maxAgents - roster.length);
@@ -25,7 +51,7 @@ export const fork: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisio
     }
   });
   dominant.sort((x, y) => y.lead.lead - x.lead.lead || x.i - y.i);
-  const out: LifecycleDecision[] = [];
+  const out: ForkDecision[] = [];
   const used = new Set<string>();
   for (const d of dominant) {
     if (out.length >= room) break;
@@ -41,4 +67,16 @@ export const fork: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisio
     });
   }
   return out;
+};
+
+/** The fork operator: decide above; applied by spawning the clone with a mutated persona. */
+export const forkOperator: LifecycleOperatorDescriptor<ForkDecision, typeof forkConfigSchema> = {
+  name: 'fork',
+  planRank: 40,
+  config: forkConfigSchema,
+  decide: fork,
+  rosterDelta: 1,
+  agents: (d) => [d.parent],
+  retires: () => [],
+  apply: (w, d) => spawnChild(w, d, 'Clone the agent below, which dominates this area, with a mutated persona: keep what works, sharpen it toward this area, change the emphasis.'),
 };

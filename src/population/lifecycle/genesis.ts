@@ -1,7 +1,29 @@
+import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold, nicheLead, specialistOf } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { spawnChild } from './spawn-child';
+
+/** Genesis: a recurring niche with no specialist gets a new agent spawned from the most generalist parent. */
+export const genesisConfigSchema = z.strictObject({
+  /** Whether the operator runs at all. */
+  enabled: z.boolean().default(true),
+  /** Tasks of the niche in the last window needed to call it recurring. */
+  minRecurrence: z.number().int().min(1).default(10),
+  /** Generalist score = mean competence − spreadPenalty · std of competence across niches. */
+  spreadPenalty: z.number().min(0).default(1),
+  /** Genesis decisions per window at most. */
+  maxPerWindow: z.number().int().min(0).default(1),
+});
+
+/** A genesis decision: spawn a child of `parent` aimed at the uncovered `niche`. */
+export interface GenesisDecision {
+  readonly operator: 'genesis';
+  readonly parent: string;
+  readonly niche: string;
+  readonly reason: string;
+}
 
 /** How generalist an agent is over a set of niches. */
 export interface Generality {
@@ -39,7 +61,7 @@ export function rankGeneralists(roster: readonly AgentView[], niches: readonly s
  * Most recurrent niches first (ties: first-seen order); each decision uses a different parent; at
  * most `genesis.maxPerWindow`, and never past `maxAgents`.
  */
-export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+export const genesis: LifecycleOperator<GenesisDecision> = (ctx: LifecycleContext): GenesisDecision[] => {
   const cfg = ctx.config.genesis;
   const sp = ctx.config.specialist;
   const roster = activeRoster(ctx);
@@ -54,7 +76,7 @@ export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDeci
       && (ctx.unspecializedFor?.[g.niche] ?? sp.stableWindows) >= sp.stableWindows)
     .sort((x, y) => y.recurrence - x.recurrence || x.i - y.i);
   const parents = rankGeneralists(roster, ctx.niches, ctx.c0, cfg.spreadPenalty);
-  const out: LifecycleDecision[] = [];
+  const out: GenesisDecision[] = [];
   for (const gap of gaps) {
     const parent = parents[out.length];
     if (out.length >= room || !parent) break;
@@ -73,4 +95,16 @@ export const genesis: LifecycleOperator = (ctx: LifecycleContext): LifecycleDeci
     });
   }
   return out;
+};
+
+/** The genesis operator: decide above; applied by spawning the child with a persona aimed at the niche. */
+export const genesisOperator: LifecycleOperatorDescriptor<GenesisDecision, typeof genesisConfigSchema> = {
+  name: 'genesis',
+  planRank: 30,
+  config: genesisConfigSchema,
+  decide: genesis,
+  rosterDelta: 1,
+  agents: (d) => [d.parent],
+  retires: () => [],
+  apply: (w, d) => spawnChild(w, d, 'A new agent joins the team to cover an area nobody specialises in yet. Starting from the persona below, write its persona aimed at this area.'),
 };

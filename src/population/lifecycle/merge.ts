@@ -1,8 +1,34 @@
+import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import { styleOverlap } from '../../team/style-overlap';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { sendToSupervisor } from '../supervisor-ops';
+
+const unit = () => z.number().min(0).max(1);
+
+/** Merge: two agents with near-identical competence profiles become one; the other retires. */
+export const mergeConfigSchema = z.strictObject({
+  /** Whether the operator runs at all. */
+  enabled: z.boolean().default(true),
+  /** Style overlap (cosine of competence vectors over the seen niches) the pair must reach. */
+  minOverlap: unit().default(0.98),
+  /** Largest absolute competence difference on any seen niche the pair may have. */
+  maxGap: unit().default(0.05),
+  /** Own observations (`history` length, so inherited exposure does not count) each agent needs. */
+  minObservations: z.number().int().min(0).default(10),
+  /** Merge decisions per window at most. */
+  maxPerWindow: z.number().int().min(0).default(1),
+});
+
+/** A merge decision: `keep` absorbs `retire`'s archive; `retire` retires with `keep` as its successor. */
+export interface MergeDecision {
+  readonly operator: 'merge';
+  readonly keep: string;
+  readonly retire: string;
+  readonly reason: string;
+}
 
 /** Sum of an agent's exposure over every niche. */
 export function totalExposure(a: AgentView): number {
@@ -35,7 +61,7 @@ export function mergeSurvivor(a: AgentView, b: AgentView, niches: readonly strin
  * Closest pairs first (smallest gap, then highest overlap, then spawn order); each agent in at
  * most one merge; at most `merge.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
  */
-export const merge: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+export const merge: LifecycleOperator<MergeDecision> = (ctx: LifecycleContext): MergeDecision[] => {
   const cfg = ctx.config.merge;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
@@ -52,7 +78,7 @@ export const merge: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisi
     }
   }
   pairs.sort((x, y) => x.gap - y.gap || y.overlap - x.overlap || x.order - y.order);
-  const out: LifecycleDecision[] = [];
+  const out: MergeDecision[] = [];
   const used = new Set<string>();
   for (const p of pairs) {
     if (out.length >= room) break;
@@ -71,4 +97,20 @@ export const merge: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisi
     });
   }
   return out;
+};
+
+/** The merge operator: decide above; applied by the supervisor's MERGE_AGENTS. */
+export const mergeOperator: LifecycleOperatorDescriptor<MergeDecision, typeof mergeConfigSchema> = {
+  name: 'merge',
+  planRank: 20,
+  config: mergeConfigSchema,
+  decide: merge,
+  rosterDelta: -1,
+  agents: (d) => [d.keep, d.retire],
+  retires: (d) => [d.retire],
+  apply: async (w, d) => {
+    sendToSupervisor(w.supervisor, { type: 'MERGE_AGENTS', keep: d.keep, retire: d.retire });
+    w.log.append({ type: 'agent.retired', agentId: d.retire, reason: d.reason, successor: d.keep, window: w.window, poolVersion: w.version });
+    return [d.keep, d.retire];
+  },
 };

@@ -1,5 +1,12 @@
+import type { ActorRefFrom } from 'xstate';
+import type { z } from 'zod';
 import type { Rng } from '../../core/rng';
 import type { AgentView } from '../../individual/agent-view';
+import type { LanguageModel } from '../../llm/model';
+import type { EventLog } from '../../store/event-log';
+import type { NicheSpec } from '../../tasks/niche';
+import type { supervisorMachine } from '../supervisor-machine';
+import type { LifecycleDecision, LifecycleOperatorName } from './index';
 import type { LifecycleConfig } from './lifecycle-config';
 
 /** Hard limits on the number of active agents. */
@@ -38,63 +45,72 @@ export interface LifecycleContext {
   readonly rng: Rng;
 }
 
-/** One lifecycle decision; `reason` is human-readable and quotes the numbers that triggered it. */
-export type LifecycleDecision =
-  | { operator: 'genesis'; parent: string; niche: string; reason: string }
-  | { operator: 'fork'; parent: string; niche: string; reason: string }
-  | { operator: 'merge'; keep: string; retire: string; reason: string }
-  | { operator: 'prune'; agent: string; reason: string }
-  | { operator: 'specialize'; agent: string; niche: string; reason: string };
+/** What every lifecycle decision carries; each operator's own decision type adds the agents and niche it names. */
+export interface DecisionBase {
+  /** The operator's name (`LifecycleOperatorDescriptor.name`). */
+  readonly operator: string;
+  /** Human-readable; quotes the numbers that triggered the decision. */
+  readonly reason: string;
+}
 
-/** Names of the operators. */
-export type LifecycleOperatorName = LifecycleDecision['operator'];
+// The union of the built-in operators' decisions and their names, derived from the registry.
+export type { LifecycleDecision, LifecycleOperatorName };
 
 /**
- * A lifecycle operator: a pure function from a pool snapshot to decisions. Contract: no I/O, no
- * model calls, does not mutate `ctx`; same `ctx` → same decisions; respects its own
- * `maxPerWindow` and the roster bounds given the roster it was shown (the planner re-checks
- * bounds across operators).
+ * A lifecycle operator's decision function: a pure function from a pool snapshot to decisions.
+ * Contract: no I/O, no model calls, does not mutate `ctx`; same `ctx` → same decisions; respects
+ * its own `maxPerWindow` and the roster bounds given the roster it was shown (the planner
+ * re-checks bounds across operators).
  */
-export type LifecycleOperator = (ctx: LifecycleContext) => LifecycleDecision[];
+export type LifecycleOperator<D extends DecisionBase = LifecycleDecision> = (ctx: LifecycleContext) => D[];
+
+/** What applying one decision may use: the supervisor (the only writer of agents), the model for personas, the log. */
+export interface ApplyContext {
+  readonly supervisor: ActorRefFrom<typeof supervisorMachine>;
+  readonly model: LanguageModel;
+  readonly log: EventLog;
+  readonly specs: ReadonlyMap<string, NicheSpec>;
+  readonly window: number;
+  readonly nichesSeen: readonly string[];
+  readonly c0: number;
+  readonly eta: number;
+  /** The pool version the window's changes take effect at. */
+  readonly version: number;
+  /** A fresh agent id (agent-NN), one per call. */
+  newId(): string;
+}
+
+/**
+ * A lifecycle operator, described in one file: when it fires and why (`decide`, whose decisions
+ * quote the numbers in `reason`), its trigger settings with their defaults (`config`, read at
+ * `lifecycle.<name>` of a scenario), what a decision does to the roster, and how it is applied.
+ * `name` is also the decision's `operator`, the event's `operator` and the summary's `lineage`
+ * counter. The registry is `src/population/lifecycle/index.ts`.
+ */
+export interface LifecycleOperatorDescriptor<D extends DecisionBase = DecisionBase, S extends z.ZodType = z.ZodType> {
+  readonly name: D['operator'];
+  /**
+   * Where the operator runs within a window (lower first). Each operator sees the roster without
+   * the agents retired before it; the built-in ones run removals first, then growth, then personas.
+   */
+  readonly planRank: number;
+  /** Trigger settings; every field has a default and the object has an `enabled` switch. */
+  readonly config: S;
+  /** The decision function. */
+  decide(ctx: LifecycleContext): D[];
+  /** Change in active-agent count when a decision is applied (+1 grows, −1 retires one, 0 keeps). */
+  readonly rosterDelta: -1 | 0 | 1;
+  /** Agents a decision touches (parents, partners, the pruned or specialized agent). */
+  agents(d: D): string[];
+  /** Agents a decision retires. */
+  retires(d: D): string[];
+  /** Apply a decision through the supervisor and log what changed; returns the agents involved (new ones included). */
+  apply(w: ApplyContext, d: D): Promise<string[]>;
+}
 
 /** Smallest roster allowed: at least `minAgents` and strictly larger than the team. */
 export function rosterFloor(bounds: RosterBounds): number {
   return Math.max(bounds.minAgents, bounds.teamSize + 1);
-}
-
-/** Change in active-agent count if the decision is applied: +1 genesis/fork, −1 merge/prune, 0 specialize. */
-export function rosterDelta(d: LifecycleDecision): -1 | 0 | 1 {
-  switch (d.operator) {
-    case 'genesis':
-    case 'fork':
-      return 1;
-    case 'merge':
-    case 'prune':
-      return -1;
-    case 'specialize':
-      return 0;
-  }
-}
-
-/** Agents a decision touches: parents, both merge partners, the pruned or specialized agent. */
-export function decisionAgents(d: LifecycleDecision): string[] {
-  switch (d.operator) {
-    case 'genesis':
-    case 'fork':
-      return [d.parent];
-    case 'merge':
-      return [d.keep, d.retire];
-    case 'prune':
-    case 'specialize':
-      return [d.agent];
-  }
-}
-
-/** Agents a decision retires (the merged-away one, the pruned one). */
-export function retiredBy(d: LifecycleDecision): string[] {
-  if (d.operator === 'merge') return [d.retire];
-  if (d.operator === 'prune') return [d.agent];
-  return [];
 }
 
 /** The active agents of the snapshot (operators are shown active agents, but never trust a caller). */

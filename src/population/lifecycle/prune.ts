@@ -1,6 +1,27 @@
+import { z } from 'zod';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { sendToSupervisor } from '../supervisor-ops';
+
+/** Prune: an agent whose recent score lags the pool mean is retired. */
+export const pruneConfigSchema = z.strictObject({
+  /** Whether the operator runs at all. */
+  enabled: z.boolean().default(true),
+  /** Last observations (from `history`) averaged into the recent score; agents with fewer are not judged. */
+  window: z.number().int().min(1).default(20),
+  /** How far (in reward, 0–1) an agent's recent rewards must fall below the pool's on the same niches. */
+  lag: z.number().min(0).max(1).default(0.2),
+  /** Prune decisions per window at most. */
+  maxPerWindow: z.number().int().min(0).default(1),
+});
+
+/** A prune decision: retire `agent`, with no successor. */
+export interface PruneDecision {
+  readonly operator: 'prune';
+  readonly agent: string;
+  readonly reason: string;
+}
 
 /** Mean reward over an agent's last `window` observations, or null when it has fewer. */
 export function recentScore(agent: AgentView, window: number): number | null {
@@ -37,7 +58,7 @@ function relativeScores(judged: readonly { a: AgentView; score: number }[], wind
  * over the same window is retired. Largest lag first (ties: spawn order); at most
  * `prune.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
  */
-export const prune: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+export const prune: LifecycleOperator<PruneDecision> = (ctx: LifecycleContext): PruneDecision[] => {
   const cfg = ctx.config.prune;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
@@ -59,4 +80,20 @@ export const prune: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecisi
         `${x.a.id} scored ${fmt(x.score)} over its last ${cfg.window} tasks, ${fmt(x.lag)} below what the ${judged.length} judged agents ` +
         `scored on the same niches (lag ≥ ${fmt(cfg.lag)})`,
     }));
+};
+
+/** The prune operator: decide above; applied by the supervisor's RETIRE_AGENT. */
+export const pruneOperator: LifecycleOperatorDescriptor<PruneDecision, typeof pruneConfigSchema> = {
+  name: 'prune',
+  planRank: 10,
+  config: pruneConfigSchema,
+  decide: prune,
+  rosterDelta: -1,
+  agents: (d) => [d.agent],
+  retires: (d) => [d.agent],
+  apply: async (w, d) => {
+    sendToSupervisor(w.supervisor, { type: 'RETIRE_AGENT', id: d.agent });
+    w.log.append({ type: 'agent.retired', agentId: d.agent, reason: d.reason, successor: null, window: w.window, poolVersion: w.version });
+    return [d.agent];
+  },
 };

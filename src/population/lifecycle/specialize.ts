@@ -1,7 +1,34 @@
+import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../../individual/agent-view';
+import { viewAgent, type AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleDecision, type LifecycleOperator } from './operator';
+import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { writePersona } from './persona-writer';
+import { sendToSupervisor } from '../supervisor-ops';
+
+const unit = () => z.number().min(0).max(1);
+
+/** Specialize: a strong agent's persona is nudged toward its dominant niche. */
+export const specializeConfigSchema = z.strictObject({
+  /** Whether the operator runs at all. */
+  enabled: z.boolean().default(true),
+  /** Competence on the agent's dominant niche it must reach. */
+  minCompetence: unit().default(0.7),
+  /** Lead of the dominant niche over the agent's own second-best niche. */
+  margin: unit().default(0.15),
+  /** Tasks on the dominant niche the agent must have seen (exposure). */
+  minExposure: z.number().int().min(0).default(5),
+  /** Specialize decisions per window at most. */
+  maxPerWindow: z.number().int().min(0).default(2),
+});
+
+/** A specialize decision: rewrite `agent`'s persona toward `niche`. */
+export interface SpecializeDecision {
+  readonly operator: 'specialize';
+  readonly agent: string;
+  readonly niche: string;
+  readonly reason: string;
+}
 
 /** An agent's best niche and how far it leads the agent's own second best. */
 export interface DominantNiche {
@@ -49,7 +76,7 @@ export function personaNames(persona: string, niche: string): boolean {
  * niche (by id, or by one of `ctx.nicheTerms`), gets its persona nudged toward it. Needs two or more seen niches. Largest margins first
  * (ties: spawn order); at most `specialize.maxPerWindow`. The roster size does not change.
  */
-export const specialize: LifecycleOperator = (ctx: LifecycleContext): LifecycleDecision[] => {
+export const specialize: LifecycleOperator<SpecializeDecision> = (ctx: LifecycleContext): SpecializeDecision[] => {
   const cfg = ctx.config.specialize;
   if (cfg.maxPerWindow <= 0 || ctx.niches.length < 2) return [];
   const candidates: Array<{ a: AgentView; i: number; d: DominantNiche }> = [];
@@ -70,4 +97,22 @@ export const specialize: LifecycleOperator = (ctx: LifecycleContext): LifecycleD
         `${a.id} is strongest on ${d.niche}: competence ${fmt(d.competence)} (≥ ${fmt(cfg.minCompetence)}) leads its next niche ` +
         `(${fmt(d.secondBest)}) by ${fmt(d.margin)} (≥ ${fmt(cfg.margin)}) over ${a.exposure[d.niche] ?? 0} tasks, and its persona does not name ${d.niche}`,
     }));
+};
+
+/** The specialize operator: decide above; applied by writing the nudged persona and the supervisor's SET_PERSONA. */
+export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision, typeof specializeConfigSchema> = {
+  name: 'specialize',
+  planRank: 50,
+  config: specializeConfigSchema,
+  decide: specialize,
+  rosterDelta: 0,
+  agents: (d) => [d.agent],
+  retires: () => [],
+  apply: async (w, d) => {
+    const agent = viewAgent(w.supervisor.getSnapshot().context.agents.get(d.agent)!);
+    const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this strong agent\'s persona toward the area it dominates.', `${w.window}-specialize`);
+    sendToSupervisor(w.supervisor, { type: 'SET_PERSONA', id: d.agent, persona });
+    w.log.append({ type: 'agent.persona', agentId: d.agent, persona, reason: d.reason, niche: d.niche, window: w.window, poolVersion: w.version });
+    return [d.agent];
+  },
 };

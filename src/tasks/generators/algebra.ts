@@ -1,6 +1,7 @@
 import type { Rng } from '../../core/rng';
 import type { TaskGenerator } from '../niche';
 import { answerWithDistractors, frac, type Fraction } from './fraction';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Solve-for-x problems. Level 1: one linear equation with an integer root; level 2: x on both
@@ -161,3 +162,6 @@ export const algebra: TaskGenerator = (difficulty, rng) => {
   const question = `${p.prompt}\n\n${p.equations.map((e) => `    ${e}`).join('\n')}`;
   return { difficulty, question, hidden: { answer, distractors } };
 };
+
+/** The `algebra` generator. */
+export const algebraGenerator: GeneratorDescriptor = { name: 'algebra', generate: algebra };

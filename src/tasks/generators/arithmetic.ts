@@ -1,6 +1,7 @@
 import type { Rng } from '../../core/rng';
 import type { GeneratedTask, TaskGenerator } from '../niche';
 import { add, answerWithDistractors, div, frac, mul, sub, type Fraction } from './fraction';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Multi-step arithmetic word problems. Level 1: two integer steps; level 2: three steps with
@@ -217,3 +218,6 @@ export function arithmeticWithWorking(difficulty: number, rng: Rng): { task: Gen
 
 /** Generator for the `arithmetic` niche: multi-step money, quantity and percentage word problems. */
 export const arithmetic: TaskGenerator = (difficulty, rng) => arithmeticWithWorking(difficulty, rng).task;
+
+/** The `arithmetic` generator. */
+export const arithmeticGenerator: GeneratorDescriptor = { name: 'arithmetic', generate: arithmetic };

@@ -1,20 +1,19 @@
 import type { TaskGenerator } from '../niche';
-import { algebra } from './algebra';
-import { arithmetic } from './arithmetic';
-import { listFunctions } from './list-functions';
-import { peopleQa } from './people-qa';
-import { stringFunctions } from './string-functions';
-import { timelineQa } from './timeline-qa';
+import { algebraGenerator } from './algebra';
+import { arithmeticGenerator } from './arithmetic';
+import type { GeneratorDescriptor } from './generator';
+import { listFunctionsGenerator } from './list-functions';
+import { peopleQaGenerator } from './people-qa';
+import { stringFunctionsGenerator } from './string-functions';
+import { timelineQaGenerator } from './timeline-qa';
 
-/** Built-in task generators by the name a niche spec's `generator` field uses. */
-export const generators: Readonly<Record<string, TaskGenerator>> = {
-  arithmetic,
-  algebra,
-  'list-functions': listFunctions,
-  'string-functions': stringFunctions,
-  'people-qa': peopleQa,
-  'timeline-qa': timelineQa,
-};
+/** The built-in task generators, one descriptor file each. */
+export const BUILTIN_GENERATORS: readonly GeneratorDescriptor[] = [
+  arithmeticGenerator, algebraGenerator, listFunctionsGenerator, stringFunctionsGenerator, peopleQaGenerator, timelineQaGenerator,
+];
+
+/** Built-in task generators by the name a niche spec's `generator` field uses (derived from the descriptors). */
+export const generators: Readonly<Record<string, TaskGenerator>> = Object.fromEntries(BUILTIN_GENERATORS.map((d) => [d.name, d.generate]));
 
 /** Look up a built-in generator; throws naming the unknown generator and the known ones. */
 export function getGenerator(name: string): TaskGenerator {

@@ -1,5 +1,6 @@
 import type { TaskGenerator } from '../niche';
 import { body, buildCodeTask, int, intList, type CodeProblem, type PyValue } from './code-task';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Python functions over lists of ints. Level 1: one pass with a fixed rule; level 2: a list
@@ -249,3 +250,6 @@ export const listFunctions: TaskGenerator = (difficulty, rng) => {
   if (!pool) throw new RangeError(`list-functions: unsupported difficulty ${difficulty} (expected 1, 2 or 3)`);
   return buildCodeTask(difficulty, rng.pick(pool), rng);
 };
+
+/** The `list-functions` generator. */
+export const listFunctionsGenerator: GeneratorDescriptor = { name: 'list-functions', generate: listFunctions };

@@ -1,5 +1,6 @@
 import type { Rng } from '../../core/rng';
 import type { TaskGenerator } from '../niche';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Reading comprehension over a generated passage about invented people. Level 1: four people,
@@ -142,3 +143,6 @@ export const peopleQa: TaskGenerator = (difficulty, rng) => {
     hidden: { answer: asked.answer, distractors },
   };
 };
+
+/** The `people-qa` generator. */
+export const peopleQaGenerator: GeneratorDescriptor = { name: 'people-qa', generate: peopleQa };

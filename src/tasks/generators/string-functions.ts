@@ -1,6 +1,7 @@
 import type { Rng } from '../../core/rng';
 import type { TaskGenerator } from '../niche';
 import { body, buildCodeTask, int, type CodeProblem, type PyValue } from './code-task';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Python functions over strings. Level 1: word- and letter-level basics; level 2: case,
@@ -248,3 +249,6 @@ export const stringFunctions: TaskGenerator = (difficulty, rng) => {
   if (!pool) throw new RangeError(`string-functions: unsupported difficulty ${difficulty} (expected 1, 2 or 3)`);
   return buildCodeTask(difficulty, rng.pick(pool), rng);
 };
+
+/** The `string-functions` generator. */
+export const stringFunctionsGenerator: GeneratorDescriptor = { name: 'string-functions', generate: stringFunctions };

@@ -1,5 +1,6 @@
 import type { Rng } from '../../core/rng';
 import type { TaskGenerator } from '../niche';
+import type { GeneratorDescriptor } from './generator';
 
 /**
  * Questions over a generated chronicle of invented events. Level 1: four dated events, asking
@@ -142,3 +143,6 @@ export const timelineQa: TaskGenerator = (difficulty, rng) => {
     hidden: { answer, distractors, ...(asked.aliases ? { aliases: asked.aliases } : {}) },
   };
 };
+
+/** The `timeline-qa` generator. */
+export const timelineQaGenerator: GeneratorDescriptor = { name: 'timeline-qa', generate: timelineQa };

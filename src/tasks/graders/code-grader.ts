@@ -10,6 +10,7 @@ import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxRe
 import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
 import { createTestPlanner, judge, type TestPlan } from './test-plan';
+import type { GraderDescriptor } from './grader-descriptor';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
 export type CodeGraderOptions = SandboxOptions;
@@ -251,3 +252,6 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
     },
   };
 }
+
+/** The `code` domain's grader (it owns a sandbox worker pool: close it). */
+export const codeGrader: GraderDescriptor = { domain: 'code', create: (opts) => createCodeGrader(opts) };

@@ -12,8 +12,17 @@ import type { ProbeOutcome } from './test-plan';
 /** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
 export interface SandboxOptions {
   readonly workers?: number;
-  /** Wall-clock limit for one candidate plus all its tests, in milliseconds (per run mode). */
+  /**
+   * CPU-time limit (user + system, all threads of the candidate's process) for one candidate plus
+   * all its tests, in milliseconds, per run mode (probes, scripts). CPU time, not wall time, so a
+   * busy machine slows candidates down without failing them: the verdict does not depend on load.
+   */
   readonly timeoutMs?: number;
+  /**
+   * Wall-clock backstop per run mode, as a multiple of `timeoutMs` (default 10): it only cuts
+   * candidates that sleep or block (they use no CPU), and that counts as a timeout too.
+   */
+  readonly wallFactor?: number;
   /** Address-space limit (RLIMIT_AS) for one candidate, in megabytes. */
   readonly memoryMb?: number;
   /** Python command to resolve (default `python3`). */
@@ -54,7 +63,7 @@ export interface SandboxResult {
   readonly scripts: readonly TestOutcome[];
   /** Exception raised while defining the candidate (e.g. "SyntaxError: … (line 3)"), else null. */
   readonly loadError: string | null;
-  /** The candidate hit the wall-clock limit and was killed. */
+  /** The candidate used up its CPU time (or slept past the wall backstop) and was killed. */
   readonly timedOut: boolean;
   /** How the candidate process ended abnormally ("killed by SIGXCPU", "exited with status 3"), else null. */
   readonly exit: string | null;
@@ -98,6 +107,8 @@ interface Worker {
 /** A worker that dies this many times in a row before saying "ready" marks the pool broken. */
 const MAX_START_FAILURES = 3;
 const MAX_LINE = 16 * 1024 * 1024;
+/** Default wall backstop: a candidate on a machine ten times oversubscribed still gets its CPU time. */
+const DEFAULT_WALL_FACTOR = 10;
 
 function failed(job: SandboxJob, failure: string, infrastructure: boolean): SandboxResult {
   return {
@@ -163,9 +174,10 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   const size = Math.max(1, Math.floor(opts.workers ?? 2));
   const timeoutMs = Math.max(1, opts.timeoutMs ?? 2000);
   const memoryMb = Math.max(32, opts.memoryMb ?? 512);
-  // The worker enforces timeoutMs itself; this margin only catches a worker that stopped answering.
-  // Probes and scripts each get timeoutMs, hence twice it plus a margin.
-  const hardDeadlineMs = 2 * timeoutMs + Math.max(2000, timeoutMs);
+  const wallMs = Math.ceil(timeoutMs * Math.max(1, opts.wallFactor ?? DEFAULT_WALL_FACTOR));
+  // The worker enforces both limits itself; this deadline only catches a worker that stopped
+  // answering. Probes and scripts each run at most wallMs of wall time, hence twice it plus a margin.
+  const hardDeadlineMs = 2 * wallMs + Math.max(2000, timeoutMs);
   const launch: WorkerLaunch = planWorkerLaunch({ python: opts.python, isolation: opts.isolation, allowUnsandboxed: opts.allowUnsandboxed });
   const workers: Worker[] = [];
   const queue: Job[] = [];
@@ -279,7 +291,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       job.resolve(failed(job, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`, false));
       pump();
     }, hardDeadlineMs);
-    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, scripts: job.scripts, timeoutMs, memoryMb })}\n`);
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, scripts: job.scripts, timeoutMs, wallMs, memoryMb })}\n`);
   }
 
   return {

@@ -3,9 +3,10 @@
  * QA (SQuAD token F1) and code (pass@1 in a sandboxed Python worker pool).
  */
 import type { Domain, Grader } from '../task';
-import { createCodeGrader, type CodeGraderOptions } from './code-grader';
-import { createMathGrader } from './math-grader';
-import { createQaGrader } from './qa-grader';
+import { codeGrader } from './code-grader';
+import type { GraderDescriptor, GraderOptions } from './grader-descriptor';
+import { mathGrader } from './math-grader';
+import { qaGrader } from './qa-grader';
 
 export { createMathGrader, extractMathAnswer, mathEquivalent } from './math-grader';
 export { normalizeMathAnswer } from './math-normalize';
@@ -17,21 +18,17 @@ export type { SandboxOptions, SandboxPool, SandboxResult, TestOutcome } from './
 export type { IsolationMode, SandboxIsolation } from './sandbox-isolation';
 export { lastBoxed } from './answer-text';
 
-/** Options for `createGrader`; only the code grader takes any (pool size, limits). */
-export type GraderOptions = CodeGraderOptions;
+export type { GraderDescriptor, GraderOptions } from './grader-descriptor';
+
+/** The built-in graders, one descriptor per domain (each in its grader's file). */
+export const BUILTIN_GRADERS: readonly GraderDescriptor[] = [mathGrader, qaGrader, codeGrader];
+
+/** Built-in graders by domain (derived from the descriptors). */
+export const GRADERS: ReadonlyMap<Domain, GraderDescriptor> = new Map(BUILTIN_GRADERS.map((d) => [d.domain, d]));
 
 /** The grader for a domain. Code graders own worker processes: call `close()` when done. */
 export function createGrader(domain: Domain, opts?: GraderOptions): Grader {
-  switch (domain) {
-    case 'math':
-      return createMathGrader();
-    case 'qa':
-      return createQaGrader();
-    case 'code':
-      return createCodeGrader(opts);
-    default: {
-      const unknown: never = domain;
-      throw new Error(`no grader for domain ${String(unknown)}`);
-    }
-  }
+  const d = GRADERS.get(domain);
+  if (!d) throw new Error(`no grader for domain ${String(domain)} (known: ${[...GRADERS.keys()].join(', ')})`);
+  return d.create(opts);
 }

@@ -7,6 +7,7 @@ import type { Grade, Grader, Task } from '../task';
 import { stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
+import type { GraderDescriptor } from './grader-descriptor';
 
 type MathJs = typeof import('mathjs');
 let mathjs: MathJs | undefined;
@@ -240,3 +241,6 @@ export function createMathGrader(): Grader {
     },
   };
 }
+
+/** The `math` domain's grader. */
+export const mathGrader: GraderDescriptor = { domain: 'math', create: () => createMathGrader() };

@@ -5,6 +5,7 @@
 import type { Grade, Grader, Task } from '../task';
 import { stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
+import type { GraderDescriptor } from './grader-descriptor';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */
 export function normalizeQaAnswer(input: string): string {
@@ -107,3 +108,6 @@ export function createQaGrader(): Grader {
     },
   };
 }
+
+/** The `qa` domain's grader. */
+export const qaGrader: GraderDescriptor = { domain: 'qa', create: () => createQaGrader() };

@@ -1,8 +1,15 @@
 """EvoChamber code-sandbox worker: a long-lived process that runs untrusted candidates.
 
 Protocol with Node: one JSON job per stdin line {id, code, setup, probes, scripts, timeoutMs,
-memoryMb}; one JSON reply per stdout line {id, load, probes, scripts, timedOut, exit, violation}.
-The first line written is {"ready": true}.
+wallMs, memoryMb}; one JSON reply per stdout line {id, load, probes, scripts, timedOut, exit,
+violation}. The first line written is {"ready": true}.
+
+Time limit: the probes and the scripts each get `timeoutMs` of CPU time (user + system, all
+threads of the candidate's process, read from /proc/<pid>/stat), so a busy machine slows a
+candidate down without failing it: the same candidate gets the same verdict on an idle host and
+on a loaded one. Wall time is only a backstop (`wallMs`, by default WALL_FACTOR x timeoutMs) for
+candidates that sleep or block; one cut there is a timeout too, the candidate's own doing.
+RLIMIT_CPU stays as the kernel's backstop.
 
 The verdict is never computed where the candidate runs:
 - Probe tests (`probes`, expressions such as `add(1, 2)`): the candidate runs in a forked child
@@ -50,6 +57,9 @@ import contextlib  # noqa: E402
 import io  # noqa: E402
 
 MB = 1024 * 1024
+WALL_FACTOR = 10  # wall backstop when a job does not send wallMs: this many times timeoutMs
+POLL = (0.01, 0.05)  # shortest and longest wait between two looks at the candidate's CPU time
+CLOCK_TICKS = os.sysconf('SC_CLK_TCK')
 OUTPUT_CAP = 2000
 RECORD_CAP = 4 * MB
 NOBODY = 65534
@@ -233,9 +243,60 @@ def write_all(fd, data):
         data = data[os.write(fd, data):]
 
 
-def read_line(fd, buf, deadline):
-    """One newline-terminated record from fd (bytes without the newline), or None on EOF,
-    timeout or an oversized record. `buf` is a one-element list holding leftover bytes."""
+def process_cpu(pid):
+    """CPU seconds (user + system, every thread, plus children it reaped) of a live or zombie
+    process, or None when /proc cannot tell (the 10 ms clock tick is the resolution)."""
+    try:
+        with open(f'/proc/{pid}/stat', 'rb') as f:
+            stat = f.read()
+        fields = stat[stat.rindex(b')') + 2:].split()
+        return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
+    except (OSError, ValueError):
+        return None
+
+
+class Wall:
+    """A plain wall-clock limit (for the worker's own reads, never for a candidate)."""
+
+    def __init__(self, seconds):
+        self.end = time.monotonic() + seconds
+
+    def wait(self):
+        return self.end - time.monotonic()
+
+
+class Budget:
+    """What one phase of a job (its probes, or its scripts) may spend: `cpu` seconds of the
+    candidate process's CPU time, counted from now, and `wall` seconds of wall time as the
+    backstop for a candidate that sleeps or blocks. Where /proc cannot be read, elapsed wall
+    time stands in for the CPU time (the stricter rule, never a looser one)."""
+
+    def __init__(self, pid, cpu, wall):
+        self.pid, self.cpu = pid, cpu
+        self.start = time.monotonic()
+        self.end = self.start + wall
+        self.cpu0 = process_cpu(pid)
+
+    def used(self):
+        now = process_cpu(self.pid) if self.cpu0 is not None else None
+        return time.monotonic() - self.start if now is None else now - self.cpu0
+
+    def wait(self):
+        """Seconds to wait for the candidate before looking again; 0 once the budget is spent."""
+        cpu_left = self.cpu - self.used()
+        wall_left = self.end - time.monotonic()
+        if cpu_left <= 0 or wall_left <= 0:
+            return 0
+        return min(wall_left, max(POLL[0], min(POLL[1], cpu_left)))
+
+    def spent(self):
+        return self.wait() <= 0
+
+
+def read_line(fd, buf, limit):
+    """One newline-terminated record from fd (bytes without the newline), or None on EOF, once
+    `limit` (a Wall or a Budget) is spent, or on an oversized record. `buf` is a one-element
+    list holding leftover bytes."""
     while True:
         nl = buf[0].find(b'\n')
         if nl >= 0:
@@ -243,7 +304,7 @@ def read_line(fd, buf, deadline):
             return line
         if len(buf[0]) > RECORD_CAP:
             return None
-        remaining = deadline - time.monotonic()
+        remaining = limit.wait()
         if remaining <= 0:
             return None
         ready, _, _ = select.select([fd], [], [], remaining)
@@ -299,6 +360,7 @@ def enter_sandbox(tmp, limits):
     os.close(null)
     os.close(out)
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # oversized writes raise instead of killing
+    # Kernel backstop only: the worker cuts the candidate at timeoutMs of CPU (see Budget).
     cpu = int(limits['timeoutMs'] / 1000) + 1
     set_limit(resource.RLIMIT_CPU, cpu, cpu + 1)
     set_limit(resource.RLIMIT_AS, int(limits['memoryMb']) * MB)
@@ -322,12 +384,12 @@ def drop_privileges(tmp):
 def probe_child(req, rep, tmp):
     """Load the candidate, then answer probes one by one with tagged plain values."""
     buf = [b'']
-    limits = json.loads(read_line(req, buf, time.monotonic() + 3600) or b'null')
+    limits = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
     sys.addaudithook(make_guard(tmp, os.getpid(), False))
-    start = json.loads(read_line(req, buf, time.monotonic() + 3600) or b'null')
+    start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
     try:
@@ -340,7 +402,7 @@ def probe_child(req, rep, tmp):
         return
     write_all(rep, (json.dumps({'load': None, 'out': out.getvalue()}) + '\n').encode())
     while True:
-        line = read_line(req, buf, time.monotonic() + 3600)
+        line = read_line(req, buf, Wall(3600))
         if line is None:
             return
         msg = json.loads(line)
@@ -405,23 +467,28 @@ def kill_tree(pid):
             pass
 
 
-def end_child(child, grace=0.0):
-    """Close the request pipe (a well-behaved child then exits on its own), wait up to `grace`
-    seconds for that, then kill whatever is left of its process group and reap it."""
+def end_child(child, budget=None, wait=True):
+    """Close the request pipe (a well-behaved child then exits on its own), wait for that while
+    `budget` lasts (when given and `wait`), then kill whatever is left of its process group and
+    reap it. Returns (exit status, whether the budget was spent): the budget is read before the
+    reap, while /proc still has the process, and a child that exits within it was not cut."""
     PARENT_FDS.difference_update((child['req'], child['rep']))
     try:
         os.close(child['req'])
     except OSError:
         pass
-    until = time.monotonic() + grace
-    while True:
+    pause = 0.002
+    spent = False
+    while budget is not None:
         try:
             done = os.waitid(os.P_PID, child['pid'], os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             done = True
-        if done or time.monotonic() >= until:
+        spent = budget.spent()
+        if done or spent or not wait:
             break
-        time.sleep(0.002)
+        time.sleep(pause)
+        pause = min(POLL[1], pause * 2)
     kill_tree(child['pid'])  # also reaps stray grandchildren that share the candidate's group
     _, status = os.waitpid(child['pid'], 0)
     try:
@@ -429,7 +496,7 @@ def end_child(child, grace=0.0):
     except OSError:
         pass
     shutil.rmtree(child['tmp'], ignore_errors=True)
-    return status
+    return status, spent
 
 
 def exit_info(status):
@@ -448,6 +515,15 @@ def send_to(child, obj):
         return False
 
 
+def read_record(child, budget):
+    """The child's next record as a dict, 'malformed', or None (it ended or its budget is spent).
+    An oversized record is malformed: the child is then killed at once, not waited for."""
+    line = read_line(child['rep'], child['buf'], budget)
+    if line is None and len(child['buf'][0]) > RECORD_CAP:
+        return 'malformed'
+    return parse_record(line)
+
+
 def parse_record(line):
     if line is None:
         return None
@@ -458,10 +534,10 @@ def parse_record(line):
     return msg if type(msg) is dict else 'malformed'
 
 
-def read_load(child, deadline, hexed=False):
+def read_load(child, budget, hexed=False):
     """The first record must be {"load": null|str, "out": str}; anything else is a violation.
     The harness hex-encodes both texts (it writes them without the json module)."""
-    rec = parse_record(read_line(child['rep'], child['buf'], deadline))
+    rec = read_record(child, budget)
     if rec is None:
         return 'candidate process ended before reporting', None
     if rec == 'malformed' or set(rec) != {'load', 'out'} or not (rec['load'] is None or type(rec['load']) is str):
@@ -475,17 +551,17 @@ def read_load(child, deadline, hexed=False):
     return load, None
 
 
-def run_probes(job, child, deadline, reply):
+def run_probes(job, child, budget, reply):
     send_to(child, {'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code'], 'setup': job.get('setup') or ''})
-    load, violation = read_load(child, deadline)
+    load, violation = read_load(child, budget)
     reply['load'], reply['violation'] = load, violation
     results = [None] * len(job['probes'])
     if load is None and violation is None:
         for i, expr in enumerate(job['probes']):
             if not send_to(child, {'i': i, 'expr': expr}):
                 break
-            rec = parse_record(read_line(child['rep'], child['buf'], deadline))
+            rec = read_record(child, budget)
             if rec is None:
                 break
             if rec == 'malformed' or rec.get('i') != i or len(rec) != 2 or not ('v' in rec or type(rec.get('err')) is str):
@@ -495,10 +571,10 @@ def run_probes(job, child, deadline, reply):
     reply['probes'] = results
 
 
-def run_scripts(job, child, deadline, reply):
+def run_scripts(job, child, budget, reply):
     send_to(child, {'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code']})
-    load, violation = read_load(child, deadline, hexed=True)
+    load, violation = read_load(child, budget, hexed=True)
     if reply.get('load') is None:
         reply['load'] = load
     reply['violation'] = reply.get('violation') or violation
@@ -511,7 +587,7 @@ def run_scripts(job, child, deadline, reply):
                 write_all(child['req'], request)
             except OSError:
                 break
-            rec = parse_record(read_line(child['rep'], child['buf'], deadline))
+            rec = read_record(child, budget)
             if rec is None:
                 break
             if (rec == 'malformed' or set(rec) != {'i', 'ok', 'out', 'nonce'} or rec['i'] != i
@@ -529,15 +605,17 @@ def run_scripts(job, child, deadline, reply):
 
 def run_job(job, children):
     reply = {'id': job['id'], 'load': None, 'probes': [], 'scripts': [], 'timedOut': False, 'exit': None, 'violation': None}
+    wall = job.get('wallMs') or WALL_FACTOR * job['timeoutMs']
     for kind, runner in (('probe', run_probes), ('script', run_scripts)):
         child = children.pop(kind)
         if not job.get(kind + 's'):
             end_child(child)
             continue
-        deadline = time.monotonic() + job['timeoutMs'] / 1000
-        runner(job, child, deadline, reply)
-        timed_out = time.monotonic() >= deadline
-        status = end_child(child, 0 if timed_out else min(0.5, max(0.0, deadline - time.monotonic())))
+        budget = Budget(child['pid'], job['timeoutMs'] / 1000, wall / 1000)
+        runner(job, child, budget, reply)
+        # The child may finish exiting on the same budget (its exit status is part of the
+        # verdict); a protocol breaker is killed at once, its records are void anyway.
+        status, timed_out = end_child(child, budget, wait=reply['violation'] is None)
         reply['timedOut'] = reply['timedOut'] or timed_out
         if not timed_out and reply['exit'] is None:
             reply['exit'] = exit_info(status)
@@ -556,7 +634,7 @@ def reap_orphans():
 
 
 def serve_one(children, buf):
-    line = read_line(0, buf, time.monotonic() + 10 ** 9)
+    line = read_line(0, buf, Wall(10 ** 9))
     if line is None:
         return False
     job = None

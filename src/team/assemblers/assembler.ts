@@ -30,6 +30,15 @@ export interface AssemblyContext {
 /** Picks the team for one task. Contract: returns ≥1 distinct active agents; never mutates the roster. */
 export type Assembler = (ctx: AssemblyContext) => Team;
 
+/** A team assembler, described in one file; the registry is `src/team/assemblers/index.ts`. */
+export interface AssemblerDescriptor {
+  /** The name a preset's `assembler` field uses. */
+  readonly name: string;
+  readonly assemble: Assembler;
+  /** Members of every team it assembles (the roster must stay larger; lifecycle bounds use it). */
+  readonly teamSize: number;
+}
+
 /** Index of the maximum score; exact ties broken uniformly at random by `rng`. Throws on an empty list. */
 export function argmaxRandomTie(scores: readonly number[], rng: Rng): number {
   if (scores.length === 0) throw new Error('argmax of an empty list');

@@ -1,4 +1,4 @@
-import type { Assembler } from './assembler';
+import type { Assembler, AssemblerDescriptor } from './assembler';
 
 /** Three agents drawn uniformly at random (the `no-team` ablation); the first drawn leads. */
 export const randomTeam: Assembler = ({ roster, rng }) => {
@@ -6,3 +6,6 @@ export const randomTeam: Assembler = ({ roster, rng }) => {
   const [a, b, c] = rng.shuffle(roster);
   return { members: [{ agent: a!, role: 'anchor' }, { agent: b!, role: 'complement' }, { agent: c!, role: 'scout' }] };
 };
+
+/** The `random-team` assembler. */
+export const randomTeamAssembler: AssemblerDescriptor = { name: 'random-team', assemble: randomTeam, teamSize: 3 };

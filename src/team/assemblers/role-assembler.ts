@@ -1,7 +1,7 @@
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../../individual/agent-view';
 import { rosterNiches, styleOverlap } from '../style-overlap';
-import { argmaxRandomTie, type Assembler } from './assembler';
+import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
  * Anchor / complement / scout (DESIGN.md section 4), for niche n:
@@ -34,3 +34,6 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
     scores: { [anchor.id]: Math.max(...anchorScores), [complement.id]: compScores[ci]!, [scout.id]: scoutScores[si]! },
   };
 };
+
+/** The `roles` assembler: anchor, complement, scout. */
+export const roles: AssemblerDescriptor = { name: 'roles', assemble: roleAssembler, teamSize: 3 };

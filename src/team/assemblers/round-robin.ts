@@ -1,4 +1,4 @@
-import type { Assembler } from './assembler';
+import type { Assembler, AssemblerDescriptor } from './assembler';
 
 /** Agents take tasks in turn by stream position (the `individual` preset). */
 export const roundRobin: Assembler = ({ roster, task }) => {
@@ -6,3 +6,6 @@ export const roundRobin: Assembler = ({ roster, task }) => {
   const agent = roster[task.index % roster.length]!;
   return { members: [{ agent, role: 'solo' }] };
 };
+
+/** The `round-robin` assembler. */
+export const roundRobinAssembler: AssemblerDescriptor = { name: 'round-robin', assemble: roundRobin, teamSize: 1 };

@@ -3,6 +3,7 @@ import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 import type { LeadershipBank, LeadershipEntry } from '../leadlearn/leadership-bank';
+import type { StructureDescriptor } from '../structures/structure';
 import type { Team } from '../team';
 
 /** What a structure chooser may use. */
@@ -24,6 +25,8 @@ export interface ChoiceContext {
   readonly debateRounds: number;
   /** Structure for fixed choosers and the fallback when a reply is unusable. */
   readonly fallback: string;
+  /** The structures that may be chosen, in registration order (default: the built-in choosable ones). */
+  readonly structures?: readonly StructureDescriptor[];
 }
 
 /** A chosen structure and why. */
@@ -39,3 +42,12 @@ export interface Choice {
 
 /** Picks the collaboration structure for one task. Contract: never throws for an unusable model reply. */
 export type StructureChooser = (ctx: ChoiceContext) => Promise<Choice>;
+
+/** A structure chooser, described in one file; the registry is `src/team/choosers/index.ts`. */
+export interface ChooserDescriptor {
+  /** The name a preset's `chooser` field uses. */
+  readonly name: string;
+  readonly choose: StructureChooser;
+  /** After each task the leader writes a one-line note for the leadership bank (LeadLearn learns from it). */
+  readonly writesNotes: boolean;
+}

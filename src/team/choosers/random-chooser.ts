@@ -1,5 +1,9 @@
-import { STRUCTURE_NAMES } from '../leadlearn/leadership-bank';
-import type { StructureChooser } from './chooser';
+import { choosableStructures } from '../structures';
+import type { ChooserDescriptor, StructureChooser } from './chooser';
 
-/** A structure drawn uniformly per task (the `no-leadlearn` ablation). */
-export const randomChooser: StructureChooser = async ({ rng }) => ({ structure: rng.pick(STRUCTURE_NAMES), source: 'random', retrieved: [], why: 'drawn at random' });
+/** A structure drawn uniformly per task from the choosable ones (the `no-leadlearn` ablation). */
+export const randomChooser: StructureChooser = async ({ rng, structures }) =>
+  ({ structure: rng.pick((structures ?? choosableStructures()).map((d) => d.name)), source: 'random', retrieved: [], why: 'drawn at random' });
+
+/** The `random` chooser. */
+export const random: ChooserDescriptor = { name: 'random', choose: randomChooser, writesNotes: false };

@@ -1,10 +1,11 @@
 import { VectorIndex } from '../../store/vector-index';
+import { choosableStructures } from '../structures';
 import { LeadershipStats } from './leadership-stats';
 
-/** The structures a leader can choose. */
-export const STRUCTURE_NAMES = ['voting', 'debate', 'generator-critic', 'decompose'] as const;
-/** One of the four collaboration structures. */
-export type StructureName = (typeof STRUCTURE_NAMES)[number];
+/** The built-in structures a leader can choose (derived from the structure descriptors). */
+export const STRUCTURE_NAMES: readonly string[] = choosableStructures().map((d) => d.name);
+/** A structure's name (a `StructureDescriptor.name`). */
+export type StructureName = string;
 
 /** One record of the shared leadership bank: who led what, how, and how it went. */
 export interface LeadershipEntry {

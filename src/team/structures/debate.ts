@@ -1,13 +1,13 @@
 import { generate, type Attempt } from '../operators/generate';
 import { vote } from '../operators/vote';
 import { reviseDebatePrompt } from '../team-prompts';
-import { memberContext, type Structure } from './structure';
+import { memberContext, type Structure, type StructureDescriptor } from './structure';
 
 /**
  * An independent round, then `debateRounds` rounds in which each member sees the others' latest
  * answers and revises its own. The final round is decided by majority (leader breaks ties).
  */
-export const debate: Structure = async (ctx) => {
+const run: Structure = async (ctx) => {
   const members = ctx.team.members;
   const all: Attempt[] = [];
   let latest = await Promise.all(members.map((member) =>
@@ -31,4 +31,12 @@ export const debate: Structure = async (ctx) => {
     memberAnswers: Object.fromEntries(latest.map((a) => [a.agentId, { text: a.text, extracted: a.extracted }])),
     disagreement: result.disagreement,
   };
+};
+
+/** The `debate` structure (how it works: `run` above). */
+export const debate: StructureDescriptor = {
+  name: 'debate',
+  description: 'members answer, then see each other\'s answers and revise for {{rounds}} rounds; the majority wins.',
+  choosable: true,
+  run,
 };

@@ -2,7 +2,7 @@ import { parseJsonLoose } from '../../llm/parse-json';
 import { ask } from '../../llm/ask';
 import { generate, type Attempt } from '../operators/generate';
 import { decomposePrompt, solvePartPrompt, synthesizePrompt } from '../team-prompts';
-import { memberContext, type Structure } from './structure';
+import { memberContext, type Structure, type StructureDescriptor } from './structure';
 
 function parseParts(text: string, want: number): string[] | null {
   const parsed = parseJsonLoose(text) as { parts?: unknown } | unknown[] | undefined;
@@ -35,7 +35,7 @@ export function assignParts(parts: readonly string[], experienceTexts: readonly 
  * whose experience matches it best (`assignParts`); the leader synthesizes the final answer from
  * the part solutions. An unusable split falls back to the whole task as the one part.
  */
-export const decompose: Structure = async (ctx) => {
+const run: Structure = async (ctx) => {
   const [leader, ...others] = ctx.team.members;
   const helpers = others.length > 0 ? others : [leader!];
   const lid = leader!.agent.id;
@@ -62,4 +62,12 @@ export const decompose: Structure = async (ctx) => {
     memberAnswers: { [lid]: { text: final.text, extracted: final.extracted } },
     disagreement: false,
   };
+};
+
+/** The `decompose` structure (how it works: `run` above). */
+export const decompose: StructureDescriptor = {
+  name: 'decompose',
+  description: 'you split the task into parts, the others solve the parts, you combine them.',
+  choosable: true,
+  run,
 };

@@ -1,14 +1,14 @@
 import { generate } from '../operators/generate';
 import { review, testPublic } from '../operators/review';
 import { reviseFeedbackPrompt } from '../team-prompts';
-import { memberContext, type Structure } from './structure';
+import { memberContext, type Structure, type StructureDescriptor } from './structure';
 
 /**
  * The leader generates; every other member reviews the answer (code: with the public-test
  * results in front of them); if any reviewer rejects it, the leader revises once with all feedback
  * (and, for code, the same public-test results).
  */
-export const generatorCritic: Structure = async (ctx) => {
+const run: Structure = async (ctx) => {
   const [leader, ...critics] = ctx.team.members;
   const first = await generate({ ...ctx, member: leader!, experience: ctx.experience(leader!.agent.id), step: 'solve', index: 0 });
   const tests = await testPublic(ctx.grader, ctx.task, first.text);
@@ -31,4 +31,12 @@ export const generatorCritic: Structure = async (ctx) => {
     memberAnswers: { [leader!.agent.id]: { text: final.text, extracted: final.extracted } },
     disagreement: rejected.length > 0,
   };
+};
+
+/** The `generator-critic` structure (how it works: `run` above). */
+export const generatorCritic: StructureDescriptor = {
+  name: 'generator-critic',
+  description: 'you answer, the others review your answer (code: they run the public tests), you revise.',
+  choosable: true,
+  run,
 };

@@ -1,9 +1,9 @@
 import { generate } from '../operators/generate';
 import { vote } from '../operators/vote';
-import type { Structure } from './structure';
+import type { Structure, StructureDescriptor } from './structure';
 
 /** The leader samples `options.samples` answers independently; the majority (by answer equivalence) wins. */
-export const selfConsistency: Structure = async (ctx) => {
+const run: Structure = async (ctx) => {
   const member = ctx.team.members[0]!;
   const experience = ctx.experience(member.agent.id);
   const attempts = await Promise.all(
@@ -18,4 +18,12 @@ export const selfConsistency: Structure = async (ctx) => {
     memberAnswers: { [member.agent.id]: { text: chosen.text, extracted: chosen.extracted } },
     disagreement: result.disagreement,
   };
+};
+
+/** The `self-consistency` structure (how it works: `run` above). */
+export const selfConsistency: StructureDescriptor = {
+  name: 'self-consistency',
+  description: 'you answer several times independently; the majority answer wins.',
+  choosable: false,
+  run,
 };

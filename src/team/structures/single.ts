@@ -1,8 +1,8 @@
 import { generate } from '../operators/generate';
-import type { Structure } from './structure';
+import type { Structure, StructureDescriptor } from './structure';
 
 /** The leader answers alone, once. */
-export const single: Structure = async (ctx) => {
+const run: Structure = async (ctx) => {
   const member = ctx.team.members[0]!;
   const attempt = await generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 });
   return {
@@ -11,4 +11,12 @@ export const single: Structure = async (ctx) => {
     memberAnswers: { [member.agent.id]: { text: attempt.text, extracted: attempt.extracted } },
     disagreement: false,
   };
+};
+
+/** The `single` structure (how it works: `run` above). */
+export const single: StructureDescriptor = {
+  name: 'single',
+  description: 'you answer alone, once.',
+  choosable: false,
+  run,
 };

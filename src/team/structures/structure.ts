@@ -46,3 +46,23 @@ export function memberContext(ctx: StructureContext, member: TeamMember): Prompt
 
 /** A collaboration structure. Contract: never throws for a malformed or failed member reply. */
 export type Structure = (ctx: StructureContext) => Promise<StructureResult>;
+
+/**
+ * A collaboration structure, described in one file: everything the engine, LeadLearn's prompt and
+ * bank, the choosers and the presets need to know about it. Registries are derived from these
+ * (`src/team/structures/index.ts`); adding a structure is one file plus its line in that list, or,
+ * for a run only, `RunOptions.structures`.
+ */
+export interface StructureDescriptor {
+  /** The name presets, the bank, the leader's reply and the summary use. */
+  readonly name: string;
+  /**
+   * One line addressed to the leader, shown in the choose-structure prompt as `- name: description`.
+   * May use the prompt's placeholders (`{{rounds}}`, `{{teamSize}}`).
+   */
+  readonly description: string;
+  /** Offered to the leader (LeadLearn, zero-shot) and drawn by the random chooser; otherwise only a preset's fixed structure. */
+  readonly choosable: boolean;
+  /** Runs the structure on one task. */
+  readonly run: Structure;
+}

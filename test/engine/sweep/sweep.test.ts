@@ -31,7 +31,7 @@ function freePort(): Promise<number> {
 
 /** A child process of the CLI; its stdout and stderr are kept line by line. */
 function cli(args: string[]): { child: ChildProcess; out: string[]; err: string[]; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/evochamber.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const out: string[] = [];
   const err: string[] = [];

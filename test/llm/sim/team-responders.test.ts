@@ -132,4 +132,20 @@ describe('simulated model: team prompts', () => {
     expect(picks.get('decompose')).toBeGreaterThan(50);
     expect(fresh.size).toBe(4);
   });
+
+  it('a leader chooses only among the structures its prompt lists, whatever they are called', async () => {
+    const { sim } = setup();
+    const offered = [
+      { name: 'relay', description: 'one answers, the next checks.', choosable: true, run: async () => { throw new Error('never run here'); } },
+      { name: 'debate', description: 'members revise for {{rounds}} rounds.', choosable: true, run: async () => { throw new Error('never run here'); } },
+    ];
+    const chosen = new Set<string>();
+    for (let i = 0; i < 40; i++) {
+      const messages = chooseStructurePrompt(persona, spec, 3, [0.5, 0.5, 0.5], [], 2, null, offered);
+      expect(messages[1]!.content).toContain('Structures you can use:\n- relay: one answers, the next checks.\n- debate: members revise for 2 rounds.\n\n');
+      const reply = (await sim.complete({ messages, stage: 'leadlearn', seedKey: `o${i}` })).text;
+      try { chosen.add(JSON.parse(reply).structure); } catch { /* malformed replies are part of the model */ }
+    }
+    expect([...chosen].sort()).toEqual(['debate', 'relay']);
+  });
 });

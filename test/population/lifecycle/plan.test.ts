@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../../src/core/rng';
 import type { LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
 import {
-  decisionAgents, retiredBy, rosterDelta, rosterFloor,
-  type LifecycleContext, type LifecycleDecision, type LifecycleOperator, type LifecycleOperatorName,
+  rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator, type LifecycleOperatorName,
 } from '../../../src/population/lifecycle/operator';
-import { LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, planLifecycle } from '../../../src/population/lifecycle/plan';
+import {
+  decisionAgents, LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, planLifecycle, retiredBy, rosterDelta, type PlanOptions,
+} from '../../../src/population/lifecycle/plan';
 import type { AgentView } from '../../../src/individual/agent-view';
 import { agent, ctxOf, rewards } from './fixtures';
 
-const fixed = (decisions: Partial<Record<LifecycleOperatorName, LifecycleDecision[]>>, calls: string[] = []) =>
-  Object.fromEntries(LIFECYCLE_ORDER.map((name) => [name, (() => (calls.push(name), decisions[name] ?? [])) as LifecycleOperator])) as Record<LifecycleOperatorName, LifecycleOperator>;
+const fixed = (decisions: Partial<Record<LifecycleOperatorName, LifecycleDecision[]>>, calls: string[] = []): PlanOptions => ({
+  decide: Object.fromEntries(LIFECYCLE_ORDER.map((name) => [name, (() => (calls.push(name), decisions[name] ?? [])) as LifecycleOperator])),
+});
 
 const five = () => ['a', 'b', 'c', 'd', 'e'].map((id) => agent(id, { x: 0.5 }));
 

@@ -95,14 +95,15 @@ function suite(label: string, make: () => CodeGrader, candidates: readonly Hosti
   });
 }
 
-// A limit no loaded machine reaches: every attack must be stopped by the sandbox, not by the clock.
+// A CPU budget no hostile candidate needs: every attack must be stopped by the sandbox, not by the
+// limit (the "scores 0" tests check that none timed out).
 const GENEROUS_MS = 30_000;
 suite('bubblewrap, or the strongest isolation this host allows', () => createCodeGrader({ workers: 2, timeoutMs: GENEROUS_MS, allowUnsandboxed: true }),
   HOSTILE.filter((c) => c.name !== SLEEPER));
 
-// The sleeper, alone, against a short limit: the wall-clock deadline must cut it. Its control is a
-// probe task, which runs in the already-forked candidate process and so stays well inside the limit.
-suite('the time limit', () => createCodeGrader({ workers: 1, timeoutMs: 1000, allowUnsandboxed: true }), HOSTILE.filter((c) => c.name === SLEEPER), [PROBE_TASK]);
+// The sleeper, alone: it uses no CPU, so only the wall backstop (wallFactor x timeoutMs = 2 s) can
+// cut it. Its control is a probe task, which runs in the already-forked candidate process.
+suite('the time limit', () => createCodeGrader({ workers: 1, timeoutMs: 1000, wallFactor: 2, allowUnsandboxed: true }), HOSTILE.filter((c) => c.name === SLEEPER), [PROBE_TASK]);
 
 // Without bubblewrap the in-process guard is the only file-system boundary, so the attacks on
 // it (and on the verdict) must fail there too.

@@ -9,9 +9,9 @@ import { InfrastructureError, isInfrastructureError } from '../../../src/core/in
 import { createCodeGrader, createSandboxPool, normalizeCode } from '../../../src/tasks/graders';
 import { CODE_COMPLETIONS, taskOf } from './completions.fixtures';
 
-// Verdict and isolation tests get a limit no loaded machine reaches: a candidate that hits it would
-// fail for the wrong reason (and an isolation check would pass for the wrong one). Only the limits
-// tests below use a short one, on purpose.
+// Verdict and isolation tests get a budget no candidate here needs (and a wall backstop ten times
+// that): one that hit it would fail for the wrong reason, and an isolation check would pass for the
+// wrong one (they also check that nothing timed out). Only the limits tests use a short one, on purpose.
 const grader = createCodeGrader({ workers: 2, timeoutMs: 30_000, memoryMb: 256 });
 const limited = createCodeGrader({ workers: 1, timeoutMs: 1000, memoryMb: 256 });
 afterAll(() => Promise.all([grader.close(), limited.close()]));
@@ -185,9 +185,10 @@ describe('code sandbox: worker pool', () => {
   });
 
   it('kills and replaces a worker that stops answering, failing only its job', async () => {
-    // 1 s per script: short enough to keep the hard deadline (4 s) brief, long enough that the
-    // replacement worker's first job is not cut by a loaded CI machine (300 ms was, once).
-    const pool = createSandboxPool({ workers: 1, timeoutMs: 1000 });
+    // The Node-side deadline is twice the wall backstop (wallFactor x timeoutMs) plus a margin:
+    // a 2 s backstop keeps it at 6 s, and still leaves a loaded machine time to start the
+    // replacement worker's script harness (its limit is CPU time, which load does not eat).
+    const pool = createSandboxPool({ workers: 1, timeoutMs: 1000, wallFactor: 2 });
     try {
       await pool.run({ code: 'x = 1', scripts: ['pass'] });
       const [pid] = pool.workerPids();

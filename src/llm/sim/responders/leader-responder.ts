@@ -1,27 +1,47 @@
 import type { Responder } from './responder';
 
-const STRUCTURES = ['voting', 'debate', 'generator-critic', 'decompose'];
-const RECORD = /;\s*(voting|debate|generator-critic|decompose);\s*reward\s*([0-9.]+)/;
+/**
+ * The structures the prompt offers, in the order listed: the `- name: description` lines under
+ * "Structures you can use:". The simulator knows no structure of its own; it reads what a real
+ * model would read.
+ */
+export function offeredStructures(text: string): string[] {
+  const lines = text.split('\n');
+  const from = lines.findIndex((l) => l.trim() === 'Structures you can use:');
+  if (from < 0) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(from + 1)) {
+    const m = /^- ([a-z][a-z0-9-]*): /.exec(line);
+    if (!m) break;
+    out.push(m[1]!);
+  }
+  return out;
+}
 
-/** One structure's statistics as printed in the choice prompt (`formatStat`): `debate 12 tasks, mean 0.71 ± 0.08`. */
-const STAT = /(voting|debate|generator-critic|decompose) (\d+) tasks(?:, mean ([0-9.]+))?/g;
+/** `a|b|c` of the offered names, for the record and statistics patterns (names are `[a-z0-9-]`, nothing to escape). */
+const alternation = (names: readonly string[]) => names.join('|');
 
 type Tally = { n: number; mean: number };
 
-/** Read a statistics line of the prompt into structure → (count, mean); null when the line is absent. */
-function readStats(text: string, prefix: string): Map<string, Tally> | null {
+/**
+ * Read a statistics line of the prompt (`formatStat`: `debate 12 tasks, mean 0.71 ± 0.08`) into
+ * structure → (count, mean); null when the line is absent.
+ */
+function readStats(text: string, prefix: string, names: readonly string[]): Map<string, Tally> | null {
   const line = text.split('\n').find((l) => l.startsWith(prefix));
   if (!line) return null;
-  const out = new Map<string, Tally>(STRUCTURES.map((s) => [s, { n: 0, mean: 0.5 }]));
-  for (const m of line.matchAll(STAT)) out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5 });
+  const stat = new RegExp(`(${alternation(names)}) (\\d+) tasks(?:, mean ([0-9.]+))?`, 'g');
+  const out = new Map<string, Tally>(names.map((s) => [s, { n: 0, mean: 0.5 }]));
+  for (const m of line.matchAll(stat)) out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5 });
   return out;
 }
 
 /** Read the nearest records the prompt lists into structure → (count, mean). */
-function readRecords(text: string): Map<string, Tally> {
-  const sums = new Map<string, { n: number; sum: number }>(STRUCTURES.map((s) => [s, { n: 0, sum: 0 }]));
+function readRecords(text: string, names: readonly string[]): Map<string, Tally> {
+  const record = new RegExp(`;\\s*(${alternation(names)});\\s*reward\\s*([0-9.]+)`);
+  const sums = new Map<string, { n: number; sum: number }>(names.map((s) => [s, { n: 0, sum: 0 }]));
   for (const line of text.split('\n')) {
-    const m = RECORD.exec(line);
+    const m = record.exec(line);
     if (!m) continue;
     const st = sums.get(m[1]!)!;
     st.n += 1;
@@ -31,7 +51,8 @@ function readRecords(text: string): Map<string, Tally> {
 }
 
 /**
- * Answers a structure-choice prompt from the evidence it shows, as a leader reading it would.
+ * Answers a structure-choice prompt from the evidence it shows, as a leader reading it would,
+ * choosing among the structures the prompt lists (`offeredStructures`).
  * With bank statistics: each structure's niche mean, shrunk towards its mean for similar teams
  * (itself shrunk towards 0.5) with weight `leaderPrior` records, plus an exploration bonus
  * `leaderExplore`/√(1+n) that shrinks as the niche's evidence n grows, plus `leaderNoise`. Without
@@ -39,8 +60,11 @@ function readRecords(text: string): Map<string, Tally> {
  */
 export const chooseResponder: Responder = ({ prompt, params, rng }) => {
   const text = prompt.sections.get('choose a structure') ?? '';
-  const niche = readStats(text, '- this area:') ?? readRecords(text);
-  const team = readStats(text, '- teams with');
+  const names = offeredStructures(text);
+  // Nothing offered: nothing to choose, so the reply names none (the caller falls back).
+  if (names.length === 0) return { text: 'No structure is listed to choose from.', lengthClass: 'json' };
+  const niche = readStats(text, '- this area:', names) ?? readRecords(text, names);
+  const team = readStats(text, '- teams with', names);
   const any = [...niche.values()].some((s) => s.n > 0) || [...(team?.values() ?? [])].some((s) => s.n > 0);
   const score = (name: string) => {
     const nn = niche.get(name)!;
@@ -50,8 +74,8 @@ export const chooseResponder: Responder = ({ prompt, params, rng }) => {
     return post + params.leaderExplore / Math.sqrt(1 + nn.n) + params.leaderNoise * rng.normal();
   };
   const structure = any
-    ? STRUCTURES.map((name) => ({ name, v: score(name) })).reduce((a, b) => (b.v > a.v ? b : a)).name
-    : rng.pick(STRUCTURES);
+    ? names.map((name) => ({ name, v: score(name) })).reduce((a, b) => (b.v > a.v ? b : a)).name
+    : rng.pick(names);
   if (rng.chance(params.malformed)) return { text: 'Any of these could work here.', lengthClass: 'json' };
   const s = niche.get(structure)!;
   const why = s.n ? `${structure} averaged ${s.mean.toFixed(2)} over ${s.n} tasks in this area` : `${structure} has little evidence in this area yet`;

@@ -1,0 +1,139 @@
+import { clip } from '../core/text';
+import type { StageUsage } from '../llm/token-accounting';
+import type { AppliedUpdate } from '../population/supervisor-ops';
+import type { EventBody } from '../store/event-log';
+import type { Task } from '../tasks/task';
+import type { FallbackStage } from './summary';
+import { taskFailed } from './pool-update';
+import type { TaskOutcome } from './task-run-machine';
+
+/**
+ * The one place a task's events are made. What the run did (team, structure, attempts, grade,
+ * reflections, CoDream session) comes from the task outcome; what the pool took (competence,
+ * lessons, routed insights, synergy, the LeadLearn record) comes only from the change set the
+ * supervisor applied, so no event claims an effect the pool did not take.
+ */
+
+/** `task.started`, written when the task run starts (in stream order), with the pool version it reads. */
+export function taskStartedEvent(task: Task, poolVersion: number): EventBody {
+  return { type: 'task.started', taskId: task.id, niche: task.niche, difficulty: task.difficulty, block: task.block, poolVersion };
+}
+
+/** An evolve stage that used its default instead of the model's reply, and why. */
+export interface StageFallback {
+  readonly stage: FallbackStage;
+  readonly agentId: string | null;
+  readonly cause: string;
+}
+
+/** Every fallback one task run took: LeadLearn's choice or note, a member's reflection, an abandoned CoDream session. */
+export function fallbacksOf(out: TaskOutcome): StageFallback[] {
+  const leader = out.team?.members[0]?.agent.id ?? null;
+  const list: StageFallback[] = [];
+  if (out.choice?.source === 'fallback') list.push({ stage: 'leadlearn', agentId: leader, cause: `choice: ${out.choice.why}` });
+  if (out.note?.error) list.push({ stage: 'leadlearn', agentId: leader, cause: `note: model call failed: ${out.note.error}` });
+  for (const r of out.reflections) if (r.fallback) list.push({ stage: 'reflect', agentId: r.agentId, cause: r.fallback });
+  if (out.dream?.fallback) list.push({ stage: 'codream', agentId: null, cause: out.dream.fallback });
+  return list;
+}
+
+/** What the task run did, up to its grade: team, structure, retrieval, attempts, grade or failure, fallbacks, reflections. */
+function runEvents(out: TaskOutcome): EventBody[] {
+  const { task } = out.deps;
+  const ev: EventBody[] = [];
+  if (out.team) {
+    ev.push({ type: 'team.assembled', taskId: task.id, members: out.team.members.map((m) => ({ agentId: m.agent.id, role: m.role })), scores: out.team.scores ?? null });
+  }
+  if (out.choice) {
+    const c = out.choice;
+    ev.push({
+      type: 'structure.chosen', taskId: task.id, niche: task.niche, structure: c.structure, source: c.source, why: c.why,
+      retrieved: c.retrieved.map((e) => ({ id: e.id, niche: e.niche, structure: e.structure, outcome: e.outcome })),
+    });
+  }
+  for (const [agentId, exp] of out.experience) {
+    if (exp.lessons.length + exp.meta.length > 0) {
+      ev.push({ type: 'experience.retrieved', taskId: task.id, agentId, lessons: exp.lessons.map((e) => e.id), meta: exp.meta.map((e) => e.id) });
+    }
+  }
+  for (const a of out.result?.attempts ?? []) {
+    ev.push({
+      type: 'attempt', taskId: task.id, agentId: a.agentId, role: a.role, step: a.step, index: a.index,
+      extracted: a.extracted, text: clip(a.text, 2000), promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens,
+      ...(a.error ? { error: a.error } : {}),
+    });
+  }
+  const failed = taskFailed(out);
+  if (!failed) {
+    const team = out.grading!.team;
+    ev.push({
+      type: 'task.graded', taskId: task.id, niche: task.niche, reward: team.reward, correct: team.correct, extracted: team.extracted,
+      detail: team.detail, disagreement: out.result?.disagreement ?? false,
+    });
+  } else {
+    const error = out.error ?? { stage: 'other' as const, message: 'not graded' };
+    ev.push({ type: 'task.failed', taskId: task.id, niche: task.niche, stage: error.stage, error: error.message });
+  }
+  for (const f of fallbacksOf(out)) ev.push({ type: 'stage.fallback', taskId: task.id, ...f });
+  for (const r of failed ? [] : out.reflections) {
+    ev.push({ type: 'reflection', taskId: task.id, agentId: r.agentId, parsed: r.parsed, lesson: r.lesson, meta: r.meta });
+  }
+  return ev;
+}
+
+/** Every event of one committed task, in log order; `task.done` carries the task's calls and tokens by stage. */
+export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Record<string, StageUsage>): EventBody[] {
+  const { task } = out.deps;
+  const version = changes.poolVersion;
+  const failed = taskFailed(out);
+  const ev = runEvents(out);
+  for (const s of changes.synergy) ev.push({ type: 'synergy.updated', taskId: task.id, a: s.a, b: s.b, niche: s.niche, value: s.value, poolVersion: version });
+  if (out.dream && !failed) {
+    const d = out.dream;
+    ev.push({
+      type: 'codream.session', taskId: task.id, niche: task.niche, trigger: d.trigger, members: out.team?.members.map((m) => m.agent.id) ?? [],
+      proposals: d.proposals, kept: d.kept, insights: d.insights.length, poolVersion: version,
+      promptTokens: d.usage.promptTokens, completionTokens: d.usage.completionTokens,
+    });
+    for (const ins of d.insights) {
+      ev.push({ type: 'codream.insight', taskId: task.id, insightId: ins.id, text: ins.text, level: ins.level, niche: ins.niche, authors: ins.authors });
+    }
+  }
+  for (const e of changes.entries) {
+    if (!e.routing) continue;
+    const r = e.routing;
+    ev.push({
+      type: 'insight.routed', taskId: task.id, insightId: r.insightId, from: r.authors, to: e.agentId, niche: r.niche,
+      level: r.level, pool: r.pool, median: r.median, competence: r.competence, stored: e.status === 'stored',
+    });
+  }
+  if (changes.leadership) {
+    const l = changes.leadership;
+    ev.push({
+      type: 'leadlearn.entry', taskId: task.id, niche: l.niche, structure: l.structure, outcome: l.outcome,
+      teamProfile: l.teamProfile, note: l.note, poolVersion: version,
+    });
+  }
+  for (const e of changes.entries) {
+    if (e.status !== 'stored') continue;
+    ev.push({
+      type: 'lesson.added', taskId: task.id, agentId: e.receiver!, entryId: e.entry.id, niche: e.entry.niche,
+      level: e.entry.level, source: e.entry.source, text: e.entry.text, poolVersion: version,
+      ...(e.receiver !== e.agentId ? { forwardedFrom: e.agentId } : {}),
+    });
+  }
+  for (const o of changes.observed) {
+    ev.push({
+      type: 'competence.updated', taskId: task.id, agentId: o.agentId, niche: o.niche, reward: o.reward,
+      competence: o.competence, exposure: o.exposure, poolVersion: version,
+    });
+  }
+  for (const o of changes.droppedObservations) {
+    ev.push({ type: 'competence.dropped', taskId: task.id, agentId: o.agentId, niche: o.niche, reward: o.reward, reason: 'retired', poolVersion: version });
+  }
+  ev.push({
+    type: 'task.done', taskId: task.id, status: failed ? 'failed' : 'graded', reward: failed ? null : out.grading!.team.reward,
+    poolVersion: version, startedAt: out.deps.poolVersion, ...(tokens ? { tokens } : {}),
+  });
+  return ev;
+}

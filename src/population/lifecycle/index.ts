@@ -1,0 +1,38 @@
+import { forkOperator } from './fork';
+import { genesisOperator } from './genesis';
+import { mergeOperator } from './merge';
+import type { DecisionBase, LifecycleOperator, LifecycleOperatorDescriptor } from './operator';
+import { pruneOperator } from './prune';
+import { specializeOperator } from './specialize';
+
+/**
+ * The built-in lifecycle operators, one descriptor file each. This order is the order of their
+ * settings in a scenario's `lifecycle` block and of the summary's `lineage` counters; the order
+ * they run in within a window is their `planRank` (`LIFECYCLE_ORDER`).
+ */
+export const LIFECYCLE_OPERATOR_LIST = [genesisOperator, forkOperator, mergeOperator, pruneOperator, specializeOperator] as const;
+
+type BuiltinOperator = (typeof LIFECYCLE_OPERATOR_LIST)[number];
+type DecisionOf<O> = O extends LifecycleOperatorDescriptor<infer D, infer _S> ? D : never;
+
+/** One lifecycle decision of a built-in operator. */
+export type LifecycleDecision = DecisionOf<BuiltinOperator>;
+/** Names of the built-in operators. */
+export type LifecycleOperatorName = BuiltinOperator['name'];
+
+/** Every operator, as the planner and the window use them (descriptors are bivariant in their decision type). */
+export type AnyLifecycleOperator = LifecycleOperatorDescriptor<DecisionBase>;
+
+/** The built-in operators, in the order they run within a window (ascending `planRank`). */
+export const LIFECYCLE_PLAN: readonly AnyLifecycleOperator[] = [...LIFECYCLE_OPERATOR_LIST].sort((a, b) => a.planRank - b.planRank);
+
+/** Names of the operators in the order they run: removals first (prune, then merge), then growth (genesis, fork), then specialize. */
+export const LIFECYCLE_ORDER: readonly LifecycleOperatorName[] = LIFECYCLE_PLAN.map((d) => d.name as LifecycleOperatorName);
+
+/** The built-in decision function for each name. */
+export const LIFECYCLE_OPERATORS = Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, d.decide])) as Readonly<Record<LifecycleOperatorName, LifecycleOperator>>;
+
+/** Lifecycle decisions applied, by operator: every counter at 0, in registry order (the summary's `lineage`). */
+export function emptyLineage(): Record<LifecycleOperatorName, number> {
+  return Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, 0])) as Record<LifecycleOperatorName, number>;
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import type { ReportData } from './report-data';
+
+/**
+ * The parts of a run's scenario (run.json `config`: the validated scenario with every override
+ * applied) that `evochamber run` flags can set. Read loosely: report/ does not depend on engine/
+ * or llm/, and an older run.json may lack a section (the schema defaults apply then).
+ */
+export interface ReproducibleConfig {
+  readonly name?: string;
+  readonly variant?: string;
+  readonly seed?: number;
+  readonly stream?: { readonly tasks?: number };
+  readonly engine?: { readonly inFlight?: number };
+  readonly model?: ModelSection;
+}
+
+interface EndpointSection {
+  readonly baseURL: string;
+  readonly model: string;
+  readonly name?: string;
+  readonly group?: string;
+  readonly apiKeyEnv?: string;
+  readonly maxConcurrency?: number;
+}
+
+interface ModelSection {
+  readonly backend: string;
+  readonly endpoints?: readonly EndpointSection[];
+  readonly bindings?: Record<string, string>;
+  readonly embeddings?: { readonly baseURL?: string; readonly model: string; readonly apiKeyEnv?: string; readonly batchSize?: number; readonly dimensions?: number };
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+  readonly stream?: boolean;
+  readonly simSideChannel?: boolean;
+}
+
+/** Defaults of the scenario schema for the values reproduced here (an older run.json may omit them). */
+const DEFAULT_IN_FLIGHT = 1;
+const DEFAULT_EMBED_BATCH = 64;
+
+/** A word as the shell reads it: bare when it is plain, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The backend flags that give `model` when applied to the scenario the run came from (see
+ * `applyModelFlags` in src/cli/model-flags.ts). `--backend sim` is explicit, since the scenario
+ * file may name another backend. Endpoints are listed with `--base-url` only when flags can say
+ * all of them (one model, one key variable, no names, groups or bindings); otherwise they come
+ * from the scenario file, and only the flags that tune them in place are given.
+ */
+export function backendFlags(model: ModelSection | undefined): string[] {
+  if (!model || model.backend === 'sim') return ['--backend', 'sim'];
+  const eps = model.endpoints ?? [];
+  const shared = <T>(f: (e: EndpointSection) => T): { value: T } | null =>
+    eps.length > 0 && eps.every((e) => f(e) === f(eps[0]!)) ? { value: f(eps[0]!) } : null;
+  const sharedModel = shared((e) => e.model);
+  const sharedKeyEnv = shared((e) => e.apiKeyEnv);
+  const sharedConcurrency = shared((e) => e.maxConcurrency);
+  const byUrl = sharedModel !== null && sharedKeyEnv !== null && !model.bindings && eps.every((e) => e.name === undefined && e.group === undefined);
+  const out = ['--backend', 'openai'];
+  // --api-key-env names the key of the endpoints (with --base-url) and of the embeddings (with --embed-model).
+  let keyEnv: string | undefined;
+  if (byUrl) {
+    for (const e of eps) out.push('--base-url', e.baseURL);
+    out.push('--model', sharedModel.value);
+    keyEnv = sharedKeyEnv.value;
+  } else if (sharedModel) {
+    out.push('--model', sharedModel.value);
+  }
+  if (sharedConcurrency?.value !== undefined) out.push('--max-concurrency', String(sharedConcurrency.value));
+  if (model.timeoutMs !== undefined) out.push('--timeout-ms', String(model.timeoutMs));
+  if (model.retries !== undefined) out.push('--retries', String(model.retries));
+  if (model.stream) out.push('--stream');
+  if (model.simSideChannel === true) out.push('--sim-side-channel');
+  if (model.simSideChannel === false) out.push('--no-sim-side-channel');
+  const emb = model.embeddings;
+  const embKeyFits = byUrl ? emb?.apiKeyEnv === keyEnv : true;
+  if (emb && (emb.batchSize ?? DEFAULT_EMBED_BATCH) === DEFAULT_EMBED_BATCH && emb.dimensions === undefined && embKeyFits) {
+    out.push('--embed-model', emb.model);
+    if (emb.baseURL !== undefined) out.push('--embed-base-url', emb.baseURL);
+    keyEnv ??= emb.apiKeyEnv;
+  }
+  if (keyEnv !== undefined) out.push('--api-key-env', keyEnv);
+  return out;
+}
+
+/**
+ * Every `evochamber run` flag that decides a run's result: variant, seed, tasks, tasks in
+ * flight and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
+ * against a real server it changes which requests overlap, so it is part of the run.)
+ */
+export function reproduceFlags(config: ReproducibleConfig, variant: string, seed: number, tasks: number): string[] {
+  return [
+    '--variant', variant, '--seed', String(seed), '--tasks', String(tasks),
+    '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
+    ...backendFlags(config.model),
+  ];
+}
+
+/** How to run the same scenario again: from the scenario as run (saved beside the report), or the original file. */
+export function reproduceCommands(config: ReproducibleConfig, run: { scenario: string; variant: string; seed: number; tasks: number }, outDir: string): ReportData['reproduce'] {
+  const flags = reproduceFlags(config, run.variant, run.seed, run.tasks).map(shellWord).join(' ');
+  const rel = path.relative(process.cwd(), outDir);
+  const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : outDir;
+  return {
+    scenarioFile: 'scenario.json',
+    command: `npx evochamber run ${shellWord(path.join(where, 'scenario.json'))} ${flags}`,
+    fromOriginal: `npx evochamber run ${shellWord(`scenarios/${run.scenario}.json`)} ${flags}`,
+  };
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// `npm run build` (also `prepare`, so `npm install` / `npm ci` in a clone build): src/ -> dist/.
+//
+// 1. tsc -p tsconfig.build.json emits dist/**/*.js and .d.ts, mirroring src/.
+// 2. tsc-alias (resolveFullPaths) rewrites the emitted relative specifiers: the sources import
+//    './engine/scenario' and '../../tasks/graders' (moduleResolution bundler), which Node's ESM
+//    loader cannot resolve; after it they read './engine/scenario.js' and '../../tasks/graders/index.js',
+//    in the .js and the .d.ts alike. The sources stay as they are.
+// 3. Every non-TypeScript file under src/ (prompt templates, the sandbox's Python scripts) is copied
+//    to the same place under dist/, where the code finds it through import.meta.url. Files the code
+//    reads from the package root (niches/, agents/) are two levels above both src/x/ and dist/x/.
+// 4. dist/.build-stamp records a hash of everything the build read; `--if-stale` (npm start) skips
+//    the build when the stamp matches, and rebuilds after any edit, move or deletion under src/.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SRC = path.join(ROOT, 'src');
+const DIST = path.join(ROOT, 'dist');
+const STAMP = path.join(DIST, '.build-stamp');
+const CONFIG = path.join(ROOT, 'tsconfig.build.json');
+
+/** Every file under dir, as paths relative to dir, sorted (so the hash does not depend on readdir order). */
+function filesUnder(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(dir, path.join(d.parentPath ?? d.path, d.name)))
+    .sort();
+}
+
+/** A hash of the build's inputs: every file under src/ (name and content), the tsconfigs, this script. */
+function inputsHash() {
+  const h = createHash('sha256');
+  const inputs = [
+    ...filesUnder(SRC).map((f) => path.join('src', f)),
+    'tsconfig.json',
+    'tsconfig.build.json',
+    path.relative(ROOT, fileURLToPath(import.meta.url)),
+  ];
+  for (const rel of inputs) {
+    h.update(`${rel.split(path.sep).join('/')}\0`);
+    h.update(readFileSync(path.join(ROOT, rel)));
+    h.update('\0');
+  }
+  return h.digest('hex');
+}
+
+const ifStale = process.argv.includes('--if-stale');
+const hash = inputsHash();
+if (ifStale && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) process.exit(0);
+
+const started = performance.now();
+rmSync(DIST, { recursive: true, force: true });
+
+const require = createRequire(import.meta.url);
+const tscBin = path.join(path.dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+const tsc = spawnSync(process.execPath, [tscBin, '-p', CONFIG], { cwd: ROOT, stdio: 'inherit' });
+if (tsc.status !== 0) {
+  console.error(`build: tsc failed (exit ${tsc.status ?? tsc.signal}); dist/ is incomplete`);
+  process.exit(1);
+}
+
+const { replaceTscAliasPaths } = await import('tsc-alias');
+await replaceTscAliasPaths({ configFile: CONFIG, resolveFullPaths: true });
+
+let assets = 0;
+for (const rel of filesUnder(SRC)) {
+  if (rel.endsWith('.ts')) continue;
+  mkdirSync(path.dirname(path.join(DIST, rel)), { recursive: true });
+  copyFileSync(path.join(SRC, rel), path.join(DIST, rel));
+  assets++;
+}
+
+writeFileSync(STAMP, `${hash}\n`);
+console.error(`build: dist/ from src/ in ${((performance.now() - started) / 1000).toFixed(1)} s (${assets} asset files copied)`);
