@@ -11,7 +11,7 @@ import { doneTaskIds, outDir, quickstartOver } from './e2e-helpers';
 // OpenAI pool, as a user would run `evochamber serve-sim` and `evochamber run --backend openai`.
 let sim: ServeSim;
 const seen: RecordedRequest[] = [];
-beforeAll(async () => { sim = await startServeSim({ port: 0, timeScale: 300, onRequest: (r) => seen.push(r) }); });
+beforeAll(async () => { sim = await startServeSim({ port: 0, timeScale: 3000, onRequest: (r) => seen.push(r) }); });
 afterAll(async () => { await sim.close(); });
 
 const KEY_VAR = 'EVO_E2E_SECRET_KEY';
@@ -53,7 +53,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
 
   it('never writes the API key into run.json, events.jsonl or the printed summary', async () => {
     process.env[KEY_VAR] = KEY;
-    const flaky = await startServeSim({ port: 0, timeScale: 300, faults: 'error=0.2,429=0.1', onRequest: (r) => seen.push(r) });
+    const flaky = await startServeSim({ port: 0, timeScale: 3000, faults: 'error=0.2,429=0.1', onRequest: (r) => seen.push(r) });
     try {
       const dir = outDir();
       const before = seen.length;
@@ -75,7 +75,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
 
   it('sends gold answers only through the simulator side channel, never otherwise', async () => {
     const rec: RecordedRequest[] = [];
-    const server = await startServeSim({ port: 0, timeScale: 300, onRequest: (r) => rec.push(r) });
+    const server = await startServeSim({ port: 0, timeScale: 3000, onRequest: (r) => rec.push(r) });
     try {
       await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }] }), { tasks: 12, report: false, outDir: outDir() });
       const registrations = rec.filter((r) => r.path.endsWith('/sim/side-channel'));
