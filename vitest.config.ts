@@ -9,9 +9,9 @@ import { defineConfig } from 'vitest/config';
  * which would start team-level (a small file, the longest) among the last.
  */
 const SLOW: Record<string, number> = {
-  'test/engine/team-level.test.ts': 115,
+  'test/engine/team-level.test.ts': 70,
   'test/engine/population-level.test.ts': 58,
-  'test/llm/openai/e2e-serve-sim.test.ts': 34,
+  'test/llm/openai/e2e-serve-sim.test.ts': 20,
   'test/engine/kill-resume.test.ts': 26,
   'test/engine/memory-matters.test.ts': 21,
   'test/llm/openai/e2e-faults.test.ts': 18,

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
-// (in-flight) is also checked, and a failed check makes the exit status 1.
+// (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
 import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
@@ -13,6 +13,7 @@ import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
 import { benchStructures } from './structures.bench';
+import { benchTeamLevel } from './team-level.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -26,6 +27,7 @@ const benches: [string, () => Promise<void>][] = [
   ['durability', benchDurability],
   ['hot paths', benchHotPaths],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
+  ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];
@@ -34,7 +36,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();
