@@ -30,10 +30,15 @@ export const STRUCTURE_COLORS: ColorScale = {
 /** CoDream insight levels, narrow to broad. */
 export const LEVEL_ORDER = ['task-local', 'subdomain', 'cross-domain'] as const;
 
-/** Extend a fixed scale with values it does not know (coloured grey), keeping known ones first. */
+/**
+ * Extend a fixed scale with values it does not know (a structure or operator added by a run's own
+ * descriptor), keeping known ones first. Each extra gets a palette colour the scale does not use yet,
+ * so two added structures stay apart; grey only once the palette is spent.
+ */
 export function withUnknowns(scale: ColorScale, values: Iterable<string>): ColorScale {
   const extra = [...new Set(values)].filter((v) => !scale.domain.includes(v));
-  return { domain: [...scale.domain, ...extra], range: [...scale.range, ...extra.map(() => '#999999')] };
+  const spare = AGENT_PALETTE.filter((c) => !scale.range.includes(c));
+  return { domain: [...scale.domain, ...extra], range: [...scale.range, ...extra.map((_, i) => spare[i] ?? '#999999')] };
 }
 
 /** Sequential colours for a 0–1 competence or accuracy value. */
