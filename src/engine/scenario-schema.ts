@@ -58,7 +58,7 @@ export const scenarioSchema = z.strictObject({
     debateRounds: int().min(1).max(8).default(2),
   }).default({ samples: 5, debateRounds: 2 }),
   team: z.strictObject({
-    /** Assembler weights (DESIGN.md section 4): competence, synergy, overlap, novelty. */
+    /** Assembler weights (README, "How the three levels work"): competence, synergy, overlap, novelty. */
     weights: z.strictObject({
       wc: z.number().default(1),
       ws: z.number().default(0.5),

@@ -4,7 +4,7 @@ import { systemClock } from '../../src/core/clock';
 import { predictedStepMs, QWEN3_8B_H100_VLLM } from '../../src/llm/sim/server/profiles';
 import { startServeSim } from '../../src/llm/sim/server/serve-sim';
 
-/** LATENCY.md's table: per-request decode and aggregate output tok/s by concurrency. */
+/** docs/latency-profiles.md's table: per-request decode and aggregate output tok/s by concurrency. */
 const TABLE: Record<number, [string, string]> = { 1: ['137', '135'], 8: ['130', '900'], 64: ['77', '4.9k'] };
 const MAX_TOKENS = 128;
 /**
@@ -34,13 +34,13 @@ async function one(client: OpenAI, i: number): Promise<Sample> {
 /**
  * serve-sim's `qwen3-8b-h100-vllm` profile in real time, driven by the official openai client
  * (streaming, closed loop) at concurrency 1, 8 and 64; prints achieved figures beside what the
- * profile predicts and what LATENCY.md's table says. Prints only; asserts nothing.
+ * profile predicts and what docs/latency-profiles.md's table says. Prints only; asserts nothing.
  */
 export async function benchServeSim(): Promise<void> {
   const sim = await startServeSim({ port: 0, profile: 'qwen3-8b-h100-vllm', seed: 1 });
   const client = new OpenAI({ baseURL: sim.url, apiKey: 'EMPTY', maxRetries: 0, timeout: 120_000 });
   console.log(`serve-sim ${sim.profile.name}, real time; prompts ≈1k tokens (≈900 shared), max_tokens ${MAX_TOKENS}, streamed, closed loop`);
-  console.log('concurrency  requests  req/s   out tok/s   per-req tok/s  mean TTFT ms | predicted per-req / aggregate | LATENCY.md per-req / aggregate');
+  console.log('concurrency  requests  req/s   out tok/s   per-req tok/s  mean TTFT ms | predicted per-req / aggregate | docs/latency-profiles.md per-req / aggregate');
   try {
     let next = 0;
     for (const [c, n] of [[1, 6], [8, 24], [64, 128]] as const) {

@@ -17,7 +17,7 @@ function blocksRun(seed: number): Promise<RunResult> {
   return blockRuns.get(seed)!;
 }
 
-/** Median as DESIGN.md defines it (mean of the middle two for an even count), written out here. */
+/** Median as the routing rule defines it (mean of the middle two for an even count), written out here. */
 function medianOf(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;

@@ -31,7 +31,7 @@ export interface SimModelOptions {
 }
 
 /**
- * The built-in simulated language model (DESIGN.md section 8): a world model that reads the same
+ * The built-in simulated language model (README, "The simulated model"): a world model that reads the same
  * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
  * request's seed key, whatever order requests arrive in. Runs in virtual time: `timing` is what
  * the request would have taken on a single unbatched stream; nothing waits.
@@ -68,7 +68,7 @@ export class SimModel implements LanguageModel {
       : { text: 'I do not know how to answer that.', lengthClass: 'qa' as const };
     const promptTokens = estimateTokens(prompt.full);
     // Billed length: log-normal around the class median, with a per-prompt effect so the same
-    // prompt gets similar lengths (LATENCY.md, "Output lengths").
+    // prompt gets similar lengths (docs/latency-profiles.md, "Output lengths").
     const zPrompt = createRng(`${this.opts.seed}/len/${hash32(prompt.full)}`).normal();
     const median = this.params.medianTokens[reply.lengthClass];
     const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));

@@ -175,7 +175,7 @@ const addCalls = (c: SessionContext, calls: PhaseCalls) => ({
 type PhaseIn<T> = { input: DreamInput } & T;
 
 /**
- * One CoDream session as an xstate machine (DESIGN.md section 5): attempts → Reflect → Contrast →
+ * One CoDream session as an xstate machine (README, "How the three levels work"): attempts → Reflect → Contrast →
  * Imagine → Debate → Crystallize, each phase an actor with a real prompt and a parsed, validated
  * output. Debate and Crystallize are skipped when there is nothing to vote on or keep. Phases
  * can be swapped with `.provide()` (tests). Never fails for a failed or malformed reply: a phase
@@ -256,7 +256,7 @@ export const codreamMachine = setup({
 });
 
 /**
- * One CoDream session (DESIGN.md section 5): runs `codreamMachine` to its end. Feedback is the
+ * One CoDream session (README, "How the three levels work"): runs `codreamMachine` to its end. Feedback is the
  * reward (plus public-test output for code), never the gold answer. Rejects only on a bug or a
  * grader error in the attempts phase (public tests), which the task run records as a failure.
  */

@@ -3,7 +3,7 @@ import type { AgentView } from '../../individual/agent-view';
 import type { Task } from '../../tasks/task';
 import type { Team } from '../team';
 
-/** The assembler weights of DESIGN.md section 4. */
+/** The assembler weights of README, "How the three levels work". */
 export interface AssemblyWeights {
   /** Complement: weight of competence. */
   readonly wc: number;

@@ -4,7 +4,7 @@ import { rosterNiches, styleOverlap } from '../style-overlap';
 import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
- * Anchor / complement / scout (DESIGN.md section 4), for niche n:
+ * Anchor / complement / scout (README, "How the three levels work"), for niche n:
  *   anchor     = argmax c[n]
  *   complement = argmax_j  wc·c_j[n] + ws·S[a][j][n] − wo·O[a][j]
  *   scout      = argmax_k  wx·novelty_k[n] − wo·mean(O[k][a], O[k][j]),  novelty = 1/√(1+e_k[n])

@@ -9,7 +9,7 @@ const Z90 = 1.2815515655446004;
 const TICK_MS = 50;
 
 /**
- * A hosted API's latency (LATENCY.md, `api-small`): every request gets a log-normal time to
+ * A hosted API's latency (docs/latency-profiles.md, `api-small`): every request gets a log-normal time to
  * first token and then decodes at a fixed speed, whatever else is open. Rate limits are not
  * modelled here (see RateLimiter): this only says when tokens appear.
  */

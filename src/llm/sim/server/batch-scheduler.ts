@@ -19,7 +19,7 @@ interface Seq {
 }
 
 /**
- * Continuous batching in the style of vLLM (LATENCY.md, `qwen3-8b-h100-vllm`): the engine runs
+ * Continuous batching in the style of vLLM (docs/latency-profiles.md, `qwen3-8b-h100-vllm`): the engine runs
  * steps back to back while there is work; each step admits waiting requests (FIFO, while
  * sequences and KV blocks allow), prefills up to `maxPrefillTokensPerStep` prompt tokens in
  * chunks, and emits one token for every decoding sequence. Step time grows with the batch, the

@@ -1,5 +1,5 @@
 /**
- * serve-sim's latency profiles (LATENCY.md). Each number is from the table there; change them
+ * serve-sim's latency profiles (docs/latency-profiles.md). Each number is from the table there; change them
  * here when recalibrating, never in the schedulers.
  */
 
@@ -48,7 +48,7 @@ export interface ApiProfile {
 /** Any latency profile. */
 export type LatencyProfile = BatchProfile | ApiProfile;
 
-/** Qwen3-8B BF16 on one H100 under vLLM (LATENCY.md, first section). */
+/** Qwen3-8B BF16 on one H100 under vLLM (docs/latency-profiles.md, first section). */
 export const QWEN3_8B_H100_VLLM: BatchProfile = {
   kind: 'batch',
   name: 'qwen3-8b-h100-vllm',
@@ -65,7 +65,7 @@ export const QWEN3_8B_H100_VLLM: BatchProfile = {
   errorRate: 0,
 };
 
-/** A GPT-4.1-mini class hosted API (LATENCY.md, second section). */
+/** A GPT-4.1-mini class hosted API (docs/latency-profiles.md, second section). */
 export const API_SMALL: ApiProfile = {
   kind: 'api',
   name: 'api-small',

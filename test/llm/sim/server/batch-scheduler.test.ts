@@ -47,7 +47,7 @@ function concurrent(c: number) {
 }
 
 describe('continuous-batching latency model (qwen3-8b-h100-vllm, virtual time)', () => {
-  it('decodes ≈ 137 tok/s for a single request (LATENCY.md table)', () => {
+  it('decodes ≈ 137 tok/s for a single request (docs/latency-profiles.md table)', () => {
     const { perRequest, traces } = concurrent(1);
     expect(within(perRequest, 137)).toBe(true);
     expect(within(decodeRate(traces[0]!, 200), 137)).toBe(true);
