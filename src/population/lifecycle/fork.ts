@@ -1,18 +1,16 @@
 import { z } from 'zod';
 import { meetsThreshold, nicheLead, type NicheLead } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { spawnChild } from './spawn-child';
-
-const unit = () => z.number().min(0).max(1);
 
 /** Fork: an agent that dominates a niche is cloned (parent kept), the clone aimed at that niche. */
 export const forkConfigSchema = z.strictObject({
   /** Whether the operator runs at all. */
   enabled: z.boolean().default(true),
   /** Lead in competence over the niche's next best agent needed to dominate it. */
-  margin: unit().default(0.15),
+  margin: unitInterval().default(0.15),
   /** Competence on the niche the dominant agent must reach. */
-  minCompetence: unit().default(0.7),
+  minCompetence: unitInterval().default(0.7),
   /** Tasks on the niche the dominant agent must have seen (exposure). */
   minExposure: z.number().int().min(0).default(10),
   /** Fork decisions per window at most. */

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { LIFECYCLE_OPERATOR_LIST } from './index';
+import { unitInterval } from './operator';
 
 const int = () => z.number().int();
-const unit = () => z.number().min(0).max(1);
-
 /** When an agent counts as a niche's specialist (shared by genesis, the window report and stability). */
 export const specialistConfigSchema = z.strictObject({
   /** Lead in competence over the niche's second-best agent needed to be its specialist. */
-  margin: unit().default(0.1),
+  margin: unitInterval().default(0.1),
   /** Tasks on the niche the leader must have seen (exposure) to be its specialist. */
   minExposure: int().min(0).default(5),
   /** Consecutive lifecycle windows, up to the latest, a specialist must hold its niche to count as stable. */

@@ -3,19 +3,17 @@ import { competenceOf } from '../../individual/competence';
 import { styleOverlap } from '../../team/style-overlap';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { sendToSupervisor } from '../supervisor-ops';
-
-const unit = () => z.number().min(0).max(1);
 
 /** Merge: two agents with near-identical competence profiles become one; the other retires. */
 export const mergeConfigSchema = z.strictObject({
   /** Whether the operator runs at all. */
   enabled: z.boolean().default(true),
   /** Style overlap (cosine of competence vectors over the seen niches) the pair must reach. */
-  minOverlap: unit().default(0.98),
+  minOverlap: unitInterval().default(0.98),
   /** Largest absolute competence difference on any seen niche the pair may have. */
-  maxGap: unit().default(0.05),
+  maxGap: unitInterval().default(0.05),
   /** Own observations (`history` length, so inherited exposure does not count) each agent needs. */
   minObservations: z.number().int().min(0).default(10),
   /** Merge decisions per window at most. */

@@ -1,5 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Rng } from '../../core/rng';
 import type { AgentView } from '../../individual/agent-view';
 import type { LanguageModel } from '../../llm/model';
@@ -107,6 +107,9 @@ export interface LifecycleOperatorDescriptor<D extends DecisionBase = DecisionBa
   /** Apply a decision through the supervisor and log what changed; returns the agents involved (new ones included). */
   apply(w: ApplyContext, d: D): Promise<string[]>;
 }
+
+/** A setting in [0, 1] (margins, competences, overlaps), as every operator's trigger config uses. */
+export const unitInterval = () => z.number().min(0).max(1);
 
 /** Smallest roster allowed: at least `minAgents` and strictly larger than the team. */
 export function rosterFloor(bounds: RosterBounds): number {

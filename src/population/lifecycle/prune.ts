@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, fmt, rosterFloor, unitInterval, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { sendToSupervisor } from '../supervisor-ops';
 
 /** Prune: an agent whose recent score lags the pool mean is retired. */
@@ -11,7 +11,7 @@ export const pruneConfigSchema = z.strictObject({
   /** Last observations (from `history`) averaged into the recent score; agents with fewer are not judged. */
   window: z.number().int().min(1).default(20),
   /** How far (in reward, 0–1) an agent's recent rewards must fall below the pool's on the same niches. */
-  lag: z.number().min(0).max(1).default(0.2),
+  lag: unitInterval().default(0.2),
   /** Prune decisions per window at most. */
   maxPerWindow: z.number().int().min(0).default(1),
 });

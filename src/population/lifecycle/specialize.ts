@@ -2,20 +2,18 @@ import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import { viewAgent, type AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
 import { writePersona } from './persona-writer';
 import { sendToSupervisor } from '../supervisor-ops';
-
-const unit = () => z.number().min(0).max(1);
 
 /** Specialize: a strong agent's persona is nudged toward its dominant niche. */
 export const specializeConfigSchema = z.strictObject({
   /** Whether the operator runs at all. */
   enabled: z.boolean().default(true),
   /** Competence on the agent's dominant niche it must reach. */
-  minCompetence: unit().default(0.7),
+  minCompetence: unitInterval().default(0.7),
   /** Lead of the dominant niche over the agent's own second-best niche. */
-  margin: unit().default(0.15),
+  margin: unitInterval().default(0.15),
   /** Tasks on the dominant niche the agent must have seen (exposure). */
   minExposure: z.number().int().min(0).default(5),
   /** Specialize decisions per window at most. */
