@@ -3,7 +3,7 @@ import type { LanguageModel } from '../llm/model';
 import type { AccountingModel } from '../llm/token-accounting';
 import type { SimSideChannel } from '../llm/sim/side-channel';
 import { viewRoster } from '../individual/agent-view';
-import { supervisorFailure, type Supervisor } from '../population/supervisor-ops';
+import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
@@ -195,7 +195,6 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     recent[niche] = (recent[niche] ?? 0) + 1;
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
     if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
-    failIfSupervisorFailed(o.supervisor);
     o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
     // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
@@ -206,17 +205,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   }
   // Record where specialization ended even when the stream stops mid-window.
   if (committed % life.every !== 0) await lifecycleWindow(false);
-  failIfSupervisorFailed(o.supervisor);
   return { interrupted: false, committed };
-}
-
-/**
- * The lifecycle window sends its events straight to the supervisor; one it rejected (a duplicate
- * spawn, an unknown agent) left it failed. Throw before the window's events are made durable.
- */
-function failIfSupervisorFailed(supervisor: Supervisor): void {
-  const failure = supervisorFailure(supervisor);
-  if (failure) throw failure;
 }
 
 /** How long no endpoint has been healthy, and what to do about it. */
