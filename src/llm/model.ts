@@ -23,6 +23,12 @@ export interface CompletionRequest {
    * derive the seed from it, so results do not depend on the order requests complete in.
    */
   readonly seedKey?: string;
+  /**
+   * Aborted: the caller no longer wants the answer (e.g. voting's majority is already decided).
+   * A backend cancels the request if it is still running and rejects with CompletionAbortedError;
+   * a request that had already finished resolves normally. Never retried, never journaled as an answer.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** Token usage of one completion. */
@@ -63,6 +69,27 @@ export interface LanguageModel {
   readonly name: string;
   complete(req: CompletionRequest): Promise<Completion>;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * A completion cancelled through its request's `signal` before it finished. Not an infrastructure
+ * failure and not an answer: the caller asked for it to stop.
+ */
+export class CompletionAbortedError extends Error {
+  override readonly name = 'CompletionAbortedError';
+  constructor(
+    /** Completion tokens the backend did not generate because of the abort, when it knows them (null: unknown). */
+    readonly tokensSaved: number | null = null,
+    /** Completion tokens generated before the abort (billed by real servers), when known. */
+    readonly tokensGenerated: number | null = null,
+  ) {
+    super('completion aborted by the caller');
+  }
+}
+
+/** True for a CompletionAbortedError (also across module copies). */
+export function isCompletionAborted(e: unknown): e is CompletionAbortedError {
+  return e instanceof CompletionAbortedError || (e instanceof Error && e.name === 'CompletionAbortedError');
 }
 
 /** Rough token estimate (≈4 characters per token) used where a backend reports no usage. */
