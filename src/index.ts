@@ -31,7 +31,10 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 
 // Scenarios and runs
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
-export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
+export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario-schema';
+export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/concurrency/adaptive';
+export { autoConfigSchema, autoConfigOf, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
+export { concurrencyEvent, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
 export { type NicheEntry } from './tasks/niche-entry';
 export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary } from './engine/summary';

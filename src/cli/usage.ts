@@ -13,3 +13,12 @@ export function intFlag(value: string | undefined, flag: string, min: number): n
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${flag} takes a whole number ≥ ${min}, got "${value}"`);
   return n;
 }
+
+/** Parse `--in-flight`: a whole number ≥ 1 or `auto` (the adaptive controller); undefined when absent. */
+export function inFlightFlag(value: string | undefined): number | 'auto' | undefined {
+  if (value === 'auto') return 'auto';
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--in-flight takes a whole number ≥ 1 or "auto", got "${value}"`);
+  return n;
+}

@@ -6,6 +6,7 @@ import { getPreset } from './presets';
 import { continueRun } from './continue-run';
 import { runScenario, type RunResult, type StopOptions } from './run-scenario';
 import { parseScenario, type LoadedScenario } from './scenario';
+import type { InFlight } from './scenario-schema';
 import type { RunSummary } from './summary';
 
 /** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
@@ -19,7 +20,7 @@ interface AblationPlanFile {
   readonly variants: string[];
   readonly seeds: number;
   readonly tasks?: number;
-  readonly inFlight?: number;
+  readonly inFlight?: InFlight;
   readonly parallel?: number;
 }
 
@@ -67,7 +68,7 @@ export interface AblationOptions extends StopOptions {
   /** Number of seeds, counted up from the scenario's seed. */
   readonly seeds?: number;
   readonly tasks?: number;
-  readonly inFlight?: number;
+  readonly inFlight?: InFlight;
   /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
   readonly outDir?: string;
   /** Runs at once. In-process simulated runs share one CPU thread, so this mostly helps HTTP backends. */

@@ -9,6 +9,7 @@ import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import { commitTask, type CommitDeps } from './commit';
 import { taskStartedEvent } from './events-from-changes';
+import { autoConfigOf } from './concurrency/auto-config';
 import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
 import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import type { StabilityTracker } from '../population/specialization';
@@ -103,7 +104,8 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 }
 
 async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
-  const window = o.scenario.engine.inFlight;
+  const inFlight = o.scenario.engine.inFlight;
+  const window = typeof inFlight === 'number' ? inFlight : autoConfigOf(o.scenario.engine).initial;
   const it = o.tasks[Symbol.iterator]();
   const running = new Map<number, Promise<TaskOutcome>>();
   let started = 0;

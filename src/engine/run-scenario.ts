@@ -21,6 +21,7 @@ import { runEngine, type Progress } from './engine';
 import { getPreset } from './presets';
 import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
+import type { InFlight } from './scenario-schema';
 import { SummaryBuilder, type RunSummary } from './summary';
 import { StabilityTracker } from '../population/specialization';
 import { emptyLineage } from '../population/lifecycle';
@@ -64,7 +65,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly seed?: number;
   /** Number of tasks in the stream. */
   readonly tasks?: number;
-  readonly inFlight?: number;
+  /** Tasks in flight, or `"auto"` (the adaptive controller); overrides `engine.inFlight`. */
+  readonly inFlight?: InFlight;
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */

@@ -3,6 +3,7 @@ import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
+import { autoConfigSchema } from './concurrency/auto-config';
 
 const int = () => z.number().int();
 
@@ -81,8 +82,13 @@ export const scenarioSchema = z.strictObject({
     lifecycle: lifecycleConfigSchema.prefault({}),
   }).prefault({}),
   engine: z.strictObject({
-    /** Tasks in flight at once; 1 is the paper's sequential loop. */
-    inFlight: int().min(1).max(1024).default(1),
+    /**
+     * Tasks in flight at once; 1 is the paper's sequential loop. `"auto"`: the adaptive controller
+     * (src/engine/concurrency/adaptive.ts) sizes the solve window and the evolve workers as it runs.
+     */
+    inFlight: z.union([int().min(1).max(1024), z.literal('auto')], { error: 'expected a whole number 1–1024, or "auto"' }).default(1),
+    /** The adaptive controller's settings, read when `inFlight` is `"auto"` (absent: every default). */
+    auto: autoConfigSchema.optional(),
   }).default({ inFlight: 1 }),
   /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
   model: z.discriminatedUnion('backend', [
@@ -106,5 +112,7 @@ export const scenarioSchema = z.strictObject({
 
 /** A validated scenario. */
 export type Scenario = z.infer<typeof scenarioSchema>;
+/** `engine.inFlight`: a fixed window of tasks in flight, or `"auto"` (the adaptive controller). */
+export type InFlight = Scenario['engine']['inFlight'];
 /** A scenario as written in a file (defaults not yet applied). */
 export type ScenarioInput = z.input<typeof scenarioSchema>;

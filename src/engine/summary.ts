@@ -25,7 +25,8 @@ export interface RunSummary {
   variant: string;
   seed: number;
   backend: string;
-  inFlight: number;
+  /** `engine.inFlight` as run: a fixed window, or `"auto"` (the adaptive controller). */
+  inFlight: number | 'auto';
   /** Tasks in the stream, graded and failed. */
   tasks: number;
   /** Tasks that were graded (tasks − failures); accuracy, exactRate and perNiche are over these. */

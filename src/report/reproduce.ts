@@ -11,7 +11,7 @@ export interface ReproducibleConfig {
   readonly variant?: string;
   readonly seed?: number;
   readonly stream?: { readonly tasks?: number };
-  readonly engine?: { readonly inFlight?: number };
+  readonly engine?: { readonly inFlight?: number | 'auto' };
   readonly model?: ModelSection;
 }
 

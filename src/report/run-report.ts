@@ -58,8 +58,11 @@ export function renderRunPage(d: ReportData): Promise<RenderedPage> {
   });
 }
 
-const runConfig = (d: ReportData) => d.run.config as { engine?: { inFlight?: number }; model?: { backend?: string } } | null;
-const inFlightOf = (d: ReportData) => runConfig(d)?.engine?.inFlight ?? 1;
+const runConfig = (d: ReportData) => d.run.config as { engine?: { inFlight?: number | 'auto' }; model?: { backend?: string } } | null;
+const inFlightOf = (d: ReportData) => {
+  const w = runConfig(d)?.engine?.inFlight ?? 1;
+  return w === 'auto' ? 'an adaptive number (auto)' : String(w);
+};
 const simulated = (d: ReportData) => (runConfig(d)?.model?.backend ?? 'sim') === 'sim';
 
 function reproduceSection(d: ReportData): Section {

@@ -62,6 +62,9 @@ describe('evochamber CLI', () => {
     const r = cli('run', 'scenarios/quickstart.json', '--tasks', 'many');
     expect(r.code).toBe(2);
     expect(r.stderr[0]).toBe('evochamber: error: --tasks takes a whole number ≥ 1, got "many"');
+    const w = cli('run', 'scenarios/quickstart.json', '--in-flight', 'lots');
+    expect(w.code).toBe(2);
+    expect(w.stderr[0]).toBe('evochamber: error: --in-flight takes a whole number ≥ 1 or "auto", got "lots"');
   });
 
   it('inspects a finished run', () => {

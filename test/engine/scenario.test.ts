@@ -24,6 +24,15 @@ describe('scenario validation', () => {
     expect(scenario.memory).toEqual({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 });
   });
 
+  it('takes engine.inFlight "auto" with engine.auto settings, and names the field of a bad one', () => {
+    const { scenario } = parseScenario({ ...base, engine: { inFlight: 'auto', auto: { max: 16, periodSeconds: 60 } } }, 'auto.json');
+    expect(scenario.engine.inFlight).toBe('auto');
+    expect(scenario.engine.auto).toMatchObject({ initial: 4, min: 1, max: 16, periodSeconds: 60 });
+    expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'fast' } }, 'a.json'))).toBe('a.json: engine.inFlight: expected a whole number 1–1024, or "auto"');
+    expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'auto', auto: { max: 2 } } }, 'a.json'))).toBe('a.json: engine.auto.initial: initial (4) must lie within min..max (1..2)');
+    expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'auto', auto: { perod: 9 } } }, 'a.json'))).toBe('a.json: engine.auto.perod: unknown field');
+  });
+
   it('names the file and the path of an unknown field', () => {
     const msg = errorOf(() => parseScenario({ ...base, stream: { ...base.stream, niches: [{ id: 'algebra', wieght: 2 }] } }, 'bad.json'));
     expect(msg).toBe('bad.json: stream.niches[0].wieght: unknown field');

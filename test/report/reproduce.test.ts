@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { applyModelFlags, MODEL_FLAG_OPTIONS } from '../../src/cli/model-flags';
+import { inFlightFlag } from '../../src/cli/usage';
 import { applyRunOptions } from '../../src/engine/run-scenario';
 import { parseScenario, type LoadedScenario } from '../../src/engine/scenario';
 import type { ScenarioInput } from '../../src/engine/scenario-schema';
@@ -26,7 +27,7 @@ async function rerun(command: string, original: LoadedScenario): Promise<LoadedS
   expect(positionals).toHaveLength(1);
   const withBackend = await applyModelFlags(original, values);
   return applyRunOptions(withBackend, {
-    variant: values.variant, seed: Number(values.seed), tasks: Number(values.tasks), inFlight: Number(values['in-flight']),
+    variant: values.variant, seed: Number(values.seed), tasks: Number(values.tasks), inFlight: inFlightFlag(values['in-flight']),
   });
 }
 
@@ -48,6 +49,15 @@ describe('the report\'s reproduce command', () => {
     const { command, fromOriginal } = commandsFor(asRun);
     expect(fromOriginal).toBe('npx evochamber run scenarios/rt.json --variant no-codream --seed 5 --tasks 12 --in-flight 8 --backend sim');
     expect(command).toBe(`npx evochamber run '/tmp/report dir/scenario.json' --variant no-codream --seed 5 --tasks 12 --in-flight 8 --backend sim`);
+  });
+
+  it('reproduces an adaptive window as --in-flight auto, its settings travelling in the scenario', async () => {
+    const original = scenario({ engine: { inFlight: 2, auto: { initial: 8, max: 32 } } });
+    const asRun = applyRunOptions(original, { inFlight: 'auto' });
+    const { command, fromOriginal } = commandsFor(asRun);
+    expect(command).toContain('--in-flight auto --backend sim');
+    expect((await rerun(fromOriginal, original)).scenario).toEqual(asRun.scenario);
+    expect((await rerun(command, asRun)).scenario.engine).toEqual({ inFlight: 'auto', auto: expect.objectContaining({ initial: 8, max: 32 }) });
   });
 
   it('applied to the original scenario, gives the scenario as run (simulated model, over a file that named a server)', async () => {

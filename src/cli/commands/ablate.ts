@@ -5,7 +5,7 @@ import { loadScenario } from '../../engine/scenario';
 import type { RedisTarget } from '../../engine/sweep/redis-target';
 import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';
-import { UsageError, intFlag } from '../usage';
+import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { queueFlag } from '../queue-flag';
 
 /** Help text of `evochamber ablate`. */
@@ -25,7 +25,7 @@ Options:
   --variants a,b,…  variants to run (default: ${DEFAULT_ABLATION_VARIANTS.join(',')})
   --seeds N         seeds, counted up from the scenario's seed (default 3)
   --tasks N         tasks per run (default: the scenario's)
-  --in-flight N     tasks in flight per run
+  --in-flight N     tasks in flight per run (a number, or "auto")
   --parallel N      runs at once (default 1; helps most with HTTP backends; not with --queue)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>)
   --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)
@@ -64,7 +64,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
   let failedTasks = 0;
-  const common = { variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: intFlag(values['in-flight'], '--in-flight', 1), outDir: values.out };
+  const common = { variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: inFlightFlag(values['in-flight']), outDir: values.out };
   if (values.queue !== undefined) {
     if (values.parallel !== undefined) throw new UsageError('--parallel does not apply with --queue (each worker has --concurrency)', ABLATE_HELP);
     const target = queueFlag(values.queue, ABLATE_HELP);

@@ -10,7 +10,7 @@ import { withRunSignals } from '../run-signals';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
-import { UsageError, intFlag } from '../usage';
+import { UsageError, inFlightFlag, intFlag } from '../usage';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -24,7 +24,8 @@ Options:
   --variant NAME    preset to run (${Object.keys(PRESETS).join(', ')})
   --seed N          seed (default: the scenario's)
   --tasks N         number of tasks in the stream
-  --in-flight N     tasks in flight at once (default: the scenario's, 1)
+  --in-flight N     tasks in flight at once (default: the scenario's, 1); "auto": sized as it
+                    runs from measured rates and the version gap (scenario engine.auto)
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
                     holds a run already is refused (resume it, or pick a new one)
   --force           replace the run in --out
@@ -66,7 +67,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: values.variant,
       seed: intFlag(values.seed, '--seed', 0),
       tasks,
-      inFlight: intFlag(values['in-flight'], '--in-flight', 1),
+      inFlight: inFlightFlag(values['in-flight']),
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),

@@ -6,6 +6,7 @@ import { aggregateAblation, planAblation, runKey, writeAblation, type AblationPl
 import { systemClock, type Clock } from '../../core/clock';
 import { applyRunOptions } from '../run-scenario';
 import { parseScenario, type LoadedScenario } from '../scenario';
+import type { InFlight } from '../scenario-schema';
 import type { RunSummary } from '../summary';
 import { newSweepId, SWEEP_PREFIX, SWEEP_QUEUE, sweepJobId, sweepRecordKey } from './queue-names';
 import { closeRedis, openRedis, probeRedis } from './redis-connection';
@@ -46,7 +47,7 @@ export interface QueuedAblationOptions extends SweepWatch {
   readonly variants?: readonly string[];
   readonly seeds?: number;
   readonly tasks?: number;
-  readonly inFlight?: number;
+  readonly inFlight?: InFlight;
   /** Where ablation.json goes on this machine (default runs/ablate-<scenario>-<sweep id>). */
   readonly outDir?: string;
   /** Attempts per job before it is reported failed (default 3). */

@@ -13,7 +13,7 @@ export const sweepJobSchema = z.strictObject({
   variant: z.string().min(1),
   seed: z.number().int(),
   tasks: z.number().int().positive().optional(),
-  inFlight: z.number().int().positive().optional(),
+  inFlight: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
   /** The scenario object as loaded (validated by `parseScenario` on both sides). */
   scenario: z.unknown(),
   /** The scenario file on the machine that enqueued it: error messages only. */

@@ -1,0 +1,37 @@
+import type { EventBody } from '../../store/event-log';
+import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './adaptive';
+
+/**
+ * `engine.concurrency`: the adaptive controller changed a stage's limit. Written in the commit group
+ * of the task whose commit triggered the decision, so its place in `events.jsonl` is deterministic
+ * whenever the run clock is (virtual time).
+ */
+export interface ConcurrencyEvent extends EventBody {
+  readonly type: 'engine.concurrency';
+  readonly stage: ConcurrencyStage;
+  readonly from: number;
+  readonly to: number;
+  readonly reason: ConcurrencyReason;
+  readonly detail: string;
+  /** Run-clock seconds of the decision. */
+  readonly at: number;
+  /** Tasks committed before the decision. */
+  readonly committed: number;
+  /** Capacity of each stage, tasks' worth per second (null: no work in the period). */
+  readonly rates: Readonly<Record<ConcurrencyStage, number | null>>;
+  /** Items each stage produced per second in the period. */
+  readonly throughput: Readonly<Record<ConcurrencyStage, number>>;
+  readonly median: number | null;
+  /** Mean version gap of the evolve items applied in the period (null: none). */
+  readonly gap: number | null;
+  /** Mean evolve jobs waiting over the period. */
+  readonly backlog: number;
+}
+
+/** The event that records one change the controller made. */
+export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
+  return {
+    type: 'engine.concurrency', stage: c.stage, from: c.from, to: c.to, reason: c.reason, detail: c.detail,
+    at: c.at, committed: c.committed, rates: { ...c.rates }, throughput: { ...c.throughput }, median: c.median, gap: c.gap, backlog: c.backlog,
+  };
+}
