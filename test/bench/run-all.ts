@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
 // (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
+import { benchAdaptive } from './adaptive.bench';
 import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDatasetLoad } from './dataset-load.bench';
@@ -26,6 +27,7 @@ const benches: [string, () => Promise<void>][] = [
   ['dataset load', benchDatasetLoad],
   ['durability', benchDurability],
   ['hot paths', benchHotPaths],
+  ['adaptive concurrency (synthetic server)', benchAdaptive],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
   ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
   ['ablation (several minutes)', benchAblation],

@@ -1,9 +1,10 @@
 import type { AutoConfig } from './auto-config';
+import { WindowClimb } from './window-climb';
 
 /**
  * Adaptive concurrency (`engine.inFlight: "auto"`): how many solve tasks and evolve jobs run at
  * once, re-decided at most once per control period from what the engine reports. README,
- * "Adaptive concurrency", states the same rule in a table.
+ * "Adaptive concurrency", states the same rule with tables.
  *
  * Measured per period, for each stage:
  * - throughput: items finished / period seconds (solve: tasks committed; evolve: jobs finished);
@@ -14,11 +15,13 @@ import type { AutoConfig } from './auto-config';
  *   every worker busy. In a closed loop the stages' completion rates converge (evolve can only
  *   finish what solve gave it), so comparing those says nothing; capacities do differ: an
  *   under-provisioned stage has less, an idle one more.
- * Also the mean version gap of the evolve items applied, and the mean evolve backlog (jobs waiting).
+ * Also the tokens/s reported with `work`, the mean version gap of the evolve items applied, and
+ * the mean evolve backlog (jobs waiting).
  *
  * A period ends at the first `tick` at least `periodSeconds` after its start with at least
- * `minItems` solve commits in it (a quieter one is extended). The period after one that changed the
- * solve window is a warm-up: its figures still carry the old window, so it only restarts the clock.
+ * `minItems` solve commits in it (a quieter one is extended). After a period that changed the solve
+ * window comes a warm-up period that decides nothing and lasts until the tasks in flight at the
+ * change have committed (max(from, to) commits): until then throughput still carries the old window.
  * Otherwise, at most one change per stage, the first rule that fires:
  *
  * Evolve:
@@ -27,14 +30,14 @@ import type { AutoConfig } from './auto-config';
  *      + max(1, ceil(limit × growStep)) (`evolve-backlog`).
  * Solve (the window w):
  *   1. Staleness: mean gap > τ → down to floor(w × τ / gap), at most halving, at least −1
- *      (`gap-over-tau`); then hold `holdPeriods` periods.
- *   2. FlashEvolve, as for evolve (a grow only when growth is allowed, below); the climb restarts.
- *   3. Climb: after a grow from w to w′ (`probe`), keep it and grow again when throughput rose by at
- *      least `minEfficiency` × (w′/w − 1), i.e. the server had headroom; otherwise go back to w
- *      (`probe-undone`) and hold `holdPeriods` periods. Out of a hold, grow by max(1, ceil(w × growStep)).
- * The window grows only while the mean gap is at most τ × `gapHeadroom`, or, with no gap measured,
- * while no evolve work is outstanding (an unknown gap holds it), so speed is never bought with
- * staleness. τ = ∞ turns the gap rules off.
+ *      (`gap-over-tau`); the climb then holds.
+ *   2. FlashEvolve, as for evolve: −1 above twice the median; +1 below half of it, unless the
+ *      climb's probe grows further ("one more worker" is a floor).
+ *   3. The climb (window-climb.ts): a two-sided hill climb on tokens/s (commits/s when the engine
+ *      reports no work) with slow start, probes `probe` / `probe-down`, and `probe-undone`.
+ * The window grows, by any rule, only while the mean gap is at most τ × `gapHeadroom`, or, with no
+ * gap measured, while no evolve work is outstanding (an unknown gap holds it), so speed is never
+ * bought with staleness. τ = ∞ turns the gap rules off.
  *
  * The median is taken on the ratio scale the rule compares on: for an even count, the geometric
  * mean of the middle two. With two stages their arithmetic mean would make "above twice the
@@ -49,7 +52,7 @@ import type { AutoConfig } from './auto-config';
 export type ConcurrencyStage = 'solve' | 'evolve';
 
 /** Why a limit changed (see the rule above). */
-export type ConcurrencyReason = 'below-median' | 'above-median' | 'evolve-backlog' | 'gap-over-tau' | 'probe' | 'probe-undone';
+export type ConcurrencyReason = 'below-median' | 'above-median' | 'evolve-backlog' | 'gap-over-tau' | 'probe' | 'probe-down' | 'probe-undone';
 
 /** One limit the controller changed, with what it measured in the period that decided it. */
 export interface ConcurrencyChange {
@@ -67,6 +70,8 @@ export interface ConcurrencyChange {
   readonly rates: Readonly<Record<ConcurrencyStage, number | null>>;
   /** Items each stage produced per second in the period. */
   readonly throughput: Readonly<Record<ConcurrencyStage, number>>;
+  /** Output tokens per second the engine reported with `work` in the period; null when it reports none. */
+  readonly tokensPerSecond: number | null;
   /** Median of the stages' capacities; null when fewer than two were measured. */
   readonly median: number | null;
   /** Mean version gap of the evolve items applied in the period; null: none was applied. */
@@ -90,16 +95,12 @@ interface StageState {
   waitedBefore: number;
 }
 
-/** Where the solve window's hill climb stands. */
-type Climb =
-  | { readonly kind: 'hold'; readonly left: number }
-  | { readonly kind: 'probe'; readonly from: number; readonly to: number; readonly baseline: number };
-
 interface Measured {
   readonly at: number;
   readonly seconds: number;
   readonly rates: Record<ConcurrencyStage, number | null>;
   readonly throughput: Record<ConcurrencyStage, number>;
+  readonly tokensPerSecond: number | null;
   readonly median: number | null;
   readonly gap: number | null;
   /** Mean evolve jobs waiting over the period. */
@@ -133,9 +134,16 @@ export class AdaptiveConcurrency {
   private periodStart = 0;
   private gapSum = 0;
   private gapCount = 0;
-  private climb: Climb = { kind: 'hold', left: 0 };
-  /** The period after a solve change is a warm-up: its figures still carry the old window, so it decides nothing. */
-  private settling = false;
+  private tokens = 0;
+  /** Whether `work` was ever called: from then on the climb reads tokens/s. */
+  private workReported = false;
+  private readonly climb: WindowClimb;
+  /**
+   * Commits the warm-up after a solve change still needs (0: none under way). Until every task in
+   * flight at the change has committed, throughput still carries the old window, so that period
+   * decides nothing.
+   */
+  private settling = 0;
 
   /**
    * @param config `engine.auto`.
@@ -149,6 +157,7 @@ export class AdaptiveConcurrency {
       limit, running: 0, waiting: 0, enqueuedTotal: 0, startedTotal: 0, producedTotal: 0, produced: 0, busy: 0, waited: 0, waitedBefore: 0,
     });
     this.stages = { solve: fresh(config.initial), evolve: fresh(config.evolveInitial) };
+    this.climb = new WindowClimb(config);
     this.last = start;
     this.periodStart = start;
   }
@@ -193,6 +202,18 @@ export class AdaptiveConcurrency {
   }
 
   /**
+   * Output tokens that just finished (one model call's completion, or a task's): optional, but the
+   * window's climb then reads the server's tokens/s instead of commits/s, which in-order commits make
+   * bursty (one long task holds back every commit behind it).
+   */
+  work(tokens: number, now: number): void {
+    if (!(tokens >= 0) || !Number.isFinite(tokens)) throw new RangeError(`AdaptiveConcurrency: work is a finite token count ≥ 0, got ${tokens}`);
+    this.advance(now);
+    this.tokens += tokens;
+    this.workReported = true;
+  }
+
+  /**
    * End the control period if it is due (long enough, with enough solve commits), decide, and
    * return the changes made (none when the period is not over or nothing needed to change).
    */
@@ -200,8 +221,9 @@ export class AdaptiveConcurrency {
     this.advance(now);
     const seconds = now - this.periodStart;
     if (seconds < this.config.periodSeconds || this.stages.solve.produced < this.config.minItems) return [];
-    if (this.settling) {
-      this.settling = false;
+    if (this.settling > 0) {
+      if (this.stages.solve.produced < this.settling) return [];
+      this.settling = 0;
       this.startPeriod(now, seconds);
       return [];
     }
@@ -212,7 +234,7 @@ export class AdaptiveConcurrency {
     const solve = this.decideSolve(m);
     if (solve) changes.push(solve);
     this.startPeriod(now, seconds);
-    this.settling = solve !== null;
+    this.settling = solve ? Math.max(solve.from, solve.to) : 0;
     return changes;
   }
 
@@ -243,6 +265,7 @@ export class AdaptiveConcurrency {
     return {
       at, seconds, rates,
       throughput: { solve: solve.produced / seconds, evolve: evolve.produced / seconds },
+      tokensPerSecond: this.workReported ? this.tokens / seconds : null,
       median: measured.length >= 2 ? median(measured) : null,
       gap: this.gapCount > 0 ? this.gapSum / this.gapCount : null,
       backlog: evolve.waited / seconds,
@@ -271,43 +294,25 @@ export class AdaptiveConcurrency {
   private decideSolve(m: Measured): ConcurrencyChange | null {
     const c = this.config;
     const w = this.stages.solve.limit;
-    const hold = { kind: 'hold', left: c.holdPeriods } as const;
     if (m.gap !== null && m.gap > this.tau) {
-      this.climb = hold;
+      this.climb.restart(c.holdPeriods);
       // The gap grows about in proportion to the window, so aim at w × τ / gap, halving at most.
       const to = Math.min(w - 1, Math.max(Math.floor((w * this.tau) / m.gap), Math.floor(w / 2)));
       return this.set('solve', to, 'gap-over-tau', `mean version gap ${fmt(m.gap)} exceeds τ = ${fmt(this.tau)}`, m);
     }
     const canGrow = w < c.max && this.gapAllowsGrowth(m.gap);
     const rule = this.balance('solve', m);
-    if (rule && (rule.delta < 0 || canGrow)) {
-      this.climb = { kind: 'hold', left: 0 };
-      return this.set('solve', w + rule.delta, rule.reason, rule.detail, m);
+    if (rule && rule.delta < 0) {
+      this.climb.restart(0, 'up', true);
+      return this.set('solve', w - 1, rule.reason, rule.detail, m);
     }
-    const thr = m.throughput.solve;
-    const probe = (reason: ConcurrencyReason, detail: string) => {
-      const to = Math.min(c.max, w + Math.max(1, Math.ceil(w * c.growStep)));
-      this.climb = { kind: 'probe', from: w, to, baseline: thr };
-      return this.set('solve', to, reason, detail, m);
-    };
-    const climb = this.climb;
-    if (climb.kind === 'probe') {
-      const gain = climb.baseline > 0 ? thr / climb.baseline - 1 : thr > 0 ? Infinity : 0;
-      const need = c.minEfficiency * (climb.to / climb.from - 1);
-      const said = `solve throughput ${fmt(climb.baseline)} → ${fmt(thr)} tasks/s (${fmt(100 * gain)} %) at window ${climb.from} → ${climb.to}, needed ${fmt(100 * need)} %`;
-      if (gain < need) {
-        this.climb = hold;
-        return this.set('solve', climb.from, 'probe-undone', said, m);
-      }
-      if (canGrow) return probe('probe', said);
-      this.climb = { kind: 'hold', left: 0 };
-      return null;
+    const step = this.climb.step(w, m.tokensPerSecond ?? m.throughput.solve, m.tokensPerSecond === null ? 'tasks/s' : 'tok/s', canGrow);
+    // "One more worker" is a floor: a probe that grows further goes ahead (it is judged as usual).
+    if (rule && canGrow && !(step && step.to > w + 1)) {
+      this.climb.restart(0, 'up', true);
+      return this.set('solve', w + 1, rule.reason, rule.detail, m);
     }
-    if (climb.left > 0) {
-      this.climb = { kind: 'hold', left: climb.left - 1 };
-      return null;
-    }
-    return canGrow ? probe('probe', `probing window ${w} at ${fmt(thr)} tasks/s${m.gap === null ? '' : `, mean gap ${fmt(m.gap)}`}`) : null;
+    return step ? this.set('solve', step.to, step.reason, step.detail, m) : null;
   }
 
   /**
@@ -331,7 +336,7 @@ export class AdaptiveConcurrency {
     if (to === s.limit) return null;
     const change: ConcurrencyChange = {
       stage, from: s.limit, to, reason, detail, at: m.at, committed: this.stages.solve.producedTotal,
-      rates: m.rates, throughput: m.throughput, median: m.median, gap: m.gap, backlog: m.backlog,
+      rates: m.rates, throughput: m.throughput, tokensPerSecond: m.tokensPerSecond, median: m.median, gap: m.gap, backlog: m.backlog,
     };
     s.limit = to;
     return change;
@@ -347,5 +352,6 @@ export class AdaptiveConcurrency {
     }
     this.gapSum = 0;
     this.gapCount = 0;
+    this.tokens = 0;
   }
 }

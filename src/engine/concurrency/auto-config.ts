@@ -35,7 +35,7 @@ export const autoConfigSchema = z
     /** The solve window may grow only while the mean version gap is at most τ × gapHeadroom. */
     gapHeadroom: z.number().gt(0).max(1).default(0.75),
     /** Periods to hold the solve window after an undone probe or a staleness shrink, before probing again. */
-    holdPeriods: int().min(0).default(4),
+    holdPeriods: int().min(0).default(6),
   })
   .superRefine((c, ctx) => {
     // Named with the values, since `initial` may be a default the writer never saw.

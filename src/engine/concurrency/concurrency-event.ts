@@ -21,6 +21,8 @@ export interface ConcurrencyEvent extends EventBody {
   readonly rates: Readonly<Record<ConcurrencyStage, number | null>>;
   /** Items each stage produced per second in the period. */
   readonly throughput: Readonly<Record<ConcurrencyStage, number>>;
+  /** Output tokens per second reported in the period (null: the engine reports none). */
+  readonly tokensPerSecond: number | null;
   readonly median: number | null;
   /** Mean version gap of the evolve items applied in the period (null: none). */
   readonly gap: number | null;
@@ -32,6 +34,6 @@ export interface ConcurrencyEvent extends EventBody {
 export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
   return {
     type: 'engine.concurrency', stage: c.stage, from: c.from, to: c.to, reason: c.reason, detail: c.detail,
-    at: c.at, committed: c.committed, rates: { ...c.rates }, throughput: { ...c.throughput }, median: c.median, gap: c.gap, backlog: c.backlog,
+    at: c.at, committed: c.committed, rates: { ...c.rates }, throughput: { ...c.throughput }, tokensPerSecond: c.tokensPerSecond, median: c.median, gap: c.gap, backlog: c.backlog,
   };
 }

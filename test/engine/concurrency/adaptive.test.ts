@@ -1,75 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, autoConfigSchema, concurrencyEvent, type AutoConfigInput, type ConcurrencyChange } from '../../../src/index';
+import { AdaptiveConcurrency, autoConfigSchema, concurrencyEvent, type AutoConfigInput } from '../../../src/index';
+import { runStageLoop as simulate, type Load } from '../../fakes/stage-loop';
 
 const controller = (cfg: AutoConfigInput, tau = Infinity) => new AdaptiveConcurrency(autoConfigSchema.parse(cfg), tau);
-
-/** The workload a closed-loop run puts on the controller (times in run-clock seconds). */
-interface Load {
-  readonly tasks: number;
-  /** Seconds one task takes, given how many requests the server holds when it starts (itself included). */
-  readonly solveSeconds: (load: number) => number;
-  readonly evolveSeconds: number;
-  /** Evolve jobs each committed task queues. */
-  readonly jobsPerTask: number;
-}
-
-interface Trace {
-  readonly changes: ConcurrencyChange[];
-  /** Solve window after each commit. */
-  readonly windows: number[];
-  readonly evolveLimits: number[];
-  readonly end: number;
-}
-
-/**
- * A tiny discrete-event engine: tasks start while `started − committed < limit('solve')`, commit in
- * stream order, each queues evolve jobs tagged with the pool version (commits so far); jobs run while
- * fewer than `limit('evolve')` are running, and each is applied when it finishes with its version gap.
- * It calls the controller exactly where the engine must.
- */
-function simulate(ctrl: AdaptiveConcurrency, load: Load): Trace {
-  const solve: { finish: number }[] = [];
-  const evolve: { finish: number; version: number }[] = [];
-  const queue: number[] = [];
-  const changes: ConcurrencyChange[] = [];
-  const windows: number[] = [];
-  const evolveLimits: number[] = [];
-  let t = 0;
-  let committed = 0;
-  const inServer = () => solve.length - committed + evolve.length;
-  for (;;) {
-    while (solve.length - committed < ctrl.limit('solve') && solve.length < load.tasks) {
-      ctrl.started('solve', t);
-      solve.push({ finish: t + load.solveSeconds(inServer() + 1) });
-    }
-    while (evolve.length < ctrl.limit('evolve') && queue.length > 0) {
-      ctrl.started('evolve', t);
-      evolve.push({ finish: t + load.evolveSeconds, version: queue.shift()! });
-    }
-    // A task done but waiting for an earlier one to commit is no longer pending.
-    const pending = [...solve.slice(committed).map((s) => s.finish), ...evolve.map((e) => e.finish)].filter((f) => f > t);
-    if (pending.length === 0) break;
-    t = Math.min(...pending);
-    for (let i = evolve.length - 1; i >= 0; i--) {
-      if (evolve[i]!.finish > t) continue;
-      ctrl.produced('evolve', t);
-      ctrl.gapObserved(committed - evolve[i]!.version);
-      evolve.splice(i, 1);
-    }
-    while (committed < solve.length && solve[committed]!.finish <= t) {
-      committed++;
-      ctrl.produced('solve', t);
-      for (let j = 0; j < load.jobsPerTask; j++) {
-        ctrl.enqueued('evolve', t);
-        queue.push(committed);
-      }
-      changes.push(...ctrl.tick(t));
-      windows.push(ctrl.limit('solve'));
-      evolveLimits.push(ctrl.limit('evolve'));
-    }
-  }
-  return { changes, windows, evolveLimits, end: t };
-}
 
 /** A server whose throughput scales with load up to `knee` requests, then stays flat. */
 const kneeAt = (knee: number, base = 10) => (n: number) => base * Math.max(1, n / knee);
@@ -141,21 +74,39 @@ describe('AdaptiveConcurrency: the solve window', () => {
     }
   });
 
-  it('grows to the bound when the server never saturates, and never past it', () => {
+  it('doubles the window while throughput keeps pace (slow start), up to the bound and never past it', () => {
     const c = controller({ initial: 1, max: 12, periodSeconds: 10, minItems: 4 });
-    const trace = simulate(c, { tasks: 600, solveSeconds: () => 10, evolveSeconds: 1, jobsPerTask: 1 });
+    const trace = simulate(c, { tasks: 600, solveSeconds: () => 10, evolveSeconds: 1, jobsPerTask: 0 });
+    const solve = trace.changes.filter((x) => x.stage === 'solve');
+    expect(solve.slice(0, 4).map((x) => [x.to, x.reason])).toEqual([[2, 'probe'], [4, 'probe'], [8, 'probe'], [12, 'probe']]);
     expect(Math.max(...trace.windows)).toBe(12);
     expect(trace.windows.at(-1)).toBe(12);
+    // At the bound the climb can only look down; each failed look doubles the wait before the next.
+    const downs = solve.filter((x) => x.reason === 'probe-down').map((x) => x.at);
+    expect(downs.length).toBeGreaterThanOrEqual(3);
+    expect(downs[2]! - downs[1]!).toBeGreaterThan(downs[1]! - downs[0]!);
   });
 
-  it('undoes a probe that bought no throughput', () => {
-    // The server is saturated by one task: a wider window only makes each task slower.
+  it('undoes a probe that bought no throughput, and sheds window that buys none', () => {
+    // One task saturates the server: a wider window only makes each task slower.
     const c = controller({ initial: 4, periodSeconds: 20, minItems: 4, holdPeriods: 2 });
-    const trace = simulate(c, { tasks: 200, solveSeconds: kneeAt(1), evolveSeconds: 1, jobsPerTask: 0 });
-    const [probe, undo] = trace.changes.filter((x) => x.stage === 'solve');
-    expect(probe).toMatchObject({ from: 4, to: 5, reason: 'probe' });
-    expect(undo).toMatchObject({ from: 5, to: 4, reason: 'probe-undone' });
-    expect(Math.max(...trace.windows)).toBe(5);
+    const trace = simulate(c, { tasks: 300, solveSeconds: kneeAt(1), evolveSeconds: 1, jobsPerTask: 0 });
+    const [probe, undo, down] = trace.changes.filter((x) => x.stage === 'solve');
+    expect(probe).toMatchObject({ from: 4, to: 8, reason: 'probe' });
+    expect(undo).toMatchObject({ from: 8, to: 4, reason: 'probe-undone' });
+    expect(down).toMatchObject({ from: 4, to: 3, reason: 'probe-down' });
+    // Throughput is the same at any window, so the climb walks down to the smallest (least stale) one.
+    expect(trace.windows.at(-1)).toBe(1);
+  });
+
+  it('comes down from a window far past the knee', () => {
+    const c = controller({ initial: 48, max: 64, periodSeconds: 20, minItems: 8, holdPeriods: 2 });
+    const trace = simulate(c, { tasks: 1500, solveSeconds: kneeAt(16), evolveSeconds: 1, jobsPerTask: 0 });
+    expect(trace.changes.some((x) => x.stage === 'solve' && x.reason === 'probe-down')).toBe(true);
+    for (const w of tail(trace.windows)) {
+      expect(w).toBeGreaterThanOrEqual(10);
+      expect(w).toBeLessThanOrEqual(24);
+    }
   });
 
   it('shrinks the window while the mean version gap exceeds τ, and does not grow it near τ', () => {
@@ -226,12 +177,39 @@ describe('AdaptiveConcurrency: decisions', () => {
     expect(c.tick(16)).toEqual([]); // a fresh period has begun
   });
 
+  it('climbs on the tokens/s the engine reports, not on commits, once it reports work', () => {
+    const c = controller({ initial: 2, periodSeconds: 10, minItems: 2, holdPeriods: 1 });
+    const commit = (t: number) => { c.produced('solve', t); c.started('solve', t); };
+    c.started('solve', 0);
+    c.started('solve', 0);
+    commit(5);
+    commit(10);
+    c.work(1000, 10);
+    const [probe] = c.tick(10);
+    expect(probe).toMatchObject({ stage: 'solve', from: 2, to: 4, reason: 'probe', tokensPerSecond: 100 });
+    c.started('solve', 10);
+    c.started('solve', 10);
+    // Warm-up: a period, and at least the four tasks in flight at the change committed; it decides nothing.
+    for (let t = 11; t <= 14; t++) commit(t);
+    expect(c.tick(14)).toEqual([]);
+    for (let t = 15; t <= 20; t++) commit(t);
+    c.work(5000, 20);
+    expect(c.tick(20)).toEqual([]);
+    // Commits/s went from 0.2 to 1, tokens/s did not move: the server had no headroom, so the probe is undone.
+    for (let t = 21; t <= 30; t++) commit(t);
+    c.work(1000, 30);
+    const [undo] = c.tick(30);
+    expect(undo).toMatchObject({ stage: 'solve', from: 4, to: 2, reason: 'probe-undone', tokensPerSecond: 100, throughput: { solve: 1 } });
+    expect(undo!.detail).toContain('tok/s');
+  });
+
   it('refuses time that runs backwards and a completion nobody started', () => {
     const c = controller({});
     c.started('solve', 5);
     expect(() => c.tick(4)).toThrow(/time went back/);
     expect(() => c.produced('evolve', 6)).toThrow(/no evolve item started/);
     expect(() => c.gapObserved(-1)).toThrow(RangeError);
+    expect(() => c.work(Number.NaN, 6)).toThrow(RangeError);
   });
 
   it('records each change as an engine.concurrency event', () => {
