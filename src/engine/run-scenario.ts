@@ -3,7 +3,7 @@ import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { createActor } from 'xstate';
 import { loadPersonaTemplate } from '../individual/persona-template';
-import { createModel, offlineModel, useModel, type CreatedModel } from './create-model';
+import { createModel, offlineModel, useModel, virtualLatency, type CreatedModel, type VirtualLatency } from './create-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import type { LanguageModel } from '../llm/model';
 import { SimSideChannel } from '../llm/sim/side-channel';
@@ -15,6 +15,8 @@ import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
 import { buildNiches, GraderSet } from '../tasks/niche-registry';
+import type { Niche } from '../tasks/niche';
+import type { Grader } from '../tasks/task';
 import { taskStream } from '../tasks/stream';
 import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
@@ -169,7 +171,29 @@ function prepareRunDir(dir: string, force: boolean): void {
 
 function buildModel(scenario: LoadedScenario['scenario'], opts: RunOptions, sideChannel: SimSideChannel): CreatedModel {
   if (opts.replayFrom) return offlineModel(scenario, sideChannel);
-  return opts.model ? useModel(opts.model, sideChannel) : createModel(scenario, sideChannel);
+  if (!opts.model) return createModel(scenario, sideChannel);
+  // An injected model runs in virtual time too when the scenario asks (its answers are held until ready).
+  const latency = virtualLatency(scenario);
+  return { ...useModel(opts.model, sideChannel), ...(latency ? { latency } : {}) };
+}
+
+/**
+ * In virtual time, graders are real work outside it: the clock stands still while any of a
+ * grader's async methods runs (grade, and the code grader's public tests).
+ */
+function holdGraders(niches: Map<string, Niche>, latency: VirtualLatency | undefined): Map<string, Niche> {
+  if (!latency) return niches;
+  const held = (g: Grader): Grader => new Proxy(g, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        const out: unknown = (v as (...a: unknown[]) => unknown).apply(target, args);
+        return out instanceof Promise ? latency.hold(out) : out;
+      };
+    },
+  });
+  return new Map([...niches].map(([id, n]) => [id, { ...n, grader: held(n.grader) }]));
 }
 
 async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptions, resumed: RunStore | null): Promise<RunResult> {
@@ -190,9 +214,9 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     allowUnsandboxed: scenario.grading.allowUnsandboxed || simWritesCode,
   });
   try {
-    const niches = buildNiches(scenario.stream.niches, loaded.dir, graders);
     const sideChannel = new SimSideChannel();
     const created = buildModel(scenario, opts, sideChannel);
+    const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), created.latency);
     try {
       // Before anything is written: a wrong address fails in seconds with one line.
       await created.probe();
@@ -247,7 +271,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     embeddings: created.remoteEmbeddings,
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });
-  const model = new AccountingModel(journal);
+  // Virtual time sits in front of the journal: an answer it serves takes the same virtual time as a computed one.
+  const model = new AccountingModel(created.latency ? created.latency.wrap(journal) : journal);
   const inner = created.model;
   const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, clock, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
@@ -332,6 +357,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       runDir,
       timing: { wallSeconds: Math.round(wallSeconds * 1000) / 1000, tasksPerSecond: Math.round((outcome.committed / Math.max(wallSeconds, 1e-9)) * 10) / 10 },
       ...(created.endpointUsage() ? { endpoints: created.endpointUsage() } : {}),
+      ...virtualFigures(created.latency),
     });
     const progress = { committed: outcome.committed, total: scenario.stream.tasks };
     if (outcome.interrupted) {
@@ -366,6 +392,19 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     stop.removeEventListener('abort', onStop);
     supervisor.stop();
   }
+}
+
+/** The summary's virtual-time fields (present only in virtual time; deterministic for a seed). */
+function virtualFigures(latency: VirtualLatency | undefined): Pick<RunSummary, 'latency' | 'virtualSeconds' | 'tokensPerSecond' | 'utilization'> {
+  const s = latency?.stats();
+  if (!latency || !s) return {};
+  const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+  return {
+    latency: latency.profile,
+    virtualSeconds: Math.round(s.virtualSeconds * 1000) / 1000,
+    tokensPerSecond: Math.round(s.tokensPerSecond * 10) / 10,
+    utilization: s.utilization === null ? null : r4(s.utilization),
+  };
 }
 
 /** A signal aborted when any of the given ones is. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
+import { PROFILES } from '../llm/sim/server/profiles';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
 
@@ -86,7 +87,16 @@ export const scenarioSchema = z.strictObject({
   }).default({ inFlight: 1 }),
   /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
   model: z.discriminatedUnion('backend', [
-    z.strictObject({ backend: z.literal('sim') }),
+    z.strictObject({
+      backend: z.literal('sim'),
+      /**
+       * Run the simulated model behind this serve-sim latency profile in virtual time (README,
+       * "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and utilization.
+       */
+      latency: z.string().refine((name) => Object.hasOwn(PROFILES, name), {
+        message: `unknown latency profile (profiles: ${Object.keys(PROFILES).join(', ')})`,
+      }).optional(),
+    }),
     openaiModelSchema,
   ]).default({ backend: 'sim' }),
   /** Overrides of the simulated model's parameters (src/llm/sim/sim-params.ts). */

@@ -75,6 +75,17 @@ export interface RunSummary {
   endpoints?: Record<string, EndpointUsage>;
   /** The run's report (`index.html`), when one was written; not part of the deterministic summary. */
   reportPath?: string;
+  /** Virtual time only (`--latency`, README "Virtual time"): the serve-sim latency profile the run ran behind. */
+  latency?: string;
+  /** Virtual time only: virtual seconds from the start to the end of the last model request. */
+  virtualSeconds?: number;
+  /** Virtual time only: tokens the simulated server generated (aborted requests' partial output included) per virtual second. */
+  tokensPerSecond?: number;
+  /**
+   * Virtual time only: tokensPerSecond over the server's maximum output tokens/s for the run's
+   * request shape (docs/latency-profiles.md, "Utilization"); null when nothing was generated.
+   */
+  utilization?: number | null;
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;

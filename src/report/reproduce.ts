@@ -26,6 +26,8 @@ interface EndpointSection {
 
 interface ModelSection {
   readonly backend: string;
+  /** In-process simulator only: the latency profile it ran behind in virtual time. */
+  readonly latency?: string;
   readonly endpoints?: readonly EndpointSection[];
   readonly bindings?: Record<string, string>;
   readonly embeddings?: { readonly baseURL?: string; readonly model: string; readonly apiKeyEnv?: string; readonly batchSize?: number; readonly dimensions?: number };
@@ -52,7 +54,7 @@ export function shellWord(s: string): string {
  * from the scenario file, and only the flags that tune them in place are given.
  */
 export function backendFlags(model: ModelSection | undefined): string[] {
-  if (!model || model.backend === 'sim') return ['--backend', 'sim'];
+  if (!model || model.backend === 'sim') return ['--backend', 'sim', ...(model?.latency ? ['--latency', model.latency] : [])];
   const eps = model.endpoints ?? [];
   const shared = <T>(f: (e: EndpointSection) => T): { value: T } | null =>
     eps.length > 0 && eps.every((e) => f(e) === f(eps[0]!)) ? { value: f(eps[0]!) } : null;
