@@ -14,6 +14,7 @@ import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
+import { benchVirtualTime } from './virtual-time.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -28,6 +29,7 @@ const benches: [string, () => Promise<void>][] = [
   ['hot paths', benchHotPaths],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
   ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
+  ['virtual time: a 600-task hard run in virtual time (a few minutes)', benchVirtualTime],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
 ];
@@ -36,7 +38,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('virtual'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();
