@@ -55,6 +55,13 @@ export interface RunSummary {
   disagreementRate: number;
   /** LeadLearn: leader replies that could not be used (structure fell back), and bank size. */
   leadlearn: { fallbacks: number; entries: number };
+  /**
+   * Evolve stages applied (reflection, the leader's note, CoDream: one per graded task), their mean
+   * and largest version gap (pool updates applied between computing and applying one), and evolve
+   * stages that failed for infrastructure reasons (their task stays graded; nothing of them is
+   * applied; `run` exits 3 when > 0).
+   */
+  evolve: { applied: number; meanGap: number; maxGap: number; failures: number; failuresByStage: Record<InfraStage, number> };
   /** CoDream sessions, insights crystallized, and deliveries to agents. */
   codream: { sessions: number; insights: number; routed: number };
   /** Niche → its specialist at the last lifecycle window (empty: none leads by the margin). */
@@ -90,6 +97,8 @@ export class SummaryBuilder {
   private readonly dreams = { sessions: 0, insights: 0, routed: 0 };
   reflectionsParsed = 0;
   reflectionsFailed = 0;
+  private readonly evolveFailed: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
+  private readonly evolveApplied = { applied: 0, gapSum: 0, gapMax: 0 };
 
   constructor(nicheOrder: readonly string[]) {
     for (const n of nicheOrder) this.niches.set(n, { tasks: 0, rewardSum: 0, correct: 0 });
@@ -108,6 +117,18 @@ export class SummaryBuilder {
   addFailure(niche: string, stage: InfraStage): void {
     if (!this.niches.has(niche)) this.niches.set(niche, { tasks: 0, rewardSum: 0, correct: 0 });
     this.failures[stage] += 1;
+  }
+
+  /** Record one evolve stage that failed for infrastructure reasons (its task stays graded; nothing of the stage is applied). */
+  addEvolveFailure(stage: InfraStage): void {
+    this.evolveFailed[stage] += 1;
+  }
+
+  /** Record one applied evolve outcome and its version gap (updates applied between its computation and its application). */
+  addEvolveApplied(gap: number): void {
+    this.evolveApplied.applied += 1;
+    this.evolveApplied.gapSum += gap;
+    this.evolveApplied.gapMax = Math.max(this.evolveApplied.gapMax, gap);
   }
 
   /** Record one evolve-stage fallback. */
@@ -146,7 +167,7 @@ export class SummaryBuilder {
   }
 
   /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'evolve'> & { leadlearnEntries: number }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -179,6 +200,13 @@ export class SummaryBuilder {
       disagreementRate: tasks + failures ? round(this.disagreements / (tasks + failures)) : 0,
       leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
       codream: { ...this.dreams },
+      evolve: {
+        applied: this.evolveApplied.applied,
+        meanGap: this.evolveApplied.applied ? round(this.evolveApplied.gapSum / this.evolveApplied.applied) : 0,
+        maxGap: this.evolveApplied.gapMax,
+        failures: Object.values(this.evolveFailed).reduce((a, b) => a + b, 0),
+        failuresByStage: { ...this.evolveFailed },
+      },
       ...tail,
     };
   }
