@@ -85,12 +85,17 @@ export interface EngineOptions {
   /** The structures tasks may use (default: the built-in ones). */
   readonly structures?: StructureRegistry;
   /**
-   * True when the model answers in zero time (the in-process simulator without `--latency`): an
-   * evolve outcome is then ready as soon as its task commits, so the engine waits for it at the next
-   * commit or start, which keeps the run deterministic whatever real I/O (graders) does.
-   * False for backends that take time (virtual time, real servers): outcomes are applied when ready.
+   * When evolve outcomes are applied, so that the run stays reproducible on each kind of backend:
+   * - `instant` (the in-process simulator without `--latency`, which answers in zero time): every
+   *   outcome is ready at once, so the engine waits for it at the next commit, start or lifecycle
+   *   window, whatever real I/O (graders) does;
+   * - `when-ready` (virtual time): each is applied as soon as it is ready; readiness is measured
+   *   on the discrete-event clock, so it is the same on every run;
+   * - `lag` (real servers, default): the outcome of task i is applied just before the solve commit
+   *   of task i + inFlight, waiting for it if needed and never earlier, so a resumed run re-executes
+   *   the same order whatever the servers' timing.
    */
-  readonly instantModel?: boolean;
+  readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
   /** Judges stale lessons and insights before they are applied (default: `full`, keep everything). */
   readonly staleness?: StalenessJudge;
 }
@@ -157,15 +162,17 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     ...(o.usage ? { usage: o.usage } : {}),
   };
   const judge = o.staleness ?? keepAll;
+  const timing = o.evolveTiming ?? 'lag';
   const evolve = new EvolvePipeline({
     apply: async (evo) => { await commitEvolve(commitDeps, evo, judge); },
     limit: () => Number.MAX_SAFE_INTEGER,
+    held: timing === 'lag',
   });
   // Sequential (one task in flight) is the paper's loop: a task's evolve stage is applied before
   // the next one starts. A zero-time model makes every evolve outcome ready at once: waiting for it
   // costs nothing and keeps application points independent of real I/O.
   const inline = window === 1;
-  const settleAtSync = inline || o.instantModel === true;
+  const settleAtSync = inline || timing === 'instant';
   const life = o.scenario.population.lifecycle;
   const nichesSeen: string[] = [];
   let recent: Record<string, number> = {};
@@ -196,9 +203,15 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
   });
   let outage = false;
+  /** Wait for evolve outcomes to be applied, unless the run is cut or an outage lasts too long first; true when it may go on. */
+  const evolved = async (wait: Promise<void>): Promise<boolean> => {
+    const r = await Promise.race([wait.then(() => 'ok' as const), cut, outageWatch.expired]);
+    if (r === 'outage') outage = true;
+    return r === 'ok';
+  };
   for (;;) {
     evolve.check();
-    if (settleAtSync && !o.cut?.aborted) await evolve.settle();
+    if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
     while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
@@ -214,7 +227,8 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (outcome === 'cut') break;
     if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
-    if (o.instantModel) await evolve.settle();
+    if (timing === 'instant' && !(await evolved(evolve.settle()))) break;
+    if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - window + 1)))) break;
     const changes = commitTask(commitDeps, outcome);
     evolve.enqueue(outcome, changes.poolVersion);
     committed++;
@@ -223,7 +237,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     recent[niche] = (recent[niche] ?? 0) + 1;
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
     if (committed % life.every === 0) {
-      if (settleAtSync) await evolve.settle();
+      if (settleAtSync && !(await evolved(evolve.settle()))) break;
       await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
     }
     o.checkpoint?.();
@@ -231,8 +245,9 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  // Evolve outcomes of committed tasks are applied before the run stops (a cut abandons them: a resume re-runs them).
-  if (!o.cut?.aborted) await Promise.race([evolve.settle(), cut]);
+  // Evolve outcomes of committed tasks are applied before the run stops; a cut or an outage
+  // abandons them (a resume re-runs them), and a cut during this wait still stops at once.
+  if (!outage && !o.cut?.aborted) await evolved(evolve.settle());
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
   }

@@ -10,6 +10,11 @@ export interface EvolvePipelineOptions {
   readonly limit: () => number;
   /** Called as each evolve job finishes computing (before it is applied), for production-rate measurement. */
   readonly onProduced?: () => void;
+  /**
+   * Held: an outcome is applied only once the engine releases it (`release`), at a point it chose
+   * deterministically, even if it is ready earlier. Otherwise each is applied as soon as it is ready.
+   */
+  readonly held?: boolean;
   /** Computes one task's evolve outcome (default: reflection, the leader's note, CoDream). */
   readonly run?: (out: TaskOutcome, version: number) => Promise<EvolveOutcome>;
 }
@@ -34,17 +39,39 @@ export class EvolvePipeline {
   /** The chain of applications: each waits for the one before it and for its own job. */
   private tail: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
+  /** Outcomes with an index below this may be applied (Infinity: apply each as soon as it is ready). */
+  private released: number;
+  private readonly gates: Array<{ index: number; open: () => void }> = [];
+  /** The application chain as it stood after each queued outcome: awaiting `ends[i]` waits for outcome i's application. */
+  private readonly ends: Promise<void>[] = [];
 
-  constructor(private readonly o: EvolvePipelineOptions) {}
+  constructor(private readonly o: EvolvePipelineOptions) {
+    this.released = o.held ? 0 : Infinity;
+  }
+
+  /** Allow the outcomes of the first `count` queued tasks to be applied (held pipelines only). */
+  release(count: number): void {
+    if (count <= this.released) return;
+    this.released = count;
+    for (let i = this.gates.length - 1; i >= 0; i--) {
+      if (this.gates[i]!.index < count) { this.gates[i]!.open(); this.gates.splice(i, 1); }
+    }
+  }
+
+  private gate(index: number): Promise<void> {
+    if (index < this.released) return Promise.resolve();
+    return new Promise((open) => { this.gates.push({ index, open }); });
+  }
 
   /** Queue the evolve job of a task whose solve outcome was just committed at pool version `version`. */
   enqueue(out: TaskOutcome, version: number): void {
     let done!: (evo: EvolveOutcome) => void;
     const ready = new Promise<EvolveOutcome>((resolve) => { done = resolve; });
     this.waiting.push({ out, version, done });
-    this.queued++;
+    const index = this.queued++;
     this.tail = this.tail.then(async () => {
       const evo = await ready;
+      await this.gate(index);
       if (this.failure) return;
       try {
         await this.o.apply(evo);
@@ -53,6 +80,7 @@ export class EvolvePipeline {
         this.failure = { error };
       }
     });
+    this.ends.push(this.tail);
     this.pump();
   }
 
@@ -86,8 +114,22 @@ export class EvolvePipeline {
     return this.queued - this.applied;
   }
 
+  /** Outcomes applied so far. */
+  get appliedCount(): number {
+    return this.applied;
+  }
+
+  /** Release and wait until the outcomes of the first `count` queued tasks have been applied. */
+  async applyThrough(count: number): Promise<void> {
+    this.release(count);
+    const last = Math.min(count, this.queued) - 1;
+    if (last >= 0) await this.ends[last];
+    this.check();
+  }
+
   /** Wait until every queued outcome has been applied; rethrows an application failure (e.g. the supervisor rejected an update). */
   async settle(): Promise<void> {
+    this.release(Infinity);
     let tail: Promise<void>;
     do {
       tail = this.tail;

@@ -308,7 +308,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
       // The in-process simulator answers in zero time: evolve outcomes are ready at once.
-      instantModel: inner instanceof SimModel,
+      evolveTiming: inner instanceof SimModel ? 'instant' : 'lag',
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;
