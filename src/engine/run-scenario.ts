@@ -18,6 +18,7 @@ import { buildNiches, GraderSet } from '../tasks/niche-registry';
 import { taskStream } from '../tasks/stream';
 import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
+import { SimModel } from '../llm/sim/sim-model';
 import { getPreset } from './presets';
 import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
@@ -313,6 +314,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
+      // The in-process simulator answers in zero time: evolve outcomes are ready at once.
+      instantModel: inner instanceof SimModel,
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;

@@ -71,6 +71,13 @@ export interface RunSummary {
   disagreementRate: number;
   /** LeadLearn: leader replies that could not be used (structure fell back), and bank size. */
   leadlearn: { fallbacks: number; entries: number };
+  /**
+   * Evolve stages applied (reflection, the leader's note, CoDream: one per graded task), their mean
+   * and largest version gap (pool updates applied between computing and applying one), and evolve
+   * stages that failed for infrastructure reasons (their task stays graded; nothing of them is
+   * applied; `run` exits 3 when > 0).
+   */
+  evolve: { applied: number; meanGap: number; maxGap: number; failures: number; failuresByStage: Record<InfraStage, number> };
   /** CoDream sessions, insights crystallized, and deliveries to agents. */
   codream: { sessions: number; insights: number; routed: number };
   /** Staleness decisions on lessons and insights (rewards are never subject to them). */
@@ -109,6 +116,8 @@ export class SummaryBuilder {
   private readonly stale: StalenessTally;
   reflectionsParsed = 0;
   reflectionsFailed = 0;
+  private readonly evolveFailed: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
+  private readonly evolveApplied = { applied: 0, gapSum: 0, gapMax: 0 };
 
   /** `staleness`: the scenario's `engine.staleness` (default: `full`, which keeps everything). */
   constructor(nicheOrder: readonly string[], staleness: { readonly policy: string; readonly tau: number } = { policy: 'full', tau: DEFAULT_STALENESS_TAU }) {
@@ -138,6 +147,18 @@ export class SummaryBuilder {
   addFailure(niche: string, stage: InfraStage): void {
     if (!this.niches.has(niche)) this.niches.set(niche, { tasks: 0, rewardSum: 0, correct: 0 });
     this.failures[stage] += 1;
+  }
+
+  /** Record one evolve stage that failed for infrastructure reasons (its task stays graded; nothing of the stage is applied). */
+  addEvolveFailure(stage: InfraStage): void {
+    this.evolveFailed[stage] += 1;
+  }
+
+  /** Record one applied evolve outcome and its version gap (updates applied between its computation and its application). */
+  addEvolveApplied(gap: number): void {
+    this.evolveApplied.applied += 1;
+    this.evolveApplied.gapSum += gap;
+    this.evolveApplied.gapMax = Math.max(this.evolveApplied.gapMax, gap);
   }
 
   /** Record one evolve-stage fallback. */
@@ -176,7 +197,7 @@ export class SummaryBuilder {
   }
 
   /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'staleness'> & { leadlearnEntries: number }): RunSummary {
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'evolve' | 'staleness'> & { leadlearnEntries: number }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -209,6 +230,13 @@ export class SummaryBuilder {
       disagreementRate: tasks + failures ? round(this.disagreements / (tasks + failures)) : 0,
       leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
       codream: { ...this.dreams },
+      evolve: {
+        applied: this.evolveApplied.applied,
+        meanGap: this.evolveApplied.applied ? round(this.evolveApplied.gapSum / this.evolveApplied.applied) : 0,
+        maxGap: this.evolveApplied.gapMax,
+        failures: Object.values(this.evolveFailed).reduce((a, b) => a + b, 0),
+        failuresByStage: { ...this.evolveFailed },
+      },
       staleness: { ...this.stale },
       ...tail,
     };

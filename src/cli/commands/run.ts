@@ -110,7 +110,7 @@ export function reportResult(result: RunResult, json: boolean): number {
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  return summary.failures > 0 ? EXIT.tasksFailed : EXIT.ok;
+  return summary.failures > 0 || (summary.evolve?.failures ?? 0) > 0 ? EXIT.tasksFailed : EXIT.ok;
 }
 
 /** The scenario a replayed run ran (from its run.json), when no scenario file is given. */

@@ -14,7 +14,7 @@ export function item(agentId: string, text: string, version: number, niche: stri
 /** An applied update that stored `stored` (receiver, text, niche) and marked `duplicates` as duplicates. */
 export function changes(version: number, stored: ReadonlyArray<[string, string, (string | null)?]>, duplicates: ReadonlyArray<[string, string]> = []): UpdateChanges {
   return {
-    taskId: `task-${version}`, poolVersion: version, observed: [], droppedObservations: [], synergy: [], leadership: null,
+    taskId: `task-${version}`, poolVersion: version, observed: [], droppedObservations: [], synergy: [], leadership: null, note: null,
     entries: [
       ...stored.map(([to, text, niche], i) => ({ agentId: to, entry: entry(`${to}:${version}:${i}`, text, niche === undefined ? 'algebra' : niche), status: 'stored' as const, receiver: to })),
       ...duplicates.map(([to, text], i) => ({ agentId: to, entry: entry(`${to}:${version}:d${i}`, text), status: 'duplicate' as const, receiver: to })),
