@@ -24,6 +24,7 @@ export function formatSummary(s: RunSummary): string {
       `disagreement rate ${s.disagreementRate.toFixed(3)} · LeadLearn records ${s.leadlearn.entries}, fallbacks ${s.leadlearn.fallbacks}`,
     ] : []),
     ...(s.evolve?.applied ? [`evolve stages applied ${s.evolve.applied} · version gap mean ${s.evolve.meanGap}, max ${s.evolve.maxGap}`] : []),
+    ...(s.staleness ? [`staleness ${s.staleness.policy} (tau ${s.staleness.tau}): kept ${s.staleness.kept}, patched ${s.staleness.patched}, dropped ${s.staleness.dropped} · model calls ${s.staleness.reflectiveCalls}, fallbacks ${s.staleness.fallbacks}`] : []),
     ...(s.codream.sessions ? [`CoDream sessions ${s.codream.sessions} · insights ${s.codream.insights} · deliveries ${s.codream.routed}`] : []),
     `specialists ${Object.entries(s.specialists).filter(([, a]) => a.length).map(([n, a]) => `${n}: ${a.join(', ')}`).join('; ') || 'none'} · stable ${s.stableSpecialists}`,
     ...(Object.values(s.lineage).some((v) => v > 0) ? [`lifecycle ${Object.entries(s.lineage).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),

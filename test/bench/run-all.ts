@@ -13,6 +13,7 @@ import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
 
@@ -22,6 +23,7 @@ const benches: [string, () => Promise<void>][] = [
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
+  ['staleness', benchStaleness],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['dataset load', benchDatasetLoad],
