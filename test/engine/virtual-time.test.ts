@@ -17,9 +17,11 @@ const run = (loaded: ReturnType<typeof scenario>, inFlight: number, extra: Recor
   runScenario(loaded, { inFlight, report: false, outDir: path.join(dir, `r${n++}`), ...extra } as Parameters<typeof runScenario>[1]);
 
 describe('virtual time (--latency)', () => {
-  it('adds virtualSeconds, tokensPerSecond and utilization, and changes nothing else in the summary', async () => {
-    const plain = (await run(scenario({ backend: 'sim' }), 4)).summary;
-    const timed = (await run(scenario(), 4)).summary;
+  it('adds virtualSeconds, tokensPerSecond and utilization, and changes nothing else in the summary (sequential)', async () => {
+    // With tasks in flight, evolve outcomes apply when ready in virtual time instead of at once, so
+    // only the sequential loop is the same run with and without latency.
+    const plain = (await run(scenario({ backend: 'sim' }), 1)).summary;
+    const timed = (await run(scenario(), 1)).summary;
     expect(timed.latency).toBe('qwen3-8b-h100-vllm');
     expect(timed.virtualSeconds!).toBeGreaterThan(0);
     expect(timed.tokensPerSecond!).toBeGreaterThan(0);
@@ -37,7 +39,6 @@ describe('virtual time (--latency)', () => {
     const b = (await run(scenario(), 8)).summary;
     expect(stable(b)).toBe(stable(a));
     const sequential = (await run(scenario(), 1)).summary;
-    expect(sequential.accuracy).toBe(a.accuracy);
     expect(sequential.virtualSeconds!).toBeGreaterThan(2 * a.virtualSeconds!);
     expect(a.utilization!).toBeGreaterThan(sequential.utilization!);
   });

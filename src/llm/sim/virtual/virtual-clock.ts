@@ -29,12 +29,14 @@ export interface VirtualClockStats {
  *
  * - no hold is outstanding: `hold(promise)` marks work that is not in virtual time (real I/O such
  *   as the code grader's sandbox) and stops the clock until it settles, so a slow sandbox never
- *   lets model time run ahead of the run;
+ *   lets model time run ahead of the run. Held results reach their callers only once every hold
+ *   has settled and the run is quiescent, in the order the holds were taken;
  * - `QUIET_TURNS` event-loop turns (setImmediate) in a row passed with the activity counter
  *   unchanged. Activity is a request submitted, answered or aborted, or a hold taken or released
  *   (`touch()`); a chain of promise continuations runs to its end inside one turn.
  *
- * At quiescence, before time moves, the clock runs its quiescence hooks (`onQuiescent`): the
+ * At quiescence it first delivers held results (and waits for quiescence again); then, before
+ * time moves, it runs its quiescence hooks (`onQuiescent`): the
  * model wrapper admits the requests submitted at this instant there, sorted by a deterministic
  * key, so which real I/O finished first never changes the result. Then it fires the next instant's
  * events, and the following ones, until one of them touches the clock (it answered a request):
@@ -54,6 +56,8 @@ export class VirtualClock {
   private events = 0;
   private settles = 0;
   private readonly hooks: Array<() => void> = [];
+  /** Deliveries of held work, in the order it was held; called together once every hold has settled. */
+  private heldResults: Array<() => void> = [];
 
   /** Virtual milliseconds since the clock was made. */
   now(): number {
@@ -67,18 +71,25 @@ export class VirtualClock {
   }
 
   /**
-   * Keep the clock where it is until `work` settles; returns `work`. For everything the run
-   * awaits that is not a model request in virtual time (real I/O).
+   * Keep the clock where it is until `work` settles, for everything the run awaits that is not a
+   * model request in virtual time (real I/O). The returned promise settles like `work`, but only
+   * once every hold outstanding has settled and the run is quiescent; held results are then
+   * delivered in the order the holds were taken. So which real I/O finished first never changes
+   * what the run does next: a result arrives at the same virtual instant, in the same order.
    */
   hold<T>(work: Promise<T>): Promise<T> {
     this.holds++;
     this.touch();
-    const release = () => {
-      this.holds--;
-      this.touch();
-    };
-    work.then(release, release);
-    return work;
+    return new Promise<T>((resolve, reject) => {
+      let deliver: () => void = () => {};
+      this.heldResults.push(() => deliver());
+      const settle = (d: () => void) => {
+        deliver = d;
+        this.holds--;
+        this.wake();
+      };
+      work.then((v) => settle(() => resolve(v)), (e: unknown) => settle(() => reject(e)));
+    });
   }
 
   /** Run `fn` at every quiescence, before time moves (admit what was submitted at this instant). */
@@ -111,6 +122,14 @@ export class VirtualClock {
       return;
     }
     this.quiet = 0;
+    // Held results first, in hold order, at this same instant; then wait for quiescence again.
+    if (this.heldResults.length > 0) {
+      const results = this.heldResults;
+      this.heldResults = [];
+      for (const deliver of results) deliver();
+      this.touch();
+      return;
+    }
     for (const hook of this.hooks) hook();
     const before = this.activity;
     for (let burst = 0; ; burst++) {

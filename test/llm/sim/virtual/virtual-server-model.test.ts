@@ -64,6 +64,17 @@ describe('VirtualServerModel', () => {
     expect(a['task-0']!).toBeLessThan(a['task-2']!);
   });
 
+  it('delivers held results in the order the holds were taken, once all have settled, whichever finished first', async () => {
+    for (const delays of [[30, 1, 10], [1, 30, 10]]) {
+      const m = new VirtualServerModel(fake, { profile: 'qwen3-8b-h100-vllm', seed: 1 });
+      const order: number[] = [];
+      await Promise.all(delays.map((d, i) => m.hold(sleep(d)).then(() => { order.push(i); })));
+      expect(order).toEqual([0, 1, 2]);
+      const rejected = await m.hold(Promise.reject(new Error('sandbox down'))).catch((e: Error) => e.message);
+      expect(rejected).toBe('sandbox down');
+    }
+  });
+
   it('an aborted request is cancelled mid-decode and says how many tokens it saved; one already answered resolves', async () => {
     const m = new VirtualServerModel(fake, { profile: 'qwen3-8b-h100-vllm', seed: 1 });
     const ctl = new AbortController();
