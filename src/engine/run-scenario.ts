@@ -339,9 +339,9 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
-      // The in-process simulator answers in zero time: evolve outcomes are ready at once. In virtual
-      // time readiness is measured on the discrete-event clock (held real I/O delivered in hold order).
-      evolveTiming: created.latency ? 'when-ready' : inner instanceof SimModel ? 'instant' : 'lag',
+      // The in-process simulator answers in zero time: evolve outcomes are ready at once. Virtual time
+      // predicts a run against a real server, so it applies them as such a run does ('lag').
+      evolveTiming: inner instanceof SimModel && !created.latency ? 'instant' : 'lag',
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;
