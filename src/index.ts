@@ -67,8 +67,8 @@ export { type AgentRef } from './individual/agent-machine';
 export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
-export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
-export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
+export { CompletionAbortedError, isCompletionAborted, type LanguageModel, type CompletionRequest, type Completion, type ChatMessage, type Stage, type Usage } from './llm/model';
+export { AccountingModel, type Cancellations, type TokenReport, type StageUsage } from './llm/token-accounting';
 export { createHashEmbedder } from './llm/hash-embedder';
 export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
