@@ -22,6 +22,10 @@ export function formatSummary(s: RunSummary): string {
       ...Object.entries(s.structures).map(([n, st]) => `  ${n.padEnd(20)} ${Object.entries(st).map(([k, v]) => `${k} ${v}`).join(', ')}`),
       `disagreement rate ${s.disagreementRate.toFixed(3)} · LeadLearn records ${s.leadlearn.entries}, fallbacks ${s.leadlearn.fallbacks}`,
     ] : []),
+    ...(s.speculative && (s.speculative.cancelled || s.speculative.debateRoundsSkipped) ? [
+      `speculative: ${s.speculative.cancelled} requests cancelled, ${k(s.speculative.tokensSaved)} tokens saved${s.speculative.estimated ? ` (${s.speculative.estimated} estimated)` : ''}`
+        + ` · debate rounds skipped ${s.speculative.debateRoundsSkipped}, ~${k(s.speculative.debateTokensSaved)} tokens saved (estimate)`,
+    ] : []),
     ...(s.codream.sessions ? [`CoDream sessions ${s.codream.sessions} · insights ${s.codream.insights} · deliveries ${s.codream.routed}`] : []),
     `specialists ${Object.entries(s.specialists).filter(([, a]) => a.length).map(([n, a]) => `${n}: ${a.join(', ')}`).join('; ') || 'none'} · stable ${s.stableSpecialists}`,
     ...(Object.values(s.lineage).some((v) => v > 0) ? [`lifecycle ${Object.entries(s.lineage).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),

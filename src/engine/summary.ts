@@ -1,5 +1,5 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
-import type { TokenReport } from '../llm/token-accounting';
+import type { Cancellations, TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
 import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 
@@ -66,6 +66,16 @@ export interface RunSummary {
   /** Agents ever in the pool (retired included), those still active, and archive sizes over all of them. */
   agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };
+  /**
+   * Speculative completion (README, "Speculative completion"): `cancelled` requests were aborted
+   * once a vote's majority was decided (voting, self-consistency), saving `tokensSaved` completion
+   * tokens — exact where the backend knows an answer's planned length (the simulator), estimated
+   * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far).
+   * `debateRoundsSkipped` rounds were not run because the debate reached consensus early;
+   * `debateTokensSaved` estimates their cost as the completion tokens of the last round run ×
+   * rounds skipped.
+   */
+  speculative: Speculative;
   tokens: TokenReport;
   poolVersion: number;
   runDir: string;
@@ -75,6 +85,12 @@ export interface RunSummary {
   endpoints?: Record<string, EndpointUsage>;
   /** The run's report (`index.html`), when one was written; not part of the deterministic summary. */
   reportPath?: string;
+}
+
+/** The summary's speculative-completion savings (`RunSummary.speculative`). */
+export interface Speculative extends Cancellations {
+  debateRoundsSkipped: number;
+  debateTokensSaved: number;
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -88,6 +104,7 @@ export class SummaryBuilder {
   private disagreements = 0;
   private fallbacks = 0;
   private readonly dreams = { sessions: 0, insights: 0, routed: 0 };
+  private readonly debate = { roundsSkipped: 0, tokensSaved: 0 };
   reflectionsParsed = 0;
   reflectionsFailed = 0;
 
@@ -137,6 +154,12 @@ export class SummaryBuilder {
     this.dreams.routed += routed;
   }
 
+  /** Record rounds a structure skipped (debate's early consensus) and their estimated tokens. */
+  addEarlyStop(roundsSkipped: number, tokensSaved: number): void {
+    this.debate.roundsSkipped += roundsSkipped;
+    this.debate.tokensSaved += tokensSaved;
+  }
+
   /** Tasks committed so far (graded and failed) and mean reward over the graded ones. */
   progress(): { done: number; accuracy: number } {
     let graded = 0;
@@ -145,8 +168,11 @@ export class SummaryBuilder {
     return { done: graded + this.failureCount, accuracy: graded ? sum / graded : 0 };
   }
 
-  /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
+  /**
+   * The summary, given the fields only the engine knows. `cancellations` are the model wrapper's
+   * (`AccountingModel.cancellations()`); none when omitted.
+   */
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'speculative'> & { leadlearnEntries: number; cancellations?: Cancellations }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -157,7 +183,7 @@ export class SummaryBuilder {
       correct += t.correct;
       if (t.tasks > 0) perNiche[n] = round(t.rewardSum / t.tasks);
     }
-    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, ...tail } = rest;
+    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, cancellations, ...tail } = rest;
     const structures: Record<string, Record<string, number>> = {};
     for (const n of this.niches.keys()) {
       const byNiche = this.structures.get(n);
@@ -179,6 +205,10 @@ export class SummaryBuilder {
       disagreementRate: tasks + failures ? round(this.disagreements / (tasks + failures)) : 0,
       leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
       codream: { ...this.dreams },
+      speculative: {
+        ...(cancellations ?? { cancelled: 0, tokensSaved: 0, estimated: 0 }),
+        debateRoundsSkipped: this.debate.roundsSkipped, debateTokensSaved: this.debate.tokensSaved,
+      },
       ...tail,
     };
   }
