@@ -14,7 +14,7 @@ export interface StageUsage {
   aborted?: number;
   /** Completion tokens the aborted calls did not generate (exact or estimated: see `Cancellations`); absent when no call was aborted. */
   abortedTokensSaved?: number;
-  /** Completion tokens the aborted calls generated before the abort, where the backend says (an HTTP backend does not); absent when no call was aborted. */
+  /** Completion tokens the aborted calls generated before the abort, as the backend reported them (exact or its estimate; 0 where unknown); absent when no call was aborted. */
   abortedCompletionTokens?: number;
 }
 
@@ -25,8 +25,8 @@ export type TokenReport = Record<string, StageUsage> & { total: StageUsage };
  * Requests the caller cancelled, over all stages. A backend that knows the answer's planned
  * length (the simulator, virtual time) reports the tokens saved exactly; an HTTP backend cannot,
  * so the saving of each such call is estimated as the mean completion tokens of the same stage's
- * finished calls so far, less what the backend says it generated before the abort (an upper bound
- * when it says nothing).
+ * finished calls so far, less what the backend says it generated before the abort (the OpenAI
+ * pool estimates that from the time the request ran; an upper bound when nothing is said).
  */
 export interface Cancellations {
   /** Requests cancelled (rejected with CompletionAbortedError). */

@@ -52,8 +52,9 @@ export class ModelRequestError extends Error {
  * Contract: `complete` resolves, or rejects with a ModelRequestError once its attempts are spent;
  * no key ever appears in an error, a stat or a name. A request whose `signal` aborts is cancelled
  * wherever it is (queued for a slot, between retries, or on the wire: the HTTP request is aborted)
- * and rejects with CompletionAbortedError; an abort is never retried and never counts against the
- * endpoint's health.
+ * and rejects with CompletionAbortedError (tokens saved unknown; tokens generated estimated from
+ * the attempt's duration at the endpoint's measured milliseconds per token, null before any
+ * success); an abort is never retried and never counts against the endpoint's health.
  */
 export class OpenAIPoolModel implements LanguageModel {
   readonly name = 'openai';
@@ -140,8 +141,10 @@ export class OpenAIPoolModel implements LanguageModel {
     const target = this.bindingFor(req.agentId);
     const avoid = new Set<Endpoint>();
     const attempts = this.config.retries + 1;
-    // An HTTP server does not say how long the answer would have been: tokens saved are unknown.
-    const cancelled = () => new CompletionAbortedError(null, null);
+    // An HTTP server says neither how long the answer would have been (tokens saved: unknown) nor
+    // how far it got; the latter is estimated from the time the attempt ran at the endpoint's pace.
+    const cancelled = (ep: Endpoint, sentAt: number) =>
+      new CompletionAbortedError(null, ep.msPerToken ? Math.round(Math.max(0, this.clock.now() - sentAt) / ep.msPerToken) : null);
     if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
     let last: { ep?: Endpoint; f: AttemptFailure } | undefined;
     for (let a = 0; a < attempts; a++) {
@@ -157,6 +160,7 @@ export class OpenAIPoolModel implements LanguageModel {
         throw err;
       }
       if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
+      const sentAt = this.clock.now();
       try {
         const r = await this.timed(this.config.timeoutMs, req.signal, async (signal) => {
           const send = async () => {
@@ -182,9 +186,10 @@ export class OpenAIPoolModel implements LanguageModel {
       } catch (err) {
         // The caller's abort (the client's APIUserAbortError, or whatever the cut request threw): no retry, no health mark.
         if (req.signal?.aborted) {
+          const aborted = cancelled(ep, sentAt);
           ep.recordAbort();
           this.router.changed();
-          throw cancelled();
+          throw aborted;
         }
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
         const tookOut = ep.recordFailure(f, this.config.health.failureThreshold);

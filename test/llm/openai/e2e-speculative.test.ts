@@ -39,9 +39,12 @@ describe('speculative voting against serve-sim', () => {
     expect(summary.tokens.total.calls + spec.cancelled).toBe(chats);
     expect(spec.cancelled).toBeGreaterThanOrEqual(sim.metrics.aborted);
     expect(summary.tokens.total.aborted).toBe(spec.cancelled);
-    // An HTTP server does not say how long the answer would have been: every saving is an estimate.
+    // An HTTP server does not say how long the answer would have been: every saving is an estimate,
+    // net of what the pool estimates the request had generated (from its duration).
     expect(spec.estimated).toBe(spec.cancelled);
-    expect(spec.tokensSaved).toBeGreaterThan(0);
+    expect(Number.isInteger(spec.tokensSaved) && spec.tokensSaved >= 0).toBe(true);
+    const generated = summary.tokens.total.abortedCompletionTokens!;
+    expect(generated).toBeGreaterThan(0);
     // Nothing was retried or held against the endpoint.
     const ep = Object.values(summary.endpoints!)[0]!;
     expect(ep.failures).toBe(0);
