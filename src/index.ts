@@ -119,6 +119,16 @@ export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } fro
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
 export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
+// Population level: staleness policies for evolve outputs applied after the pool moved on
+export { STALENESS_POLICIES, STALENESS_POLICY_NAMES, getStalenessPolicy } from './population/staleness';
+export {
+  DEFAULT_STALENESS_TAU, versionGap, type StalenessPolicy, type StalenessDecision, type StalenessContext, type StaleItem,
+  type AppliedSinceEntry, type AppliedEntry, type RosterChange,
+} from './population/staleness/policy';
+export { AppliedHistory, collectSince, receiverChain } from './population/staleness/applied-history';
+export { stalenessEvent } from './population/staleness/staleness-events';
+export { parseStaleVerdict, type StaleVerdict } from './population/staleness/staleness-parse';
+export { buildStalePrompt } from './population/staleness/staleness-prompt';
 
 // Ablations and reports
 export { runAblation, runAblationResumable, resumeAblation, ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';

@@ -18,6 +18,7 @@ import { buildNiches, GraderSet } from '../tasks/niche-registry';
 import { taskStream } from '../tasks/stream';
 import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
+import { SimModel } from '../llm/sim/sim-model';
 import { getPreset } from './presets';
 import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
@@ -65,6 +66,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   /** Number of tasks in the stream. */
   readonly tasks?: number;
   readonly inFlight?: number;
+  /** Staleness policy and τ (`engine.staleness`); either may be given alone. */
+  readonly staleness?: { readonly policy?: string; readonly tau?: number };
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
@@ -116,7 +119,12 @@ export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): Loade
     ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.tasks !== undefined ? { stream: { tasks: opts.tasks } } : {}),
-    ...(opts.inFlight !== undefined ? { engine: { inFlight: opts.inFlight } } : {}),
+    ...(opts.inFlight !== undefined || opts.staleness !== undefined ? {
+      engine: {
+        ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
+        ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}),
+      },
+    } : {}),
   });
 }
 
@@ -290,7 +298,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
     }
     log.commit();
-    const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id));
+    const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id), scenario.engine.staleness);
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
     const lineage = emptyLineage();
     const outcome = await runEngine({
@@ -306,6 +314,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
+      // The in-process simulator answers in zero time: evolve outcomes are ready at once.
+      evolveTiming: inner instanceof SimModel ? 'instant' : 'lag',
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;

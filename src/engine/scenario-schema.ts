@@ -3,6 +3,8 @@ import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
+import { STALENESS_POLICY_NAMES } from '../population/staleness';
+import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 
 const int = () => z.number().int();
 
@@ -16,6 +18,14 @@ const simOverrides = z.strictObject(
     ]),
   ),
 );
+
+/** `engine.staleness`: the policy and the version gap τ it tolerates unexamined (DEFAULT_STALENESS_TAU says why 8). */
+const stalenessSchema = z.strictObject({
+  policy: z.string().refine((n) => STALENESS_POLICY_NAMES.includes(n), {
+    error: (issue) => `unknown staleness policy ${JSON.stringify(issue.input)} (policies: ${STALENESS_POLICY_NAMES.join(', ')})`,
+  }).default('full'),
+  tau: int().min(0).default(DEFAULT_STALENESS_TAU),
+});
 
 /**
  * The scenario file format (`scenarios/*.json`), version 1. Unknown fields are errors, so a typo
@@ -83,7 +93,9 @@ export const scenarioSchema = z.strictObject({
   engine: z.strictObject({
     /** Tasks in flight at once; 1 is the paper's sequential loop. */
     inFlight: int().min(1).max(1024).default(1),
-  }).default({ inFlight: 1 }),
+    /** What becomes of lessons and insights applied after the pool moved on (src/population/staleness/). */
+    staleness: stalenessSchema.prefault({}),
+  }).prefault({}),
   /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
   model: z.discriminatedUnion('backend', [
     z.strictObject({ backend: z.literal('sim') }),

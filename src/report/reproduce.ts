@@ -11,7 +11,7 @@ export interface ReproducibleConfig {
   readonly variant?: string;
   readonly seed?: number;
   readonly stream?: { readonly tasks?: number };
-  readonly engine?: { readonly inFlight?: number };
+  readonly engine?: { readonly inFlight?: number; readonly staleness?: { readonly policy?: string; readonly tau?: number } };
   readonly model?: ModelSection;
 }
 
@@ -37,6 +37,8 @@ interface ModelSection {
 
 /** Defaults of the scenario schema for the values reproduced here (an older run.json may omit them). */
 const DEFAULT_IN_FLIGHT = 1;
+/** `engine.staleness` defaults (DEFAULT_STALENESS_TAU in src/population/staleness/policy.ts; report/ does not import it). */
+const DEFAULT_STALENESS = { policy: 'full', tau: 8 } as const;
 const DEFAULT_EMBED_BATCH = 64;
 
 /** A word as the shell reads it: bare when it is plain, else single-quoted. */
@@ -89,13 +91,15 @@ export function backendFlags(model: ModelSection | undefined): string[] {
 
 /**
  * Every `evochamber run` flag that decides a run's result: variant, seed, tasks, tasks in
- * flight and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
+ * flight, the staleness policy and its τ, and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
  * against a real server it changes which requests overlap, so it is part of the run.)
  */
 export function reproduceFlags(config: ReproducibleConfig, variant: string, seed: number, tasks: number): string[] {
   return [
     '--variant', variant, '--seed', String(seed), '--tasks', String(tasks),
     '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
+    '--staleness', config.engine?.staleness?.policy ?? DEFAULT_STALENESS.policy,
+    '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
     ...backendFlags(config.model),
   ];
 }

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
 // (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
+import { benchAsync } from './async.bench';
 import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDatasetLoad } from './dataset-load.bench';
@@ -12,6 +13,7 @@ import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
 
@@ -21,6 +23,7 @@ const benches: [string, () => Promise<void>][] = [
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
+  ['staleness', benchStaleness],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['dataset load', benchDatasetLoad],
@@ -30,13 +33,14 @@ const benches: [string, () => Promise<void>][] = [
   ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
+  ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

@@ -11,6 +11,7 @@ import { reviewResponder } from './responders/review-responder';
 import { decomposeResponder, partResponder } from './responders/decompose-responder';
 import { chooseResponder, noteResponder } from './responders/leader-responder';
 import { personaResponder } from './responders/persona-responder';
+import { staleResponder } from './responders/stale-responder';
 import {
   dreamContrastResponder, dreamCrystallizeResponder, dreamDebateResponder, dreamImagineResponder, dreamReflectResponder,
 } from './responders/codream-responder';
@@ -56,7 +57,7 @@ export class SimModel implements LanguageModel {
       solve: solveResponder, revise: solveResponder, synthesize: solveResponder, reflect: reflectResponder,
       review: reviewResponder, decompose: decomposeResponder, part: partResponder, choose: chooseResponder, note: noteResponder,
       'dream-reflect': dreamReflectResponder, 'dream-contrast': dreamContrastResponder, 'dream-imagine': dreamImagineResponder,
-      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder,
+      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder, stale: staleResponder,
       ...opts.responders,
     };
   }
