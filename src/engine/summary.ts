@@ -95,7 +95,8 @@ export interface RunSummary {
    * Speculative completion (README, "Speculative completion"): `cancelled` requests were aborted
    * once a vote's majority was decided (voting, self-consistency), saving `tokensSaved` completion
    * tokens — exact where the backend knows an answer's planned length (the simulator), estimated
-   * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far).
+   * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far, less
+   * the pool's estimate of what the request had generated).
    * `debateRoundsSkipped` rounds were not run because the debate reached consensus early;
    * `debateTokensSaved` estimates their cost as the completion tokens of the last round run ×
    * rounds skipped.
