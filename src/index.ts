@@ -34,7 +34,7 @@ export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedS
 export { scenarioSchema, type Scenario, type ScenarioInput } from './engine/scenario-schema';
 export { type NicheEntry } from './tasks/niche-entry';
 export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
-export type { RunSummary } from './engine/summary';
+export type { RunSummary, Speculative } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
 export { createRng, type Rng } from './core/rng';
@@ -52,9 +52,10 @@ export { reflect, type Reflection, type ReflectRequest } from './individual/refl
 export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
 
 // Team level
-export { vote, type VoteResult } from './team/operators/vote';
+export { majorityDecided, vote, type VoteResult } from './team/operators/vote';
+export { answerUntilDecided, type AnswerCall } from './team/operators/speculative';
 export { generate, type Attempt } from './team/operators/generate';
-export type { Structure, StructureContext, StructureResult, StructureDescriptor } from './team/structures/structure';
+export { cancelledMembers, type EarlyStop, type Structure, type StructureContext, type StructureResult, type StructureDescriptor } from './team/structures/structure';
 export { BUILTIN_STRUCTURES, structureRegistry, choosableStructures, type StructureRegistry } from './team/structures';
 export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
 export { BUILTIN_ASSEMBLERS } from './team/assemblers';
@@ -67,8 +68,8 @@ export { type AgentRef } from './individual/agent-machine';
 export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
-export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
-export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
+export { CompletionAbortedError, isCompletionAborted, type LanguageModel, type CompletionRequest, type Completion, type ChatMessage, type Stage, type Usage } from './llm/model';
+export { AccountingModel, type Cancellations, type TokenReport, type StageUsage } from './llm/token-accounting';
 export { createHashEmbedder } from './llm/hash-embedder';
 export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';

@@ -25,6 +25,10 @@ export function formatSummary(s: RunSummary): string {
     ] : []),
     ...(s.evolve?.applied ? [`evolve stages applied ${s.evolve.applied} · version gap mean ${s.evolve.meanGap}, max ${s.evolve.maxGap}`] : []),
     ...(s.staleness ? [`staleness ${s.staleness.policy} (tau ${s.staleness.tau}): kept ${s.staleness.kept}, patched ${s.staleness.patched}, dropped ${s.staleness.dropped} · model calls ${s.staleness.reflectiveCalls}, fallbacks ${s.staleness.fallbacks}`] : []),
+    ...(s.speculative && (s.speculative.cancelled || s.speculative.debateRoundsSkipped) ? [
+      `speculative: ${s.speculative.cancelled} requests cancelled, ${k(s.speculative.tokensSaved)} tokens saved${s.speculative.estimated ? ` (${s.speculative.estimated} estimated)` : ''}`
+        + ` · debate rounds skipped ${s.speculative.debateRoundsSkipped}, ~${k(s.speculative.debateTokensSaved)} tokens saved (estimate)`,
+    ] : []),
     ...(s.codream.sessions ? [`CoDream sessions ${s.codream.sessions} · insights ${s.codream.insights} · deliveries ${s.codream.routed}`] : []),
     `specialists ${Object.entries(s.specialists).filter(([, a]) => a.length).map(([n, a]) => `${n}: ${a.join(', ')}`).join('; ') || 'none'} · stable ${s.stableSpecialists}`,
     ...(Object.values(s.lineage).some((v) => v > 0) ? [`lifecycle ${Object.entries(s.lineage).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),

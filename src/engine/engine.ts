@@ -7,7 +7,8 @@ import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
-import { commitEvolve, commitTask, keepAll, type CommitDeps, type StalenessJudge } from './commit';
+import { commitEvolve, commitTask, type CommitDeps, type StalenessJudge } from './commit';
+import { stalenessJudge } from './staleness-judge';
 import { EvolvePipeline } from './evolve-pipeline';
 import { taskStartedEvent } from './events-from-changes';
 import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
@@ -96,7 +97,7 @@ export interface EngineOptions {
    *   the same order whatever the servers' timing.
    */
   readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
-  /** Judges stale lessons and insights before they are applied (default: `full`, keep everything). */
+  /** Judges stale lessons and insights before they are applied (default: `engine.staleness` of the scenario). */
   readonly staleness?: StalenessJudge;
 }
 
@@ -161,10 +162,14 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
   };
-  const judge = o.staleness ?? keepAll;
+  const stale = o.staleness ? null : stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary, log: o.log });
+  const judge = o.staleness ?? stale!.judge;
   const timing = o.evolveTiming ?? 'lag';
   const evolve = new EvolvePipeline({
-    apply: async (evo) => { await commitEvolve(commitDeps, evo, judge); },
+    apply: async (evo) => {
+      const changes = await commitEvolve(commitDeps, evo, judge);
+      if (changes) stale?.record(changes);
+    },
     limit: () => Number.MAX_SAFE_INTEGER,
     held: timing === 'lag',
   });

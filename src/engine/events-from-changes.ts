@@ -67,6 +67,7 @@ function runEvents(out: TaskOutcome): EventBody[] {
       type: 'attempt', taskId: task.id, agentId: a.agentId, role: a.role, step: a.step, index: a.index,
       extracted: a.extracted, text: clip(a.text, 2000), promptTokens: a.usage.promptTokens, completionTokens: a.usage.completionTokens,
       ...(a.error ? { error: a.error } : {}),
+      ...(a.cancelled ? { cancelled: true } : {}),
     });
   }
   const failed = taskFailed(out);
@@ -110,6 +111,7 @@ export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Re
   ev.push({
     type: 'task.done', taskId: task.id, status: failed ? 'failed' : 'graded', reward: failed ? null : out.grading!.team.reward,
     poolVersion: version, startedAt: out.deps.poolVersion, ...(tokens ? { tokens } : {}),
+    ...(out.result?.earlyStop ? { earlyStop: out.result.earlyStop } : {}),
   });
   return ev;
 }

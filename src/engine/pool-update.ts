@@ -2,6 +2,7 @@ import type { AgentView } from '../individual/agent-view';
 import { routeDream, type RoutingMode } from '../population/codream/routing';
 import type { ExperienceRequest, PoolUpdate } from '../population/supervisor-machine';
 import { CHOOSER_REGISTRY } from '../team/choosers';
+import { cancelledMembers } from '../team/structures/structure';
 import type { EvolveOutcome } from './evolve-stage';
 import { teamProfile } from './task-stages';
 import type { TaskOutcome } from './task-run-machine';
@@ -22,7 +23,10 @@ export function taskFailed(out: TaskOutcome): boolean {
 export function competenceObservations(out: TaskOutcome): PoolUpdate['observations'] {
   if (taskFailed(out) || !out.team) return [];
   const g = out.grading!;
-  return out.team.members.map((m) => {
+  // A member whose request was cancelled once the majority was decided gave no answer of its own:
+  // its speed says nothing about its ability, so it gets no observation (not a zero, not the team's reward).
+  const cancelled = out.result ? cancelledMembers(out.result) : new Set<string>();
+  return out.team.members.filter((m) => !cancelled.has(m.agent.id)).map((m) => {
     const id = m.agent.id;
     return { agentId: id, niche: out.deps.task.niche, reward: (g.independent[id] ?? g.members[id] ?? g.team).reward };
   });

@@ -360,6 +360,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
         metaInsights: roster.reduce((a, r) => a + r.archive.metaSize(), 0),
       },
       tokens: model.report(),
+      cancellations: model.cancellations(),
       poolVersion: supervisor.getSnapshot().context.poolVersion,
       leadlearnEntries: supervisor.getSnapshot().context.bank.size,
       specialists: Object.fromEntries(Object.entries(tracker.history().at(-1) ?? {}).map(([n, a]) => [n, a ? [a] : []])),

@@ -1,5 +1,5 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
-import type { TokenReport } from '../llm/token-accounting';
+import type { Cancellations, TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
 import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import { DEFAULT_STALENESS_TAU, type StalenessDecision } from '../population/staleness/policy';
@@ -91,6 +91,17 @@ export interface RunSummary {
   /** Agents ever in the pool (retired included), those still active, and archive sizes over all of them. */
   agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };
+  /**
+   * Speculative completion (README, "Speculative completion"): `cancelled` requests were aborted
+   * once a vote's majority was decided (voting, self-consistency), saving `tokensSaved` completion
+   * tokens — exact where the backend knows an answer's planned length (the simulator), estimated
+   * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far, less
+   * the pool's estimate of what the request had generated).
+   * `debateRoundsSkipped` rounds were not run because the debate reached consensus early;
+   * `debateTokensSaved` estimates their cost as the completion tokens of the last round run ×
+   * rounds skipped.
+   */
+  speculative: Speculative;
   tokens: TokenReport;
   poolVersion: number;
   runDir: string;
@@ -113,6 +124,12 @@ export interface RunSummary {
   utilization?: number | null;
 }
 
+/** The summary's speculative-completion savings (`RunSummary.speculative`). */
+export interface Speculative extends Cancellations {
+  debateRoundsSkipped: number;
+  debateTokensSaved: number;
+}
+
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /** Accumulates task results into a summary. */
@@ -124,6 +141,7 @@ export class SummaryBuilder {
   private disagreements = 0;
   private fallbacks = 0;
   private readonly dreams = { sessions: 0, insights: 0, routed: 0 };
+  private readonly debate = { roundsSkipped: 0, tokensSaved: 0 };
   private readonly stale: StalenessTally;
   reflectionsParsed = 0;
   reflectionsFailed = 0;
@@ -199,6 +217,12 @@ export class SummaryBuilder {
     this.dreams.routed += routed;
   }
 
+  /** Record rounds a structure skipped (debate's early consensus) and their estimated tokens. */
+  addEarlyStop(roundsSkipped: number, tokensSaved: number): void {
+    this.debate.roundsSkipped += roundsSkipped;
+    this.debate.tokensSaved += tokensSaved;
+  }
+
   /** Tasks committed so far (graded and failed) and mean reward over the graded ones. */
   progress(): { done: number; accuracy: number } {
     let graded = 0;
@@ -207,8 +231,11 @@ export class SummaryBuilder {
     return { done: graded + this.failureCount, accuracy: graded ? sum / graded : 0 };
   }
 
-  /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'evolve' | 'staleness'> & { leadlearnEntries: number }): RunSummary {
+  /**
+   * The summary, given the fields only the engine knows. `cancellations` are the model wrapper's
+   * (`AccountingModel.cancellations()`); none when omitted.
+   */
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'evolve' | 'staleness' | 'speculative'> & { leadlearnEntries: number; cancellations?: Cancellations }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -219,7 +246,7 @@ export class SummaryBuilder {
       correct += t.correct;
       if (t.tasks > 0) perNiche[n] = round(t.rewardSum / t.tasks);
     }
-    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, ...tail } = rest;
+    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, cancellations, ...tail } = rest;
     const structures: Record<string, Record<string, number>> = {};
     for (const n of this.niches.keys()) {
       const byNiche = this.structures.get(n);
@@ -249,6 +276,10 @@ export class SummaryBuilder {
         failuresByStage: { ...this.evolveFailed },
       },
       staleness: { ...this.stale },
+      speculative: {
+        ...(cancellations ?? { cancelled: 0, tokensSaved: 0, estimated: 0 }),
+        debateRoundsSkipped: this.debate.roundsSkipped, debateTokensSaved: this.debate.tokensSaved,
+      },
       ...tail,
     };
   }

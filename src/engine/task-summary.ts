@@ -5,13 +5,17 @@ import { taskFailed } from './pool-update';
 import type { SummaryBuilder } from './summary';
 import type { TaskOutcome } from './task-run-machine';
 
-/** Fold one task's solve commit into the run summary: its grade or failure, the choice's fallback, teamwork. */
+/**
+ * Fold one task's solve commit into the run summary: its grade or failure, the choice's fallback,
+ * teamwork, and the rounds its structure skipped.
+ */
 export function addTaskToSummary(summary: SummaryBuilder, out: TaskOutcome): void {
   const { task } = out.deps;
   const failed = taskFailed(out);
   for (const f of solveFallbacksOf(out)) summary.addFallback(f.stage);
   if (!failed) summary.add(task.niche, out.grading!.team.reward, out.grading!.team.correct);
   else summary.addFailure(task.niche, out.error?.stage ?? 'other');
+  if (out.result?.earlyStop) summary.addEarlyStop(out.result.earlyStop.roundsSkipped, out.result.earlyStop.tokensSaved);
   summary.addTeamwork(task.niche, out.choice?.structure ?? null, out.result?.disagreement ?? false, out.choice?.source === 'fallback');
 }
 

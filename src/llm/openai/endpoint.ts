@@ -30,6 +30,8 @@ export interface EndpointStats extends EndpointUsage {
   readonly takenOut: number;
   /** Tokens of reasoning (think blocks / reasoning_content), part of completionTokens. */
   readonly reasoningTokens: number;
+  /** Attempts the caller cancelled (speculative completion): neither successes nor failures. */
+  readonly aborted: number;
   readonly latency: { count: number; meanMs: number; p50Ms: number; p95Ms: number; maxMs: number; meanTtftMs: number };
 }
 
@@ -60,6 +62,7 @@ export class Endpoint {
   private rateLimited = 0;
   private takenOut = 0;
   private reasoningTokens = 0;
+  private aborted = 0;
   private readonly latencies: number[] = [];
   private latencyCount = 0;
   private latencySum = 0;
@@ -120,6 +123,12 @@ export class Endpoint {
     return false;
   }
 
+  /** Count an attempt the caller cancelled: frees its slot, says nothing about the endpoint's health. */
+  recordAbort(): void {
+    this.outstanding--;
+    this.aborted++;
+  }
+
   /** The summary's per-endpoint figures. */
   usage(): EndpointUsage {
     return { ...this.u };
@@ -133,7 +142,7 @@ export class Endpoint {
       name: this.name, url: this.url, model: this.config.model, group: this.config.group ?? null,
       maxConcurrency: this.config.maxConcurrency, healthy: this.healthy, active: this.active, outstanding: this.outstanding,
       ...this.u,
-      timeouts: this.timeouts, rateLimited: this.rateLimited, takenOut: this.takenOut, reasoningTokens: this.reasoningTokens,
+      timeouts: this.timeouts, rateLimited: this.rateLimited, takenOut: this.takenOut, reasoningTokens: this.reasoningTokens, aborted: this.aborted,
       latency: { count: n, meanMs: n ? this.latencySum / n : 0, p50Ms: q(0.5), p95Ms: q(0.95), maxMs: this.latencyMax, meanTtftMs: n ? this.ttftSum / n : 0 },
     };
   }

@@ -2,7 +2,7 @@ import { createRng } from '../../core/rng';
 import { hash32 } from '../../core/hash';
 import { createHashEmbedder } from '../hash-embedder';
 import type { Completion, CompletionRequest, LanguageModel } from '../model';
-import { estimateTokens } from '../model';
+import { CompletionAbortedError, estimateTokens } from '../model';
 import { readPrompt, type RequestKind } from './prompt-reader';
 import { reflectResponder } from './responders/reflect-responder';
 import type { Responder } from './responders/responder';
@@ -36,6 +36,9 @@ export interface SimModelOptions {
  * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
  * request's seed key, whatever order requests arrive in. Runs in virtual time: `timing` is what
  * the request would have taken on a single unbatched stream; nothing waits.
+ * It answers at once, so a request's `signal` matters only if it has already aborted when the call
+ * is made: the call then rejects with CompletionAbortedError carrying the answer's length as the
+ * tokens saved; an abort after the call leaves its answer standing.
  */
 export class SimModel implements LanguageModel {
   readonly name = 'sim';
@@ -74,6 +77,7 @@ export class SimModel implements LanguageModel {
     const median = this.params.medianTokens[reply.lengthClass];
     const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));
     const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? Infinity, drawn));
+    if (req.signal?.aborted) throw new CompletionAbortedError(completionTokens, 0);
     const ttftMs = this.params.ttftMs;
     return {
       text: reply.text,
