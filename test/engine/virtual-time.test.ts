@@ -17,9 +17,7 @@ const run = (loaded: ReturnType<typeof scenario>, inFlight: number, extra: Recor
   runScenario(loaded, { inFlight, report: false, outDir: path.join(dir, `r${n++}`), ...extra } as Parameters<typeof runScenario>[1]);
 
 describe('virtual time (--latency)', () => {
-  it('adds virtualSeconds, tokensPerSecond and utilization, and changes nothing else in the summary (sequential)', async () => {
-    // With tasks in flight, evolve outcomes apply when ready in virtual time instead of at once, so
-    // only the sequential loop is the same run with and without latency.
+  it('adds virtualSeconds, tokensPerSecond and utilization (sequential)', async () => {
     const plain = (await run(scenario({ backend: 'sim' }), 1)).summary;
     const timed = (await run(scenario(), 1)).summary;
     expect(timed.latency).toBe('qwen3-8b-h100-vllm');
@@ -27,10 +25,12 @@ describe('virtual time (--latency)', () => {
     expect(timed.tokensPerSecond!).toBeGreaterThan(0);
     expect(timed.utilization!).toBeGreaterThan(0);
     expect(timed.utilization!).toBeLessThan(1);
-    // Generated tokens over virtual seconds: nothing is aborted here, so generated = billed completion tokens.
-    expect(timed.tokensPerSecond!).toBeCloseTo(timed.tokens.total.completionTokens / timed.virtualSeconds!, 0);
-    const { latency, virtualSeconds, tokensPerSecond, utilization, ...rest } = timed;
-    expect(stable(rest as RunSummary)).toBe(stable(plain));
+    // Generated tokens (aborted requests' partial output included) over virtual seconds: of the order of the billed ones.
+    expect(timed.tokensPerSecond! * timed.virtualSeconds!).toBeGreaterThan(0.5 * timed.tokens.total.completionTokens);
+    expect(timed.tokensPerSecond! * timed.virtualSeconds!).toBeLessThan(1.5 * timed.tokens.total.completionTokens);
+    // Requests take time here, so speculative completion really cancels some (in zero time none is
+    // outstanding when the majority is decided): the rest of the summary may differ from the plain run's.
+    expect(timed.tasks).toBe(plain.tasks);
     expect(plain.virtualSeconds).toBeUndefined();
   });
 
