@@ -4,9 +4,12 @@ import type { AttemptFailure } from './retry-policy';
 
 /** Per-endpoint usage as the run summary records it. */
 export interface EndpointUsage {
+  /** Attempts sent (answered, failed or cancelled). */
   requests: number;
   retries: number;
   failures: number;
+  /** Attempts the caller cancelled on the wire (speculative completion). */
+  aborted: number;
   promptTokens: number;
   completionTokens: number;
 }
@@ -57,7 +60,7 @@ export class Endpoint {
   consecutiveFailures = 0;
   /** Recent milliseconds per output token (undefined until the first success). */
   msPerToken: number | undefined;
-  private readonly u: EndpointUsage = { requests: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
+  private readonly u: EndpointUsage = { requests: 0, retries: 0, failures: 0, aborted: 0, promptTokens: 0, completionTokens: 0 };
   private timeouts = 0;
   private rateLimited = 0;
   private takenOut = 0;
@@ -127,6 +130,7 @@ export class Endpoint {
   recordAbort(): void {
     this.outstanding--;
     this.aborted++;
+    this.u.aborted++;
   }
 
   /** The summary's per-endpoint figures. */

@@ -127,7 +127,7 @@ export class OpenAIPoolModel implements LanguageModel {
   /** Per-endpoint usage for the run summary. */
   usage(): Record<string, EndpointUsage> {
     return Object.fromEntries(Object.entries(this.stats()).map(([n, s]) => [n, {
-      requests: s.requests, retries: s.retries, failures: s.failures, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
+      requests: s.requests, retries: s.retries, failures: s.failures, aborted: s.aborted, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
     }]));
   }
 
