@@ -217,7 +217,10 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   for (;;) {
     evolve.check();
     if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
-    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
+    // A resumed run re-executing its log starts a task only where the log did: a run stopped
+    // gracefully let its tasks in flight commit without starting new ones.
+    const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
+    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
         if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
