@@ -16,7 +16,8 @@ import { pathToFileURL } from 'node:url';
  * fails on them. Runs are child processes of the CLI, as many at once as there are cores.
  *
  * Environment: BENCH_ASYNC_TASKS (600), BENCH_ASYNC_SEEDS (3), BENCH_ASYNC_WINDOWS ("4,8,16,32,64"),
- * BENCH_ASYNC_POLICIES ("full,guarded,reflective"), BENCH_ASYNC_SCENARIO (scenarios/hard.json).
+ * BENCH_ASYNC_POLICIES ("full,guarded,reflective"), BENCH_ASYNC_SCENARIO (scenarios/hard.json),
+ * BENCH_ASYNC_AUTO=0 (leave out the `auto` rows).
  */
 const TASKS = Number(process.env.BENCH_ASYNC_TASKS ?? 600);
 const SEEDS = Array.from({ length: Number(process.env.BENCH_ASYNC_SEEDS ?? 3) }, (_, i) => i + 1);
@@ -84,7 +85,7 @@ const sd = (xs: number[]) => { const m = mean(xs); return Math.sqrt(xs.reduce((a
 
 export async function benchAsync(): Promise<void> {
   const settings: Setting[] = [{ window: '1', policy: 'full' }];
-  for (const w of [...WINDOWS, 'auto']) for (const p of POLICIES) settings.push({ window: w, policy: p });
+  for (const w of [...WINDOWS, ...(process.env.BENCH_ASYNC_AUTO === '0' ? [] : ['auto'])]) for (const p of POLICIES) settings.push({ window: w, policy: p });
   const jobs = settings.flatMap((s) => SEEDS.map((seed) => () => runOne(s, seed).then((r) => {
     process.stderr.write(`  ${s.window === '1' ? 'sequential' : `window ${s.window}`} ${s.policy} seed ${seed}: accuracy ${r.accuracy.toFixed(3)}, ${((r.virtualSeconds ?? 0) / 3600).toFixed(2)} virtual h\n`);
     return { s, seed, r };
