@@ -37,7 +37,7 @@ export { autoConfigSchema, autoConfigOf, DEFAULT_AUTO, type AutoConfig, type Aut
 export { concurrencyEvent, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
 export { type NicheEntry } from './tasks/niche-entry';
 export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
-export type { RunSummary } from './engine/summary';
+export type { RunSummary, Speculative } from './engine/summary';
 export type { Progress } from './engine/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
 export { createRng, type Rng } from './core/rng';
@@ -55,9 +55,10 @@ export { reflect, type Reflection, type ReflectRequest } from './individual/refl
 export { loadPersonaTemplate, type PersonaTemplate } from './individual/persona-template';
 
 // Team level
-export { vote, type VoteResult } from './team/operators/vote';
+export { majorityDecided, vote, type VoteResult } from './team/operators/vote';
+export { answerUntilDecided, type AnswerCall } from './team/operators/speculative';
 export { generate, type Attempt } from './team/operators/generate';
-export type { Structure, StructureContext, StructureResult, StructureDescriptor } from './team/structures/structure';
+export { cancelledMembers, type EarlyStop, type Structure, type StructureContext, type StructureResult, type StructureDescriptor } from './team/structures/structure';
 export { BUILTIN_STRUCTURES, structureRegistry, choosableStructures, type StructureRegistry } from './team/structures';
 export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
 export { BUILTIN_ASSEMBLERS } from './team/assemblers';
@@ -70,8 +71,8 @@ export { type AgentRef } from './individual/agent-machine';
 export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 
 // Models
-export type { LanguageModel, CompletionRequest, Completion, ChatMessage, Stage, Usage } from './llm/model';
-export { AccountingModel, type TokenReport, type StageUsage } from './llm/token-accounting';
+export { CompletionAbortedError, isCompletionAborted, type LanguageModel, type CompletionRequest, type Completion, type ChatMessage, type Stage, type Usage } from './llm/model';
+export { AccountingModel, type Cancellations, type TokenReport, type StageUsage } from './llm/token-accounting';
 export { createHashEmbedder } from './llm/hash-embedder';
 export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
@@ -121,6 +122,16 @@ export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } fro
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
 export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
+// Population level: staleness policies for evolve outputs applied after the pool moved on
+export { STALENESS_POLICIES, STALENESS_POLICY_NAMES, getStalenessPolicy } from './population/staleness';
+export {
+  DEFAULT_STALENESS_TAU, versionGap, type StalenessPolicy, type StalenessDecision, type StalenessContext, type StaleItem,
+  type AppliedSinceEntry, type AppliedEntry, type RosterChange,
+} from './population/staleness/policy';
+export { AppliedHistory, collectSince, receiverChain } from './population/staleness/applied-history';
+export { stalenessEvent } from './population/staleness/staleness-events';
+export { parseStaleVerdict, type StaleVerdict } from './population/staleness/staleness-parse';
+export { buildStalePrompt } from './population/staleness/staleness-prompt';
 
 // Ablations and reports
 export { runAblation, runAblationResumable, resumeAblation, ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';

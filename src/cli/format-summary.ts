@@ -8,6 +8,7 @@ export function formatSummary(s: RunSummary): string {
     `EvoChamber run: ${s.scenario} · variant ${s.variant} · seed ${s.seed} · ${s.tasks} tasks · backend ${s.backend} · in flight ${s.inFlight}`,
     `accuracy ${s.accuracy.toFixed(3)} (mean reward over ${s.graded} graded tasks; exact ${s.exactRate.toFixed(3)})`,
     ...(s.failures ? [`FAILED: ${s.failures} tasks not graded (infrastructure: ${Object.entries(s.failuresByStage).filter(([, n]) => n > 0).map(([st, n]) => `${st} ${n}`).join(', ')})`] : []),
+    ...(s.evolve?.failures ? [`FAILED: ${s.evolve.failures} evolve stages not applied (infrastructure: ${Object.entries(s.evolve.failuresByStage).filter(([, n]) => n > 0).map(([st, n]) => `${st} ${n}`).join(', ')}); their tasks stay graded`] : []),
     ...(Object.values(s.fallbacks).some((n) => n > 0) ? [`fallbacks: ${Object.entries(s.fallbacks).map(([st, n]) => `${st} ${n}`).join(', ')}`] : []),
     'per niche:',
     ...Object.entries(s.perNiche).map(([n, a]) => `  ${n.padEnd(20)} ${a.toFixed(3)}`),
@@ -21,6 +22,12 @@ export function formatSummary(s: RunSummary): string {
       'structures chosen per niche:',
       ...Object.entries(s.structures).map(([n, st]) => `  ${n.padEnd(20)} ${Object.entries(st).map(([k, v]) => `${k} ${v}`).join(', ')}`),
       `disagreement rate ${s.disagreementRate.toFixed(3)} · LeadLearn records ${s.leadlearn.entries}, fallbacks ${s.leadlearn.fallbacks}`,
+    ] : []),
+    ...(s.evolve?.applied ? [`evolve stages applied ${s.evolve.applied} · version gap mean ${s.evolve.meanGap}, max ${s.evolve.maxGap}`] : []),
+    ...(s.staleness ? [`staleness ${s.staleness.policy} (tau ${s.staleness.tau}): kept ${s.staleness.kept}, patched ${s.staleness.patched}, dropped ${s.staleness.dropped} · model calls ${s.staleness.reflectiveCalls}, fallbacks ${s.staleness.fallbacks}`] : []),
+    ...(s.speculative && (s.speculative.cancelled || s.speculative.debateRoundsSkipped) ? [
+      `speculative: ${s.speculative.cancelled} requests cancelled, ${k(s.speculative.tokensSaved)} tokens saved${s.speculative.estimated ? ` (${s.speculative.estimated} estimated)` : ''}`
+        + ` · debate rounds skipped ${s.speculative.debateRoundsSkipped}, ~${k(s.speculative.debateTokensSaved)} tokens saved (estimate)`,
     ] : []),
     ...(s.codream.sessions ? [`CoDream sessions ${s.codream.sessions} · insights ${s.codream.insights} · deliveries ${s.codream.routed}`] : []),
     `specialists ${Object.entries(s.specialists).filter(([, a]) => a.length).map(([n, a]) => `${n}: ${a.join(', ')}`).join('; ') || 'none'} · stable ${s.stableSpecialists}`,

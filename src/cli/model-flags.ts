@@ -2,6 +2,7 @@ import { parseScenario, type LoadedScenario } from '../engine/scenario';
 import type { ScenarioInput } from '../engine/scenario-schema';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
+import { PROFILES } from '../llm/sim/server/profiles';
 import { UsageError, intFlag } from './usage';
 
 /** The backend flags of `evochamber run`, as parseArgs returns them. */
@@ -18,6 +19,7 @@ export interface ModelFlags {
   readonly 'no-sim-side-channel'?: boolean;
   readonly 'embed-model'?: string;
   readonly 'embed-base-url'?: string;
+  readonly latency?: string;
 }
 
 /** parseArgs option specs of the backend flags. */
@@ -26,6 +28,7 @@ export const MODEL_FLAG_OPTIONS = {
   'api-key-env': { type: 'string' }, 'max-concurrency': { type: 'string' }, 'timeout-ms': { type: 'string' },
   retries: { type: 'string' }, stream: { type: 'boolean' }, 'sim-side-channel': { type: 'boolean' },
   'no-sim-side-channel': { type: 'boolean' }, 'embed-model': { type: 'string' }, 'embed-base-url': { type: 'string' },
+  latency: { type: 'string' },
 } as const;
 
 /** Help lines of the backend flags. */
@@ -43,6 +46,9 @@ export const MODEL_FLAGS_HELP = `Backend (default: the scenario's, usually the i
   --no-sim-side-channel     whose /models says they are serve-sim); never to a real server
   --embed-model NAME        embeddings through /v1/embeddings (default: local hashed embedder)
   --embed-base-url URL      embeddings endpoint (default: the first --base-url)
+  --latency PROFILE         run the in-process simulator behind serve-sim's latency model in virtual
+                            time (${Object.keys(PROFILES).join(', ')}): no waiting; the summary adds
+                            virtualSeconds, tokensPerSecond and utilization
 `;
 
 /** Apply the backend flags to a loaded scenario (validated again); unchanged when none are given. */
@@ -56,12 +62,14 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     if (problem) throw new UsageError(`${flag} ${displayUrl(url)} ${problem}`);
   }
   const current = loaded.scenario.model;
+  if (f.latency !== undefined) return withLatency(loaded, f, backend, urls.length > 0);
   const tuning = f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
     || f['embed-model'] !== undefined || f['max-concurrency'] !== undefined;
   if (backend === undefined && !tuning) return loaded;
   if (backend === 'sim') {
     if (urls.length > 0) throw new UsageError('--base-url needs --backend openai');
-    return reparse(loaded, { backend: 'sim' });
+    // The scenario's own virtual-time setting stays.
+    return reparse(loaded, { backend: 'sim', ...(current.backend === 'sim' && current.latency ? { latency: current.latency } : {}) });
   }
   if (f['sim-side-channel'] && f['no-sim-side-channel']) throw new UsageError('--sim-side-channel and --no-sim-side-channel exclude each other');
   const base = current.backend === 'openai' ? current : undefined;
@@ -92,6 +100,20 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     ...(side !== undefined ? { simSideChannel: side } : {}),
     ...(embeddings ? { embeddings } : {}),
   });
+}
+
+/** `--latency`: the in-process simulator in virtual time; any HTTP backend flag is an error. */
+function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | undefined, urls: boolean): LoadedScenario {
+  const name = f.latency!;
+  if (!Object.hasOwn(PROFILES, name)) throw new UsageError(`--latency: unknown profile "${name}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
+  const http = backend === 'openai' || urls || f.model !== undefined || f['api-key-env'] !== undefined || f['max-concurrency'] !== undefined
+    || f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
+    || f['embed-model'] !== undefined || f['embed-base-url'] !== undefined;
+  if (http) throw new UsageError('--latency runs the in-process simulator in virtual time; it does not combine with HTTP backend flags (--backend openai, --base-url, --model, …). For a real-time server use serve-sim --time-scale');
+  if (backend === undefined && loaded.scenario.model.backend !== 'sim') {
+    throw new UsageError(`--latency runs the in-process simulator in virtual time, but ${loaded.file} uses the ${loaded.scenario.model.backend} backend; add --backend sim to run it on the simulator`);
+  }
+  return reparse(loaded, { backend: 'sim', latency: name });
 }
 
 async function defaultModel(baseURL: string, apiKeyEnv: string | undefined): Promise<string> {

@@ -2,12 +2,14 @@ import type { SimSideChannel } from '../llm/sim/side-channel';
 import type { AccountingModel } from '../llm/token-accounting';
 import type { RoutingMode } from '../population/codream/routing';
 import { viewRoster } from '../individual/agent-view';
+import type { ExperienceRequest } from '../population/supervisor-machine';
 import { applyPoolUpdate, type AppliedUpdate, type Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
-import { taskEvents } from './events-from-changes';
-import { poolUpdateOf } from './pool-update';
+import type { EvolveOutcome } from './evolve-stage';
+import { evolveEvents, taskEvents, type StalenessTally } from './events-from-changes';
+import { evolveRequestsOf, evolveUpdateOf, leadershipEntryId, poolUpdateOf } from './pool-update';
 import type { SummaryBuilder } from './summary';
-import { addTaskToSummary } from './task-summary';
+import { addEvolveToSummary, addTaskToSummary } from './task-summary';
 import type { TaskOutcome } from './task-run-machine';
 
 /** What committing a task touches. */
@@ -19,21 +21,52 @@ export interface CommitDeps {
   /** How CoDream insights are routed (the preset's choice). */
   readonly routing: RoutingMode;
   readonly sideChannel?: SimSideChannel;
-  /** Where the task's own token counts are taken from, for its `task.done` event. */
+  /** Where the task's own token counts are taken from, for its `task.done` and `evolve.applied` events. */
   readonly usage?: Pick<AccountingModel, 'takeTask'>;
 }
 
 /**
- * Commit one task's outcome, in stream order: build the update it asks for, let the supervisor
- * apply it, then log the events and fold the summary from the change set it actually applied.
+ * Commit one task's solve outcome, in stream order: build the reward-driven update it asks for
+ * (competence, synergy, the LeadLearn outcome), let the supervisor apply it, then log the events
+ * and fold the summary from the change set it actually applied.
  * Throws SupervisorFailedError (nothing logged for the task) when the supervisor rejects the update.
  */
 export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
-  const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
-  const update = poolUpdateOf(out, { roster, c0: c.c0, routing: c.routing });
-  const changes = applyPoolUpdate(c.supervisor, update);
+  const changes = applyPoolUpdate(c.supervisor, poolUpdateOf(out));
   for (const event of taskEvents(out, changes, c.usage?.takeTask(out.deps.task.id))) c.log.append(event);
-  addTaskToSummary(c.summary, out, changes);
-  c.sideChannel?.unregister(out.deps.task.id);
+  addTaskToSummary(c.summary, out);
+  return changes;
+}
+
+/**
+ * How a staleness policy judges the lessons and insights of one evolve outcome before they are
+ * applied: the requests to apply (kept or patched) and the tally of decisions.
+ */
+export type StalenessJudge = (requests: readonly ExperienceRequest[], evo: EvolveOutcome) => Promise<{ requests: ExperienceRequest[]; tally: StalenessTally }>;
+
+/** The `full` policy's judge: everything is applied as computed. */
+export const keepAll: StalenessJudge = (requests) => Promise.resolve({
+  requests: [...requests], tally: { kept: requests.length, patched: 0, dropped: 0, decisions: [] },
+});
+
+/**
+ * Apply one task's evolve outcome (reflections, the leader's note, CoDream's insights routed over
+ * the roster as it is now), after the staleness policy judged each lesson and insight. Outcomes are
+ * applied in task order; the events and summary come from the change set the supervisor applied.
+ */
+export async function commitEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<AppliedUpdate | null> {
+  // A failed task, or a preset without memory, notes or CoDream, has nothing to apply: no update, no event.
+  if (!evo.error && evo.reflections.length === 0 && evo.note === null && evo.dream === null) {
+    c.sideChannel?.unregister(evo.out.deps.task.id);
+    return null;
+  }
+  const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
+  const requests = evolveRequestsOf(evo, { roster, c0: c.c0, routing: c.routing });
+  const { requests: kept, tally } = requests.length ? await judge(requests, evo) : { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
+  const bank = c.supervisor.getSnapshot().context.bank;
+  const changes = applyPoolUpdate(c.supervisor, evolveUpdateOf(evo, kept, bank.has(leadershipEntryId(evo.out.deps.task.id))));
+  for (const event of evolveEvents(evo, changes, tally, c.usage?.takeTask(evo.out.deps.task.id))) c.log.append(event);
+  addEvolveToSummary(c.summary, evo, changes);
+  c.sideChannel?.unregister(evo.out.deps.task.id);
   return changes;
 }

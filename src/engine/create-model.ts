@@ -7,6 +7,45 @@ import { OpenAIPoolModel, type PoolDeps } from '../llm/openai/openai-pool-model'
 import { RemoteSideChannel } from '../llm/sim/remote-side-channel';
 import { SimSideChannel } from '../llm/sim/side-channel';
 import { SimModel } from '../llm/sim/sim-model';
+import { VirtualClock } from '../llm/sim/virtual/virtual-clock';
+import { VirtualServerModel, type VirtualServerStats } from '../llm/sim/virtual/virtual-server-model';
+
+/**
+ * Virtual time (scenario `model.latency`, README "Virtual time"): the run puts its model behind a
+ * serve-sim latency profile on a discrete-event clock.
+ */
+export interface VirtualLatency {
+  /** The latency profile's name. */
+  readonly profile: string;
+  /**
+   * Put `inner` behind the latency model; call once. The run wraps its request journal, so an
+   * answer served from a journal (resume, replay) takes the same virtual time as a computed one.
+   */
+  wrap(inner: LanguageModel): LanguageModel;
+  /** Keep virtual time still until `work` settles: real I/O the run awaits (the code grader's sandbox). */
+  hold<T>(work: Promise<T>): Promise<T>;
+  /** What the virtual server did; undefined before `wrap`. */
+  stats(): VirtualServerStats | undefined;
+}
+
+/** The scenario's virtual time, when it asks for it (`model.latency`, in-process simulator only). */
+export function virtualLatency(scenario: Scenario): VirtualLatency | undefined {
+  const cfg = scenario.model;
+  if (cfg.backend !== 'sim' || cfg.latency === undefined) return undefined;
+  const profile = cfg.latency;
+  const clock = new VirtualClock();
+  let server: VirtualServerModel | undefined;
+  return {
+    profile,
+    wrap: (inner) => {
+      if (server) throw new Error('virtual latency: wrap() is called once per run');
+      server = new VirtualServerModel(inner, { profile, seed: scenario.seed, clock });
+      return server;
+    },
+    hold: (work) => clock.hold(work),
+    stats: () => server?.stats(),
+  };
+}
 
 /** A model built for a run, and what the run must do with it. */
 export interface CreatedModel {
@@ -30,6 +69,8 @@ export interface CreatedModel {
   readonly health?: { available(): boolean; nextChange(): Promise<void> };
   /** True when embeddings cost a remote call (and are worth journaling). */
   readonly remoteEmbeddings: boolean;
+  /** Set when the scenario runs in virtual time (`model.latency`): `model` is then the bare simulator, to wrap. */
+  readonly latency?: VirtualLatency;
 }
 
 /** Test and embedding hooks passed through to the OpenAI pool (key source, fetch, clock, sleep). */
@@ -43,6 +84,7 @@ export type CreateModelDeps = Omit<PoolDeps, 'beforeSend' | 'recover' | 'rng'>;
 export function createModel(scenario: Scenario, sideChannel: SimSideChannel, deps: CreateModelDeps = {}): CreatedModel {
   const cfg = scenario.model;
   if (cfg.backend === 'sim') {
+    const latency = virtualLatency(scenario);
     return {
       model: new SimModel({ seed: scenario.seed, params: scenario.sim, sideChannel }),
       sideChannel,
@@ -50,6 +92,7 @@ export function createModel(scenario: Scenario, sideChannel: SimSideChannel, dep
       close: async () => {},
       probe: async () => {},
       remoteEmbeddings: false,
+      ...(latency ? { latency } : {}),
     };
   }
   const remote = cfg.simSideChannel === false ? undefined : new RemoteSideChannel(cfg.simSideChannel ? 'all' : 'auto');
@@ -84,9 +127,11 @@ export function offlineModel(scenario: Scenario, sideChannel: SimSideChannel): C
     complete: async (req) => { throw new Error(`replay: no journal answer for task ${req.taskId ?? '-'} stage ${req.stage}`); },
     embed: async (texts) => local.embed([...texts]),
   };
+  const latency = virtualLatency(scenario);
   return {
     model, sideChannel, endpointUsage: () => undefined, close: async () => {}, probe: async () => {},
     remoteEmbeddings: scenario.model.backend === 'openai' && scenario.model.embeddings !== undefined,
+    ...(latency ? { latency } : {}),
   };
 }
 

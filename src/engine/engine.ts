@@ -7,7 +7,9 @@ import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
-import { commitTask, type CommitDeps } from './commit';
+import { commitEvolve, commitTask, type CommitDeps, type StalenessJudge } from './commit';
+import { stalenessJudge } from './staleness-judge';
+import { EvolvePipeline } from './evolve-pipeline';
 import { taskStartedEvent } from './events-from-changes';
 import { autoConfigOf } from './concurrency/auto-config';
 import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
@@ -84,15 +86,33 @@ export interface EngineOptions {
   readonly clock?: Clock;
   /** The structures tasks may use (default: the built-in ones). */
   readonly structures?: StructureRegistry;
+  /**
+   * When evolve outcomes are applied, so that the run stays reproducible on each kind of backend:
+   * - `instant` (the in-process simulator without `--latency`, which answers in zero time): every
+   *   outcome is ready at once, so the engine waits for it at the next commit, start or lifecycle
+   *   window, whatever real I/O (graders) does;
+   * - `when-ready` (virtual time): each is applied as soon as it is ready; readiness is measured
+   *   on the discrete-event clock, so it is the same on every run;
+   * - `lag` (real servers, default): the outcome of task i is applied just before the solve commit
+   *   of task i + inFlight, waiting for it if needed and never earlier, so a resumed run re-executes
+   *   the same order whatever the servers' timing.
+   */
+  readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
+  /** Judges stale lessons and insights before they are applied (default: `engine.staleness` of the scenario). */
+  readonly staleness?: StalenessJudge;
 }
 
 
 /**
- * Runs the stream with up to `engine.inFlight` task runs at once. Task i starts once task
- * i − inFlight has committed, and outcomes commit strictly in stream order, so the pool state a
- * task sees, the event log and the summary are the same on every run with the same seed —
- * whatever order model calls or sandboxed graders finish in. With inFlight = 1 this is the
- * paper's sequential loop.
+ * Runs the stream in two stages. The solve stage runs up to `engine.inFlight` tasks at once
+ * (assemble → choose → execute → grade); task i starts once task i − inFlight has committed, and
+ * solve outcomes commit strictly in stream order (competence, synergy, the LeadLearn outcome).
+ * Each commit queues the task's evolve stage (reflection, the leader's note, CoDream), which runs
+ * off the critical path and is applied in task order as soon as it is ready (evolve-pipeline.ts).
+ * With inFlight = 1 this is the paper's sequential loop: each task's evolve stage is applied before
+ * the next task starts. Under the simulated model the pool state a task sees, the event log and
+ * the summary are the same on every run with the same seed, whatever order model calls or sandboxed
+ * graders finish in.
  */
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   const outageWatch = watchOutage(o);
@@ -144,6 +164,22 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
   };
+  const stale = o.staleness ? null : stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary, log: o.log });
+  const judge = o.staleness ?? stale!.judge;
+  const timing = o.evolveTiming ?? 'lag';
+  const evolve = new EvolvePipeline({
+    apply: async (evo) => {
+      const changes = await commitEvolve(commitDeps, evo, judge);
+      if (changes) stale?.record(changes);
+    },
+    limit: () => Number.MAX_SAFE_INTEGER,
+    held: timing === 'lag',
+  });
+  // Sequential (one task in flight) is the paper's loop: a task's evolve stage is applied before
+  // the next one starts. A zero-time model makes every evolve outcome ready at once: waiting for it
+  // costs nothing and keeps application points independent of real I/O.
+  const inline = window === 1;
+  const settleAtSync = inline || timing === 'instant';
   const life = o.scenario.population.lifecycle;
   const nichesSeen: string[] = [];
   let recent: Record<string, number> = {};
@@ -174,8 +210,19 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
   });
   let outage = false;
+  /** Wait for evolve outcomes to be applied, unless the run is cut or an outage lasts too long first; true when it may go on. */
+  const evolved = async (wait: Promise<void>): Promise<boolean> => {
+    const r = await Promise.race([wait.then(() => 'ok' as const), cut, outageWatch.expired]);
+    if (r === 'outage') outage = true;
+    return r === 'ok';
+  };
   for (;;) {
-    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage) {
+    evolve.check();
+    if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
+    // A resumed run re-executing its log starts a task only where the log did: a run stopped
+    // gracefully let its tasks in flight commit without starting new ones.
+    const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
+    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
         if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
@@ -190,18 +237,27 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (outcome === 'cut') break;
     if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
-    commitTask(commitDeps, outcome);
+    if (timing === 'instant' && !(await evolved(evolve.settle()))) break;
+    if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - window + 1)))) break;
+    const changes = commitTask(commitDeps, outcome);
+    evolve.enqueue(outcome, changes.poolVersion);
     committed++;
     const niche = outcome.deps.task.niche;
     if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
     recent[niche] = (recent[niche] ?? 0) + 1;
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
-    if (committed % life.every === 0) await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    if (committed % life.every === 0) {
+      if (settleAtSync && !(await evolved(evolve.settle()))) break;
+      await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    }
     o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
     // The in-process simulator answers in microtasks only: let signals, timers and I/O in between tasks.
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+  // Evolve outcomes of committed tasks are applied before the run stops; a cut or an outage
+  // abandons them (a resume re-runs them), and a cut during this wait still stops at once.
+  if (!outage && !o.cut?.aborted) await evolved(evolve.settle());
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { createActor } from 'xstate';
 import { loadPersonaTemplate } from '../individual/persona-template';
-import { createModel, offlineModel, useModel, type CreatedModel } from './create-model';
+import { createModel, offlineModel, useModel, virtualLatency, type CreatedModel, type VirtualLatency } from './create-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import type { LanguageModel } from '../llm/model';
 import { SimSideChannel } from '../llm/sim/side-channel';
@@ -15,9 +15,12 @@ import { EventLog } from '../store/event-log';
 import { RunLock, RunLockedError, lockLiveness, readRunLock } from '../store/run-lock';
 import { RunStore, runState } from '../store/run-store';
 import { buildNiches, GraderSet } from '../tasks/niche-registry';
+import type { Niche } from '../tasks/niche';
+import type { Grader } from '../tasks/task';
 import { taskStream } from '../tasks/stream';
 import { systemClock, type Clock } from '../core/clock';
 import { runEngine, type Progress } from './engine';
+import { SimModel } from '../llm/sim/sim-model';
 import { getPreset } from './presets';
 import { createRng } from '../core/rng';
 import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
@@ -67,6 +70,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly tasks?: number;
   /** Tasks in flight, or `"auto"` (the adaptive controller); overrides `engine.inFlight`. */
   readonly inFlight?: InFlight;
+  /** Staleness policy and τ (`engine.staleness`); either may be given alone. */
+  readonly staleness?: { readonly policy?: string; readonly tau?: number };
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
@@ -118,7 +123,12 @@ export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): Loade
     ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.tasks !== undefined ? { stream: { tasks: opts.tasks } } : {}),
-    ...(opts.inFlight !== undefined ? { engine: { inFlight: opts.inFlight } } : {}),
+    ...(opts.inFlight !== undefined || opts.staleness !== undefined ? {
+      engine: {
+        ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
+        ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}),
+      },
+    } : {}),
   });
 }
 
@@ -171,7 +181,29 @@ function prepareRunDir(dir: string, force: boolean): void {
 
 function buildModel(scenario: LoadedScenario['scenario'], opts: RunOptions, sideChannel: SimSideChannel): CreatedModel {
   if (opts.replayFrom) return offlineModel(scenario, sideChannel);
-  return opts.model ? useModel(opts.model, sideChannel) : createModel(scenario, sideChannel);
+  if (!opts.model) return createModel(scenario, sideChannel);
+  // An injected model runs in virtual time too when the scenario asks (its answers are held until ready).
+  const latency = virtualLatency(scenario);
+  return { ...useModel(opts.model, sideChannel), ...(latency ? { latency } : {}) };
+}
+
+/**
+ * In virtual time, graders are real work outside it: the clock stands still while any of a
+ * grader's async methods runs (grade, and the code grader's public tests).
+ */
+function holdGraders(niches: Map<string, Niche>, latency: VirtualLatency | undefined): Map<string, Niche> {
+  if (!latency) return niches;
+  const held = (g: Grader): Grader => new Proxy(g, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        const out: unknown = (v as (...a: unknown[]) => unknown).apply(target, args);
+        return out instanceof Promise ? latency.hold(out) : out;
+      };
+    },
+  });
+  return new Map([...niches].map(([id, n]) => [id, { ...n, grader: held(n.grader) }]));
 }
 
 async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptions, resumed: RunStore | null): Promise<RunResult> {
@@ -192,9 +224,9 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     allowUnsandboxed: scenario.grading.allowUnsandboxed || simWritesCode,
   });
   try {
-    const niches = buildNiches(scenario.stream.niches, loaded.dir, graders);
     const sideChannel = new SimSideChannel();
     const created = buildModel(scenario, opts, sideChannel);
+    const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), created.latency);
     try {
       // Before anything is written: a wrong address fails in seconds with one line.
       await created.probe();
@@ -249,7 +281,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     embeddings: created.remoteEmbeddings,
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });
-  const model = new AccountingModel(journal);
+  // Virtual time sits in front of the journal: an answer it serves takes the same virtual time as a computed one.
+  const model = new AccountingModel(created.latency ? created.latency.wrap(journal) : journal);
   const inner = created.model;
   const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync, clock, ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = anySignal(opts.stop, replayStop.signal);
@@ -292,7 +325,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
     }
     log.commit();
-    const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id));
+    const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id), scenario.engine.staleness);
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
     const lineage = emptyLineage();
     const outcome = await runEngine({
@@ -308,6 +341,9 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       ...(created.health ? { health: created.health } : {}),
       ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
       clock, structures: c.structures,
+      // The in-process simulator answers in zero time: evolve outcomes are ready at once. Virtual time
+      // predicts a run against a real server, so it applies them as such a run does ('lag').
+      evolveTiming: inner instanceof SimModel && !created.latency ? 'instant' : 'lag',
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;
@@ -326,6 +362,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
         metaInsights: roster.reduce((a, r) => a + r.archive.metaSize(), 0),
       },
       tokens: model.report(),
+      cancellations: model.cancellations(),
       poolVersion: supervisor.getSnapshot().context.poolVersion,
       leadlearnEntries: supervisor.getSnapshot().context.bank.size,
       specialists: Object.fromEntries(Object.entries(tracker.history().at(-1) ?? {}).map(([n, a]) => [n, a ? [a] : []])),
@@ -334,6 +371,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       runDir,
       timing: { wallSeconds: Math.round(wallSeconds * 1000) / 1000, tasksPerSecond: Math.round((outcome.committed / Math.max(wallSeconds, 1e-9)) * 10) / 10 },
       ...(created.endpointUsage() ? { endpoints: created.endpointUsage() } : {}),
+      ...virtualFigures(created.latency),
     });
     const progress = { committed: outcome.committed, total: scenario.stream.tasks };
     if (outcome.interrupted) {
@@ -368,6 +406,19 @@ async function runInDir(c: RunContext): Promise<RunResult> {
     stop.removeEventListener('abort', onStop);
     supervisor.stop();
   }
+}
+
+/** The summary's virtual-time fields (present only in virtual time; deterministic for a seed). */
+function virtualFigures(latency: VirtualLatency | undefined): Pick<RunSummary, 'latency' | 'virtualSeconds' | 'tokensPerSecond' | 'utilization'> {
+  const s = latency?.stats();
+  if (!latency || !s) return {};
+  const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+  return {
+    latency: latency.profile,
+    virtualSeconds: Math.round(s.virtualSeconds * 1000) / 1000,
+    tokensPerSecond: Math.round(s.tokensPerSecond * 10) / 10,
+    utilization: s.utilization === null ? null : r4(s.utilization),
+  };
 }
 
 /** A signal aborted when any of the given ones is. */

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { openaiModelSchema } from '../llm/openai/openai-config';
 import { DEFAULT_SIM_PARAMS } from '../llm/sim/sim-params';
+import { PROFILES } from '../llm/sim/server/profiles';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
+import { STALENESS_POLICY_NAMES } from '../population/staleness';
+import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 import { autoConfigSchema } from './concurrency/auto-config';
 
 const int = () => z.number().int();
@@ -17,6 +20,14 @@ const simOverrides = z.strictObject(
     ]),
   ),
 );
+
+/** `engine.staleness`: the policy and the version gap τ it tolerates unexamined (DEFAULT_STALENESS_TAU says why 8). */
+const stalenessSchema = z.strictObject({
+  policy: z.string().refine((n) => STALENESS_POLICY_NAMES.includes(n), {
+    error: (issue) => `unknown staleness policy ${JSON.stringify(issue.input)} (policies: ${STALENESS_POLICY_NAMES.join(', ')})`,
+  }).default('full'),
+  tau: int().min(0).default(DEFAULT_STALENESS_TAU),
+});
 
 /**
  * The scenario file format (`scenarios/*.json`), version 1. Unknown fields are errors, so a typo
@@ -89,10 +100,21 @@ export const scenarioSchema = z.strictObject({
     inFlight: z.union([int().min(1).max(1024), z.literal('auto')], { error: 'expected a whole number 1–1024, or "auto"' }).default(1),
     /** The adaptive controller's settings, read when `inFlight` is `"auto"` (absent: every default). */
     auto: autoConfigSchema.optional(),
-  }).default({ inFlight: 1 }),
+    /** What becomes of lessons and insights applied after the pool moved on (src/population/staleness/). */
+    staleness: stalenessSchema.prefault({}),
+  }).prefault({}),
   /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
   model: z.discriminatedUnion('backend', [
-    z.strictObject({ backend: z.literal('sim') }),
+    z.strictObject({
+      backend: z.literal('sim'),
+      /**
+       * Run the simulated model behind this serve-sim latency profile in virtual time (README,
+       * "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and utilization.
+       */
+      latency: z.string().refine((name) => Object.hasOwn(PROFILES, name), {
+        message: `unknown latency profile (profiles: ${Object.keys(PROFILES).join(', ')})`,
+      }).optional(),
+    }),
     openaiModelSchema,
   ]).default({ backend: 'sim' }),
   /** Overrides of the simulated model's parameters (src/llm/sim/sim-params.ts). */

@@ -39,6 +39,10 @@ function firstIssue(file: string, error: z.ZodError): ScenarioError {
  * `file` names the source in errors; `dir` is where relative dataset paths start.
  */
 export function parseScenario(input: unknown, file = '<scenario>', dir = process.cwd()): LoadedScenario {
+  const model = (input as { model?: { backend?: unknown; latency?: unknown } } | null)?.model;
+  if (model && typeof model === 'object' && model.latency !== undefined && model.backend !== undefined && model.backend !== 'sim') {
+    throw new ScenarioError(file, 'model.latency', 'virtual time runs only the in-process simulator (model.backend "sim"); an HTTP backend takes real time (for a sped-up server use serve-sim --time-scale)');
+  }
   const parsed = scenarioSchema.safeParse(input);
   if (!parsed.success) throw firstIssue(file, parsed.error);
   const scenario = parsed.data;

@@ -1,13 +1,29 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
-import type { TokenReport } from '../llm/token-accounting';
+import type { Cancellations, TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
 import type { LifecycleOperatorName } from '../population/lifecycle/operator';
+import { DEFAULT_STALENESS_TAU, type StalenessDecision } from '../population/staleness/policy';
 
 /** Evolve stages that fall back to a default when the model's reply is missing or unusable. */
 export type FallbackStage = 'leadlearn' | 'reflect' | 'codream';
 
 const INFRA_STAGES: readonly InfraStage[] = ['solve', 'grade', 'leadlearn', 'reflect', 'codream', 'lifecycle', 'other'];
 const FALLBACK_STAGES: readonly FallbackStage[] = ['leadlearn', 'reflect', 'codream'];
+
+/** What the staleness policy did with the lessons and insights it was asked about (README, "Staleness policies"). */
+export interface StalenessTally {
+  /** The policy run (`engine.staleness.policy`) and the gap it tolerates unexamined. */
+  policy: string;
+  tau: number;
+  /** Items decided, by outcome: applied as they were, applied rewritten, not applied. */
+  kept: number;
+  patched: number;
+  dropped: number;
+  /** Model calls the policy made (reflective only: items staler than tau). */
+  reflectiveCalls: number;
+  /** Items kept because the call failed or its reply was unusable (counted in `kept` too). */
+  fallbacks: number;
+}
 
 /** Per-niche tallies. */
 export interface NicheTally {
@@ -56,8 +72,17 @@ export interface RunSummary {
   disagreementRate: number;
   /** LeadLearn: leader replies that could not be used (structure fell back), and bank size. */
   leadlearn: { fallbacks: number; entries: number };
+  /**
+   * Evolve stages applied (reflection, the leader's note, CoDream: one per graded task), their mean
+   * and largest version gap (pool updates applied between computing and applying one), and evolve
+   * stages that failed for infrastructure reasons (their task stays graded; nothing of them is
+   * applied; `run` exits 3 when > 0).
+   */
+  evolve: { applied: number; meanGap: number; maxGap: number; failures: number; failuresByStage: Record<InfraStage, number> };
   /** CoDream sessions, insights crystallized, and deliveries to agents. */
   codream: { sessions: number; insights: number; routed: number };
+  /** Staleness decisions on lessons and insights (rewards are never subject to them). */
+  staleness: StalenessTally;
   /** Niche → its specialist at the last lifecycle window (empty: none leads by the margin). */
   specialists: Record<string, string[]>;
   /** (niche, agent) pairs that held the niche for `stableWindows` consecutive windows up to the last. */
@@ -67,6 +92,17 @@ export interface RunSummary {
   /** Agents ever in the pool (retired included), those still active, and archive sizes over all of them. */
   agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };
+  /**
+   * Speculative completion (README, "Speculative completion"): `cancelled` requests were aborted
+   * once a vote's majority was decided (voting, self-consistency), saving `tokensSaved` completion
+   * tokens — exact where the backend knows an answer's planned length (the simulator), estimated
+   * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far, less
+   * the pool's estimate of what the request had generated).
+   * `debateRoundsSkipped` rounds were not run because the debate reached consensus early;
+   * `debateTokensSaved` estimates their cost as the completion tokens of the last round run ×
+   * rounds skipped.
+   */
+  speculative: Speculative;
   tokens: TokenReport;
   poolVersion: number;
   runDir: string;
@@ -76,6 +112,23 @@ export interface RunSummary {
   endpoints?: Record<string, EndpointUsage>;
   /** The run's report (`index.html`), when one was written; not part of the deterministic summary. */
   reportPath?: string;
+  /** Virtual time only (`--latency`, README "Virtual time"): the serve-sim latency profile the run ran behind. */
+  latency?: string;
+  /** Virtual time only: virtual seconds from the start to the end of the last model request. */
+  virtualSeconds?: number;
+  /** Virtual time only: tokens the simulated server generated (aborted requests' partial output included) per virtual second. */
+  tokensPerSecond?: number;
+  /**
+   * Virtual time only: tokensPerSecond over the server's maximum output tokens/s for the run's
+   * request shape (docs/latency-profiles.md, "Utilization"); null when nothing was generated.
+   */
+  utilization?: number | null;
+}
+
+/** The summary's speculative-completion savings (`RunSummary.speculative`). */
+export interface Speculative extends Cancellations {
+  debateRoundsSkipped: number;
+  debateTokensSaved: number;
 }
 
 const round = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -89,11 +142,26 @@ export class SummaryBuilder {
   private disagreements = 0;
   private fallbacks = 0;
   private readonly dreams = { sessions: 0, insights: 0, routed: 0 };
+  private readonly debate = { roundsSkipped: 0, tokensSaved: 0 };
+  private readonly stale: StalenessTally;
   reflectionsParsed = 0;
   reflectionsFailed = 0;
+  private readonly evolveFailed: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
+  private readonly evolveApplied = { applied: 0, gapSum: 0, gapMax: 0 };
 
-  constructor(nicheOrder: readonly string[]) {
+  /** `staleness`: the scenario's `engine.staleness` (default: `full`, which keeps everything). */
+  constructor(nicheOrder: readonly string[], staleness: { readonly policy: string; readonly tau: number } = { policy: 'full', tau: DEFAULT_STALENESS_TAU }) {
     for (const n of nicheOrder) this.niches.set(n, { tasks: 0, rewardSum: 0, correct: 0 });
+    this.stale = { policy: staleness.policy, tau: staleness.tau, kept: 0, patched: 0, dropped: 0, reflectiveCalls: 0, fallbacks: 0 };
+  }
+
+  /** Record one staleness decision on a lesson or insight (call once per item decided, applied or not). */
+  addStaleness(decision: StalenessDecision): void {
+    if (decision.action === 'keep') this.stale.kept += 1;
+    else if (decision.action === 'patch') this.stale.patched += 1;
+    else this.stale.dropped += 1;
+    if (decision.calledModel) this.stale.reflectiveCalls += 1;
+    if (decision.action === 'keep' && decision.fallback) this.stale.fallbacks += 1;
   }
 
   /** Record one graded task. */
@@ -109,6 +177,18 @@ export class SummaryBuilder {
   addFailure(niche: string, stage: InfraStage): void {
     if (!this.niches.has(niche)) this.niches.set(niche, { tasks: 0, rewardSum: 0, correct: 0 });
     this.failures[stage] += 1;
+  }
+
+  /** Record one evolve stage that failed for infrastructure reasons (its task stays graded; nothing of the stage is applied). */
+  addEvolveFailure(stage: InfraStage): void {
+    this.evolveFailed[stage] += 1;
+  }
+
+  /** Record one applied evolve outcome and its version gap (updates applied between its computation and its application). */
+  addEvolveApplied(gap: number): void {
+    this.evolveApplied.applied += 1;
+    this.evolveApplied.gapSum += gap;
+    this.evolveApplied.gapMax = Math.max(this.evolveApplied.gapMax, gap);
   }
 
   /** Record one evolve-stage fallback. */
@@ -138,6 +218,12 @@ export class SummaryBuilder {
     this.dreams.routed += routed;
   }
 
+  /** Record rounds a structure skipped (debate's early consensus) and their estimated tokens. */
+  addEarlyStop(roundsSkipped: number, tokensSaved: number): void {
+    this.debate.roundsSkipped += roundsSkipped;
+    this.debate.tokensSaved += tokensSaved;
+  }
+
   /** Tasks committed so far (graded and failed) and mean reward over the graded ones. */
   progress(): { done: number; accuracy: number } {
     let graded = 0;
@@ -146,8 +232,11 @@ export class SummaryBuilder {
     return { done: graded + this.failureCount, accuracy: graded ? sum / graded : 0 };
   }
 
-  /** The summary, given the fields only the engine knows. */
-  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream'> & { leadlearnEntries: number }): RunSummary {
+  /**
+   * The summary, given the fields only the engine knows. `cancellations` are the model wrapper's
+   * (`AccountingModel.cancellations()`); none when omitted.
+   */
+  build(rest: Omit<RunSummary, 'tasks' | 'graded' | 'accuracy' | 'exactRate' | 'perNiche' | 'failures' | 'failuresByStage' | 'fallbacks' | 'reflections' | 'structures' | 'disagreementRate' | 'leadlearn' | 'codream' | 'evolve' | 'staleness' | 'speculative'> & { leadlearnEntries: number; cancellations?: Cancellations }): RunSummary {
     let tasks = 0;
     let sum = 0;
     let correct = 0;
@@ -158,7 +247,7 @@ export class SummaryBuilder {
       correct += t.correct;
       if (t.tasks > 0) perNiche[n] = round(t.rewardSum / t.tasks);
     }
-    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, ...tail } = rest;
+    const { scenario, variant, seed, backend, inFlight, leadlearnEntries, cancellations, ...tail } = rest;
     const structures: Record<string, Record<string, number>> = {};
     for (const n of this.niches.keys()) {
       const byNiche = this.structures.get(n);
@@ -180,6 +269,18 @@ export class SummaryBuilder {
       disagreementRate: tasks + failures ? round(this.disagreements / (tasks + failures)) : 0,
       leadlearn: { fallbacks: this.fallbacks, entries: leadlearnEntries },
       codream: { ...this.dreams },
+      evolve: {
+        applied: this.evolveApplied.applied,
+        meanGap: this.evolveApplied.applied ? round(this.evolveApplied.gapSum / this.evolveApplied.applied) : 0,
+        maxGap: this.evolveApplied.gapMax,
+        failures: Object.values(this.evolveFailed).reduce((a, b) => a + b, 0),
+        failuresByStage: { ...this.evolveFailed },
+      },
+      staleness: { ...this.stale },
+      speculative: {
+        ...(cancellations ?? { cancelled: 0, tokensSaved: 0, estimated: 0 }),
+        debateRoundsSkipped: this.debate.roundsSkipped, debateTokensSaved: this.debate.tokensSaved,
+      },
       ...tail,
     };
   }

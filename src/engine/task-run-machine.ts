@@ -1,20 +1,21 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { Experience } from '../individual/agent-prompts';
-import type { Reflection } from '../individual/reflection';
 import type { Choice } from '../team/choosers/chooser';
-import type { LeadershipNote } from '../team/leadlearn/leadership-note';
 import type { StructureResult } from '../team/structures/structure';
 import type { Team } from '../team/team';
 import { isInfrastructureError, type InfraStage } from '../core/infra-error';
 import {
-  assembleTeam, chooseStructure, dream, executeStructure, gradeResult, leadershipNote, reflectMembers, retrieveExperience,
-  type Grading, type KeyedDream, type StageDeps,
+  assembleTeam, chooseStructure, executeStructure, gradeResult, retrieveExperience, type Grading, type StageDeps,
 } from './task-stages';
 
 /** The structure choice plus the bank key it was made with. */
 export type KeyedChoice = Choice & { readonly key: Float32Array };
 
-/** Everything one task run produced; the engine commits it to the pool in stream order. */
+/**
+ * Everything one task's solve stage produced; the engine commits its reward-driven updates
+ * (competence, synergy, the LeadLearn outcome) in stream order. Reflection, the leader's note and
+ * CoDream come after, from the evolve stage (evolve-stage.ts).
+ */
 export interface TaskOutcome {
   readonly deps: StageDeps;
   readonly team: Team | null;
@@ -22,10 +23,6 @@ export interface TaskOutcome {
   readonly experience: ReadonlyMap<string, Experience>;
   readonly result: StructureResult | null;
   readonly grading: Grading | null;
-  readonly reflections: readonly Reflection[];
-  readonly note: LeadershipNote | null;
-  /** CoDream's session, when it fired (its insights are routed at commit). */
-  readonly dream: KeyedDream | null;
   /**
    * Set when a stage failed (an infrastructure failure: a model call out of retries, a grader or
    * sandbox error, or a bug). The task is then recorded as failed, never graded, never dropped.
@@ -48,19 +45,10 @@ export function solveFailure(result: StructureResult): string | null {
   return `${failed.length} of ${result.attempts.length} member calls failed; first: ${a.agentId} ${a.step}: ${a.error}`;
 }
 
-/** What the after-grading stages (reflect, dream) get: everything the run has produced so far. */
-const afterInput = (c: Ctx): AfterInput => ({
-  deps: c.deps, team: c.team!, structure: c.choice!.structure, result: c.result!, grading: c.grading!,
-  experience: c.experience as Map<string, Experience>,
-});
-
-interface AfterInput { deps: StageDeps; team: Team; structure: string; result: StructureResult; grading: Grading; experience: Map<string, Experience> }
-
 /**
- * One task's run (xstate v5): assemble → choose → execute → grade → reflect → dream → done
- * (dream is a no-op unless CoDream fires).
+ * One task's solve stage (xstate v5): assemble → choose → execute → grade → done.
  * Stages only read the pool as of the task's start version; the engine applies the outcome
- * (competence, lessons, synergy, leadership entry) when it is this task's turn to commit, so many
+ * (competence, synergy, the leadership entry) when it is this task's turn to commit, so many
  * runs can be in flight at once. Any stage failure ends in `failed` with the error recorded.
  * Stage actors can be swapped with `.provide()` in tests.
  */
@@ -81,19 +69,11 @@ export const taskRunMachine = setup({
       },
     ),
     grade: fromPromise<Grading, { deps: StageDeps; result: StructureResult }>(({ input }) => gradeResult(input.deps, input.result)),
-    dream: fromPromise<KeyedDream | null, AfterInput>(({ input }) => dream(input.deps, input.team, input.result, input.grading, input.experience)),
-    reflect: fromPromise<{ reflections: Reflection[]; note: LeadershipNote | null }, AfterInput>(async ({ input }) => {
-      const [reflections, note] = await Promise.all([
-        reflectMembers(input.deps, input.team, input.result, input.grading, input.experience),
-        leadershipNote(input.deps, input.team, input.structure, input.grading, input.result),
-      ]);
-      return { reflections, note };
-    }),
   },
 }).createMachine({
   id: 'task-run',
   context: ({ input }) => ({
-    deps: input, team: null, choice: null, experience: new Map(), result: null, grading: null, reflections: [], note: null, dream: null, error: null,
+    deps: input, team: null, choice: null, experience: new Map(), result: null, grading: null, error: null,
   }),
   initial: 'assemble',
   states: {
@@ -137,24 +117,8 @@ export const taskRunMachine = setup({
       invoke: {
         src: 'grade',
         input: ({ context }) => ({ deps: context.deps, result: context.result! }),
-        onDone: { target: 'reflect', actions: assign({ grading: ({ event }) => event.output }) },
+        onDone: { target: 'done', actions: assign({ grading: ({ event }) => event.output }) },
         onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('grade', event.error) }) },
-      },
-    },
-    reflect: {
-      invoke: {
-        src: 'reflect',
-        input: ({ context }) => afterInput(context),
-        onDone: { target: 'dream', actions: assign({ reflections: ({ event }) => event.output.reflections, note: ({ event }) => event.output.note }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('reflect', event.error) }) },
-      },
-    },
-    dream: {
-      invoke: {
-        src: 'dream',
-        input: ({ context }) => afterInput(context),
-        onDone: { target: 'done', actions: assign({ dream: ({ event }) => event.output }) },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => errorOf('codream', event.error) }) },
       },
     },
     done: { type: 'final' },

@@ -123,7 +123,7 @@ export async function gradeResult(d: StageDeps, result: StructureResult): Promis
   for (const [id, ans] of Object.entries(result.memberAnswers)) members[id] = await gradeText(ans.text, ans.extracted);
   const independent: Record<string, Grade> = {};
   for (const a of result.attempts) {
-    if (a.step !== 'solve' || a.index !== 0 || a.agentId in independent) continue;
+    if (a.step !== 'solve' || a.index !== 0 || a.agentId in independent || a.cancelled) continue;
     independent[a.agentId] = await gradeText(a.text, a.extracted);
   }
   return { team, members, independent };

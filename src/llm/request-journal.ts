@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { Completion, CompletionRequest, LanguageModel } from './model';
+import { CompletionAbortedError, isCompletionAborted, type Completion, type CompletionRequest, type LanguageModel } from './model';
 
 /** The file a run's request journal lives in, inside the run directory. */
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -22,7 +22,13 @@ function embedKey(texts: readonly string[]): string {
   return createHash('sha256').update(JSON.stringify(['embed', texts])).digest('hex');
 }
 
-type JournalLine = { k: string; c: Completion } | { k: string; e: string[] };
+/** A request the caller cancelled: its tokens saved and generated, as the backend reported them. */
+interface AbortRecord {
+  readonly saved: number | null;
+  readonly generated: number | null;
+}
+
+type JournalLine = { k: string; c: Completion } | { k: string; e: string[] } | { k: string; a: AbortRecord };
 
 /** A request the replay source does not hold. */
 export interface MissingCall {
@@ -64,11 +70,14 @@ const describe = (req: CompletionRequest) =>
  * `journal.jsonl`) and answers calls already in a source journal without asking the model, so a
  * resumed run pays for no finished call twice and `run --replay` re-runs offline.
  * Identical requests are told apart by their order of occurrence (the n-th asks get the n-th answer).
+ * A cancelled request (CompletionAbortedError) is never journaled as an answer; its line records
+ * the abort instead, so a resumed or replayed run re-executing the call gets the same
+ * CompletionAbortedError at once, decides as the first run did, and pays for no call.
  * Contract: answers are returned exactly as journaled; `sync()` makes appended answers durable.
  */
 export class JournaledModel implements LanguageModel {
   readonly name: string;
-  private readonly answers = new Map<string, Completion[]>();
+  private readonly answers = new Map<string, Array<Completion | AbortRecord>>();
   private readonly vectors = new Map<string, Float32Array[][]>();
   private readonly seen = new Map<string, number>();
   private fd: number | null = null;
@@ -99,6 +108,10 @@ export class JournaledModel implements LanguageModel {
     const known = this.answers.get(key)?.[n];
     if (known) {
       this.served++;
+      if ('saved' in known) {
+        if (this.o.copyServed) this.write({ k: key, a: known });
+        throw new CompletionAbortedError(known.saved, known.generated);
+      }
       if (this.o.copyServed) this.write({ k: key, c: known });
       return known;
     }
@@ -108,7 +121,13 @@ export class JournaledModel implements LanguageModel {
       throw new JournalMissError(missing);
     }
     this.asked++;
-    const out = await this.inner.complete(req);
+    let out: Completion;
+    try {
+      out = await this.inner.complete(req);
+    } catch (err) {
+      if (isCompletionAborted(err)) this.write({ k: key, a: { saved: err.tokensSaved, generated: err.tokensGenerated } });
+      throw err;
+    }
     this.write({ k: key, c: out });
     return out;
   }
@@ -164,6 +183,7 @@ export class JournaledModel implements LanguageModel {
         continue; // the last line of a killed run may be cut short
       }
       if ('c' in line) push(this.answers, line.k, line.c);
+      else if ('a' in line) push(this.answers, line.k, line.a);
       else if ('e' in line) push(this.vectors, line.k, line.e.map((b) => { const buf = Buffer.from(b, 'base64'); return new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)); }));
     }
   }

@@ -1,4 +1,4 @@
-import type { Completion, CompletionRequest, LanguageModel, Stage } from './model';
+import { isCompletionAborted, type Completion, type CompletionRequest, type LanguageModel, type Stage } from './model';
 
 /** Per-stage totals: calls made and tokens spent. */
 export interface StageUsage {
@@ -7,33 +7,62 @@ export interface StageUsage {
   completionTokens: number;
   /** Calls whose backend reported no usable token counts (estimates were counted); absent when 0. */
   unknownUsage?: number;
+  /**
+   * Calls the caller cancelled (speculative completion): not in `calls`, their tokens not in the
+   * counts above, and not failures. Absent when 0.
+   */
+  aborted?: number;
+  /** Completion tokens the aborted calls did not generate (exact or estimated: see `Cancellations`); absent when no call was aborted. */
+  abortedTokensSaved?: number;
+  /** Completion tokens the aborted calls generated before the abort, as the backend reported them (exact or its estimate; 0 where unknown); absent when no call was aborted. */
+  abortedCompletionTokens?: number;
 }
 
 /** Token usage by stage, plus the total. Stage keys appear in first-use order. */
 export type TokenReport = Record<string, StageUsage> & { total: StageUsage };
 
 /**
+ * Requests the caller cancelled, over all stages. A backend that knows the answer's planned
+ * length (the simulator, virtual time) reports the tokens saved exactly; an HTTP backend cannot,
+ * so the saving of each such call is estimated as the mean completion tokens of the same stage's
+ * finished calls so far, less what the backend says it generated before the abort (the OpenAI
+ * pool estimates that from the time the request ran; an upper bound when nothing is said).
+ */
+export interface Cancellations {
+  /** Requests cancelled (rejected with CompletionAbortedError). */
+  cancelled: number;
+  /** Completion tokens not generated because of those cancellations (exact plus estimated). */
+  tokensSaved: number;
+  /** Of `cancelled`, those whose saving is an estimate (the backend did not know it). */
+  estimated: number;
+}
+
+/**
  * Wraps a model and counts calls and tokens per stage. The wrapper is the only place accounting
- * happens, so callers never add usage by hand.
+ * happens, so callers never add usage by hand. A cancelled request (CompletionAbortedError) is
+ * counted apart, as `aborted`, never as a call or a failure.
  */
 export class AccountingModel implements LanguageModel {
   readonly name: string;
   private readonly byStage = new Map<Stage, StageUsage>();
   /** The same counts per task, until taken for that task's events (lifecycle calls serve no task; see `stage`). */
   private readonly byTask = new Map<string, Map<Stage, StageUsage>>();
+  private readonly cancels: Cancellations = { cancelled: 0, tokensSaved: 0, estimated: 0 };
 
   constructor(private readonly inner: LanguageModel) {
     this.name = inner.name;
   }
 
   async complete(req: CompletionRequest): Promise<Completion> {
-    const out = await this.inner.complete(req);
-    add(this.byStage, req.stage, out);
-    if (req.taskId !== undefined && req.stage !== 'lifecycle') {
-      let task = this.byTask.get(req.taskId);
-      if (!task) this.byTask.set(req.taskId, (task = new Map()));
-      add(task, req.stage, out);
+    let out: Completion;
+    try {
+      out = await this.inner.complete(req);
+    } catch (err) {
+      if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated);
+      throw err;
     }
+    this.forTask(req, (into) => add(into, req.stage, out));
+    add(this.byStage, req.stage, out);
     return out;
   }
 
@@ -58,6 +87,11 @@ export class AccountingModel implements LanguageModel {
     return { calls: 0, promptTokens: 0, completionTokens: 0, ...this.byStage.get(stage) };
   }
 
+  /** Cancelled requests so far, over all stages, and the tokens they saved. */
+  cancellations(): Cancellations {
+    return { ...this.cancels };
+  }
+
   /** A copy of the totals so far, stages sorted by name for a stable summary. */
   report(): TokenReport {
     const total: StageUsage = { calls: 0, promptTokens: 0, completionTokens: 0 };
@@ -69,8 +103,41 @@ export class AccountingModel implements LanguageModel {
       total.promptTokens += u.promptTokens;
       total.completionTokens += u.completionTokens;
       if (u.unknownUsage) total.unknownUsage = (total.unknownUsage ?? 0) + u.unknownUsage;
+      if (u.aborted) {
+        total.aborted = (total.aborted ?? 0) + u.aborted;
+        total.abortedTokensSaved = (total.abortedTokensSaved ?? 0) + (u.abortedTokensSaved ?? 0);
+        total.abortedCompletionTokens = (total.abortedCompletionTokens ?? 0) + (u.abortedCompletionTokens ?? 0);
+      }
     }
     return Object.assign(out, { total }) as TokenReport;
+  }
+
+  private countAbort(req: CompletionRequest, saved: number | null, generated: number | null): void {
+    let tokens = saved;
+    if (tokens === null) {
+      const s = this.byStage.get(req.stage);
+      const mean = s && s.calls > 0 ? s.completionTokens / s.calls : 0;
+      tokens = Math.max(0, Math.round(mean) - (generated ?? 0));
+      this.cancels.estimated += 1;
+    }
+    this.cancels.cancelled += 1;
+    this.cancels.tokensSaved += tokens;
+    const into = (m: Map<Stage, StageUsage>) => {
+      const u = m.get(req.stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+      u.aborted = (u.aborted ?? 0) + 1;
+      u.abortedTokensSaved = (u.abortedTokensSaved ?? 0) + tokens;
+      u.abortedCompletionTokens = (u.abortedCompletionTokens ?? 0) + (generated ?? 0);
+      m.set(req.stage, u);
+    };
+    into(this.byStage);
+    this.forTask(req, into);
+  }
+
+  private forTask(req: CompletionRequest, f: (into: Map<Stage, StageUsage>) => void): void {
+    if (req.taskId === undefined || req.stage === 'lifecycle') return;
+    let task = this.byTask.get(req.taskId);
+    if (!task) this.byTask.set(req.taskId, (task = new Map()));
+    f(task);
   }
 }
 

@@ -37,6 +37,8 @@ export interface PoolUpdate {
   readonly team?: { readonly members: readonly string[]; readonly niche: string; readonly reward: number };
   /** A leadership record to append to the shared bank. */
   readonly leadership?: LeadershipEntry;
+  /** The leader's note for a bank entry appended earlier (the evolve stage writes it after the outcome). */
+  readonly note?: { readonly entryId: string; readonly note: string };
 }
 
 /** What became of one requested experience entry. */
@@ -68,6 +70,8 @@ export interface UpdateChanges {
   readonly synergy: readonly SynergyChange[];
   /** The bank entry appended (with `committedAt`), if any. */
   readonly leadership: LeadershipEntry | null;
+  /** The note set on a bank entry, if any. */
+  readonly note: { readonly entryId: string; readonly note: string } | null;
 }
 
 /** What the supervisor owns: roster (spawn order), pool version, pair synergy, the leadership bank. */
@@ -168,6 +172,9 @@ export const supervisorMachine = setup({
       if (update.leadership && update.leadership.key.length !== context.bank.embeddingDim + 3) {
         throw new RangeError(`update (task ${update.taskId}): leadership key of length ${update.leadership.key.length}, the bank's is ${context.bank.embeddingDim + 3}`);
       }
+      if (update.note && !context.bank.has(update.note.entryId)) {
+        throw new Error(`update (task ${update.taskId}): note for unknown bank entry ${update.note.entryId}`);
+      }
 
       // A task that started before a lifecycle window may name agents retired since. Their
       // competence observations are dropped (they no longer serve); knowledge goes to the
@@ -200,10 +207,13 @@ export const supervisorMachine = setup({
       enqueue.assign(({ context: c }) => {
         const leadership = update.leadership ? { ...update.leadership, committedAt: version } : null;
         if (leadership) c.bank.add(leadership);
+        if (update.note) c.bank.setNote(update.note.entryId, update.note.note, version);
         const synergy = update.team && update.team.members.length > 1
           ? c.synergy.apply(update.team.members, update.team.niche, update.team.reward, c.synergyEta, c.synergy0, version)
           : [];
-        const changes: UpdateChanges = { taskId: update.taskId, poolVersion: version, observed, droppedObservations, entries, synergy, leadership };
+        const changes: UpdateChanges = {
+          taskId: update.taskId, poolVersion: version, observed, droppedObservations, entries, synergy, leadership, note: update.note ?? null,
+        };
         return { poolVersion: version, synergy: c.synergy, bank: c.bank, lastUpdate: changes };
       });
     }),

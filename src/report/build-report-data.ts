@@ -53,6 +53,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     'structure.chosen': (e) => structures.chose(e),
     'task.graded': (e) => accuracy.gradedTask(e),
     'task.done': (e) => { tasksDone += 1; competence.taskDone(tasksDone); if (e.tokens) addTokens(e.tokens); },
+    'evolve.applied': (e) => { if (e.tokens) addTokens(e.tokens); },
     'lifecycle.usage': (e) => addTokens(e.tokens),
     'competence.updated': (e) => { lineage.ensure(e.agentId, tasksDone); competence.updated(e); },
     'codream.session': (e) => codream.session(e),
@@ -121,7 +122,7 @@ interface SummaryLike {
 
 /** What the events say about cost, for a run whose run.json has no summary (crashed, or still running). */
 interface EventCost {
-  /** Calls and tokens by stage from `task.done` / `lifecycle.usage` events (empty in logs made before they carried them). */
+  /** Calls and tokens by stage from `task.done` / `evolve.applied` / `lifecycle.usage` events (empty in logs made before they carried them). */
   readonly eventTokens: ReadonlyMap<string, Omit<StageUsage, 'stage'>>;
   /** Older logs: solve tokens from attempts and CoDream's from its sessions. */
   readonly solve: Omit<StageUsage, 'stage'>;

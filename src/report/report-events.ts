@@ -21,6 +21,7 @@ export const REPORT_EVENTS = {
   'structure.chosen': z.looseObject({ taskId: id, niche: z.string(), structure: z.string() }),
   'task.graded': z.looseObject({ taskId: id, niche: z.string(), reward: num, correct: z.boolean().optional() }),
   'task.done': z.looseObject({ taskId: id, tokens: z.record(z.string(), z.looseObject({ calls: num, promptTokens: num, completionTokens: num })).optional() }),
+  'evolve.applied': z.looseObject({ taskId: id, tokens: z.record(z.string(), z.looseObject({ calls: num, promptTokens: num, completionTokens: num })).optional() }),
   'lifecycle.usage': z.looseObject({ window: num, tokens: z.record(z.string(), z.looseObject({ calls: num, promptTokens: num, completionTokens: num })) }),
   'competence.updated': z.looseObject({ agentId: id, niche: z.string(), competence: num, exposure: num.optional() }),
   'codream.session': z.looseObject({

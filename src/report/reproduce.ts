@@ -11,7 +11,7 @@ export interface ReproducibleConfig {
   readonly variant?: string;
   readonly seed?: number;
   readonly stream?: { readonly tasks?: number };
-  readonly engine?: { readonly inFlight?: number | 'auto' };
+  readonly engine?: { readonly inFlight?: number | 'auto'; readonly staleness?: { readonly policy?: string; readonly tau?: number } };
   readonly model?: ModelSection;
 }
 
@@ -26,6 +26,8 @@ interface EndpointSection {
 
 interface ModelSection {
   readonly backend: string;
+  /** In-process simulator only: the latency profile it ran behind in virtual time. */
+  readonly latency?: string;
   readonly endpoints?: readonly EndpointSection[];
   readonly bindings?: Record<string, string>;
   readonly embeddings?: { readonly baseURL?: string; readonly model: string; readonly apiKeyEnv?: string; readonly batchSize?: number; readonly dimensions?: number };
@@ -37,6 +39,8 @@ interface ModelSection {
 
 /** Defaults of the scenario schema for the values reproduced here (an older run.json may omit them). */
 const DEFAULT_IN_FLIGHT = 1;
+/** `engine.staleness` defaults (DEFAULT_STALENESS_TAU in src/population/staleness/policy.ts; report/ does not import it). */
+const DEFAULT_STALENESS = { policy: 'full', tau: 8 } as const;
 const DEFAULT_EMBED_BATCH = 64;
 
 /** A word as the shell reads it: bare when it is plain, else single-quoted. */
@@ -52,7 +56,7 @@ export function shellWord(s: string): string {
  * from the scenario file, and only the flags that tune them in place are given.
  */
 export function backendFlags(model: ModelSection | undefined): string[] {
-  if (!model || model.backend === 'sim') return ['--backend', 'sim'];
+  if (!model || model.backend === 'sim') return ['--backend', 'sim', ...(model?.latency ? ['--latency', model.latency] : [])];
   const eps = model.endpoints ?? [];
   const shared = <T>(f: (e: EndpointSection) => T): { value: T } | null =>
     eps.length > 0 && eps.every((e) => f(e) === f(eps[0]!)) ? { value: f(eps[0]!) } : null;
@@ -89,13 +93,15 @@ export function backendFlags(model: ModelSection | undefined): string[] {
 
 /**
  * Every `evochamber run` flag that decides a run's result: variant, seed, tasks, tasks in
- * flight and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
+ * flight, the staleness policy and its τ, and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
  * against a real server it changes which requests overlap, so it is part of the run.)
  */
 export function reproduceFlags(config: ReproducibleConfig, variant: string, seed: number, tasks: number): string[] {
   return [
     '--variant', variant, '--seed', String(seed), '--tasks', String(tasks),
     '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
+    '--staleness', config.engine?.staleness?.policy ?? DEFAULT_STALENESS.policy,
+    '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
     ...backendFlags(config.model),
   ];
 }

@@ -94,6 +94,11 @@ export class EventLog {
     return this.replaying && this.next < this.prior.length;
   }
 
+  /** While a resumed run re-executes its logged part: the type of the next event the log holds (undefined otherwise). */
+  get nextReplayType(): string | undefined {
+    return this.isReplaying ? this.prior[this.next]!.event.type : undefined;
+  }
+
   /** Stamp and buffer one event; returns it as it will be written. Throws LogDivergenceError on a resumed run that diverges. */
   append(body: EventBody): EventBase & Record<string, unknown> {
     if (this.replaying && this.next < this.prior.length) {

@@ -2,6 +2,7 @@
 // (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
 import { benchAdaptive } from './adaptive.bench';
+import { benchAsync } from './async.bench';
 import { benchCliStartup } from './cli-startup.bench';
 import { benchCodeGrader } from './code-grader.bench';
 import { benchDatasetLoad } from './dataset-load.bench';
@@ -13,8 +14,10 @@ import { benchParsers } from './parsers.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
+import { benchVirtualTime } from './virtual-time.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -22,6 +25,7 @@ const benches: [string, () => Promise<void>][] = [
   ['code grader', benchCodeGrader],
   ['memory', benchMemory],
   ['parsers', benchParsers],
+  ['staleness', benchStaleness],
   ['serve-sim', benchServeSim],
   ['report', benchReport],
   ['dataset load', benchDatasetLoad],
@@ -30,15 +34,17 @@ const benches: [string, () => Promise<void>][] = [
   ['adaptive concurrency (synthetic server)', benchAdaptive],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
   ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
+  ['virtual time: a 600-task hard run in virtual time (a few minutes)', benchVirtualTime],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
+  ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

@@ -67,6 +67,13 @@ describe('evochamber CLI', () => {
     expect(w.stderr[0]).toBe('evochamber: error: --in-flight takes a whole number ≥ 1 or "auto", got "lots"');
   });
 
+  it('rejects an unknown --staleness policy or a negative --tau as usage errors (exit 2)', () => {
+    const r = cli('run', 'scenarios/quickstart.json', '--staleness', 'lazy');
+    expect(r.code).toBe(2);
+    expect(r.stderr[0]).toBe('evochamber: error: --staleness: unknown policy "lazy" (policies: full, guarded, reflective)');
+    expect(cli('run', 'scenarios/quickstart.json', '--tau', '-1').code).toBe(2);
+  });
+
   it('inspects a finished run', () => {
     expect(run1.code).toBe(0);
     const r = cli('inspect', path.join(dir, 'run1'));

@@ -27,14 +27,17 @@ const runJson = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'run.jso
 afterEach(() => { vi.restoreAllMocks(); });
 
 describe('an archive key of the wrong dimension fails the run', () => {
-  it('runScenario rejects, logs run.failed last and marks run.json failed; no task after the bad one is committed', async () => {
+  it('runScenario rejects, logs run.failed last and marks run.json failed; nothing of the bad update and no later task is committed', async () => {
     const dir = out();
     await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir }))
       .rejects.toThrow(/population supervisor failed: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
     const ev = events(dir);
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed' });
     expect(ev.at(-1).error).toMatch(/key of length 8/);
-    expect(ev.filter((e) => e.type === 'task.done')).toHaveLength(0);
+    // The first task's grade was committed; its evolve stage (the lessons with bad keys) was not, and no task started after it.
+    expect(ev.filter((e) => e.type === 'task.done')).toHaveLength(1);
+    expect(ev.filter((e) => e.type === 'task.started')).toHaveLength(1);
+    expect(ev.filter((e) => e.type === 'evolve.applied' || e.type === 'lesson.added')).toHaveLength(0);
     const run = runJson(dir);
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/key of length 8/);

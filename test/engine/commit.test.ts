@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createActor } from 'xstate';
-import { commitTask, type CommitDeps } from '../../src/engine/commit';
+import { commitEvolve, commitTask, type CommitDeps } from '../../src/engine/commit';
+import type { EvolveOutcome } from '../../src/engine/evolve-stage';
 import { SummaryBuilder } from '../../src/engine/summary';
 import type { TaskOutcome } from '../../src/engine/task-run-machine';
 import type { KeyedDream, StageDeps } from '../../src/engine/task-stages';
@@ -45,7 +46,7 @@ function lesson(agentId: string, text: string): ArchiveEntry {
 }
 
 /** A graded outcome of `task` by `members` (all rewarded `reward`), each reflecting the given lesson. */
-function outcome(members: string[], reward: number, lessons: Record<string, string> = {}, dream: KeyedDream | null = null): TaskOutcome {
+function outcome(members: string[], reward: number, lessons: Record<string, string> = {}, dream: KeyedDream | null = null): Both {
   const team = { members: members.map((id, i) => ({ agent: { id }, role: (['anchor', 'complement', 'scout'] as const)[i] })) } as unknown as Team;
   const reflections: Reflection[] = Object.entries(lessons).map(([agentId, text]) => ({ agentId, entries: [lesson(agentId, text)], lesson: text, meta: null, parsed: true }));
   return {
@@ -56,6 +57,16 @@ function outcome(members: string[], reward: number, lessons: Record<string, stri
   };
 }
 
+/** A solve outcome with the evolve stage's products alongside (split by `commitBoth`). */
+type Both = TaskOutcome & Pick<EvolveOutcome, 'reflections' | 'note' | 'dream'>;
+
+/** Commit the solve outcome, then apply its evolve outcome, as the engine does for one task. */
+async function commitBoth(d: CommitDeps, x: Both): Promise<void> {
+  const { reflections, note, dream, ...out } = x;
+  const changes = commitTask(d, out);
+  await commitEvolve(d, { out, version: changes.poolVersion, reflections, note, dream, error: null });
+}
+
 function deps(s: Supervisor, log = memoryLog()): CommitDeps & { log: ReturnType<typeof memoryLog> } {
   return { supervisor: s, log, summary: new SummaryBuilder(['algebra']), c0: 0.5, routing: 'asymmetric' };
 }
@@ -63,12 +74,12 @@ function deps(s: Supervisor, log = memoryLog()): CommitDeps & { log: ReturnType<
 const ofType = (events: EventBody[], type: string) => events.filter((e) => e.type === type) as Array<EventBody & Record<string, any>>;
 
 describe('commit: events derived from the change set the supervisor applied', () => {
-  it('a retired member\'s observation is dropped, not reported as a competence update', () => {
+  it('a retired member\'s observation is dropped, not reported as a competence update', async () => {
     const s = supervisor();
     for (const id of ['agent-01', 'agent-02', 'agent-03', 'agent-04']) spawn(s, id);
     sendToSupervisor(s, { type: 'RETIRE_AGENT', id: 'agent-03' });
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-02', 'agent-03'], 1));
+    await commitBoth(d, outcome(['agent-01', 'agent-02', 'agent-03'], 1));
     const updated = ofType(d.log.events, 'competence.updated');
     expect(updated.map((e) => e.agentId)).toEqual(['agent-01', 'agent-02']);
     for (const e of updated) {
@@ -80,13 +91,13 @@ describe('commit: events derived from the change set the supervisor applied', ()
     expect(ofType(d.log.events, 'competence.dropped')).toMatchObject([{ agentId: 'agent-03', niche: 'algebra', reason: 'retired' }]);
   });
 
-  it('a lesson for a merged-away agent names the successor that stored it; a pruned agent\'s lesson is not reported', () => {
+  it('a lesson for a merged-away agent names the successor that stored it; a pruned agent\'s lesson is not reported', async () => {
     const s = supervisor();
     for (const id of ['agent-01', 'agent-02', 'agent-03', 'agent-04']) spawn(s, id);
     sendToSupervisor(s, { type: 'MERGE_AGENTS', keep: 'agent-01', retire: 'agent-02' });
     sendToSupervisor(s, { type: 'RETIRE_AGENT', id: 'agent-04' });
     const d = deps(s);
-    commitTask(d, outcome(['agent-02', 'agent-03', 'agent-04'], 0, { 'agent-02': 'isolate x first', 'agent-03': 'check the sign', 'agent-04': 'divide both sides' }));
+    await commitBoth(d, outcome(['agent-02', 'agent-03', 'agent-04'], 0, { 'agent-02': 'isolate x first', 'agent-03': 'check the sign', 'agent-04': 'divide both sides' }));
     const added = ofType(d.log.events, 'lesson.added');
     expect(added.map((e) => [e.agentId, e.text, e.forwardedFrom])).toEqual([['agent-01', 'isolate x first', 'agent-02'], ['agent-03', 'check the sign', undefined]]);
     const agents = s.getSnapshot().context.agents;
@@ -95,34 +106,34 @@ describe('commit: events derived from the change set the supervisor applied', ()
     expect(viewAgent(agents.get('agent-04')!).archive.size()).toBe(0);
   });
 
-  it('a lesson the receiver already holds is not reported again', () => {
+  it('a lesson the receiver already holds is not reported again', async () => {
     const s = supervisor();
     for (const id of ['agent-01', 'agent-02']) spawn(s, id);
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
+    await commitBoth(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
     const d2 = deps(s);
-    commitTask(d2, { ...outcome(['agent-01', 'agent-02'], 1, { 'agent-01': '  Isolate X first ' }), deps: { task: { ...task, id: 'algebra-0008' }, poolVersion: 1 } as unknown as StageDeps });
+    await commitBoth(d2, { ...outcome(['agent-01', 'agent-02'], 1, { 'agent-01': '  Isolate X first ' }), deps: { task: { ...task, id: 'algebra-0008' }, poolVersion: 1 } as unknown as StageDeps });
     expect(ofType(d.log.events, 'lesson.added')).toHaveLength(1);
     expect(ofType(d2.log.events, 'lesson.added')).toHaveLength(0);
     expect(viewAgent(s.getSnapshot().context.agents.get('agent-01')!).archive.size()).toBe(1);
   });
 
-  it('task.started is not written at commit (the engine writes it when the task starts)', () => {
+  it('task.started is not written at commit (the engine writes it when the task starts)', async () => {
     const s = supervisor();
     for (const id of ['agent-01', 'agent-02']) spawn(s, id);
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-02'], 1));
+    await commitBoth(d, outcome(['agent-01', 'agent-02'], 1));
     expect(ofType(d.log.events, 'task.started')).toEqual([]);
     expect(d.log.events.at(-1)).toMatchObject({ type: 'task.done', status: 'graded', poolVersion: 1 });
   });
 
-  it('with a supervisor double (.provide) that applies nothing, no event claims a pool change', () => {
+  it('with a supervisor double (.provide) that applies nothing, no event claims a pool change', async () => {
     // The double bumps the version and reports an empty change set, whatever the update asked for.
     const applyNothing = supervisorMachine.provide({
       actions: {
         applyUpdate: assign(({ context, event }) => {
           const update = (event as unknown as { update: PoolUpdate }).update;
-          const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries: [], synergy: [], leadership: null };
+          const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries: [], synergy: [], leadership: null, note: null };
           return { poolVersion: context.poolVersion + 1, lastUpdate: changes };
         }),
       },
@@ -130,20 +141,20 @@ describe('commit: events derived from the change set the supervisor applied', ()
     const s = supervisor(applyNothing);
     for (const id of ['agent-01', 'agent-02']) spawn(s, id);
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
+    await commitBoth(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
     const types = new Set(d.log.events.map((e) => e.type));
     for (const t of ['competence.updated', 'lesson.added', 'synergy.updated', 'leadlearn.entry', 'insight.routed']) expect(types.has(t)).toBe(false);
     // What the run did is still reported.
     expect([...types]).toEqual(expect.arrayContaining(['team.assembled', 'task.graded', 'reflection', 'task.done']));
   });
 
-  it('with a supervisor double (.provide) that forwards a lesson, the event names the agent the double chose', () => {
+  it('with a supervisor double (.provide) that forwards a lesson, the event names the agent the double chose', async () => {
     const forward = supervisorMachine.provide({
       actions: {
         applyUpdate: assign(({ context, event }) => {
           const update = (event as unknown as { update: PoolUpdate }).update;
           const entries = update.experiences.map((x) => ({ ...x, status: 'stored' as const, receiver: 'agent-09' }));
-          const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries, synergy: [], leadership: null };
+          const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries, synergy: [], leadership: null, note: null };
           return { poolVersion: context.poolVersion + 1, lastUpdate: changes };
         }),
       },
@@ -151,21 +162,23 @@ describe('commit: events derived from the change set the supervisor applied', ()
     const s = supervisor(forward);
     for (const id of ['agent-01', 'agent-02']) spawn(s, id);
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
+    await commitBoth(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
     expect(ofType(d.log.events, 'lesson.added')).toMatchObject([{ agentId: 'agent-09', forwardedFrom: 'agent-01', text: 'isolate x first' }]);
   });
 
-  it('routes CoDream insights only to agents strictly below the pool median, as their state says', () => {
+  it('routes CoDream insights only to agents strictly below the pool median, as their state says', async () => {
     const s = supervisor();
     const comps = { 'agent-01': 0.9, 'agent-02': 0.2, 'agent-03': 0.5, 'agent-04': 0.35, 'agent-05': 0.7 };
     for (const [id, c] of Object.entries(comps)) spawn(s, id, { algebra: c });
     const insight = { id: `cd:${task.id}:0`, text: 'substitute back to check', level: 'subdomain' as const, niche: 'algebra', authors: ['agent-01', 'agent-05', 'agent-03'] };
     const dream: KeyedDream = { trigger: 'failure', insights: [insight], proposals: 1, kept: 1, usage: { promptTokens: 0, completionTokens: 0 }, failedCalls: [], keys: [embedder.embedSync(insight.text)] };
     const d = deps(s);
-    commitTask(d, outcome(['agent-01', 'agent-05', 'agent-03'], 0, {}, dream));
-    const before = Object.values(comps);
-    const below = Object.entries(comps).filter(([, c]) => c < median(before)).map(([id]) => id);
-    expect(below).toEqual(['agent-02', 'agent-04']);
+    await commitBoth(d, outcome(['agent-01', 'agent-05', 'agent-03'], 0, {}, dream));
+    // Insights are routed when the evolve outcome is applied, over the pool as it is then: after the
+    // task's own competence updates (agent-03's reward 0 took it from the median to below it).
+    const now = Object.fromEntries(Object.keys(comps).map((id) => [id, viewAgent(s.getSnapshot().context.agents.get(id)!).competence.algebra!]));
+    const below = Object.entries(now).filter(([, c]) => c < median(Object.values(now))).map(([id]) => id);
+    expect(below).toEqual(['agent-02', 'agent-03']);
     expect(ofType(d.log.events, 'insight.routed').map((e) => e.to)).toEqual(below);
     for (const [id] of Object.entries(comps)) {
       expect(viewAgent(s.getSnapshot().context.agents.get(id)!).archive.has(insight.text, 'algebra')).toBe(below.includes(id));

@@ -9,13 +9,14 @@ import { BUILTIN_STRUCTURES, choosableStructures } from '../../src/team/structur
 import { BUILTIN_GENERATORS } from '../../src/tasks/generators';
 import { BUILTIN_GRADERS } from '../../src/tasks/graders';
 import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
+import { STALENESS_POLICIES } from '../../src/population/staleness';
 
 const names = (list: readonly { name: string }[]) => list.map((d) => d.name);
 const unique = (xs: readonly string[]) => new Set(xs).size === xs.length;
 
 describe('registries derived from the descriptors', () => {
   it('have one descriptor per name', () => {
-    for (const list of [names(BUILTIN_STRUCTURES), names(BUILTIN_ASSEMBLERS), names(BUILTIN_CHOOSERS), names(BUILTIN_GENERATORS), names(LIFECYCLE_OPERATOR_LIST)]) {
+    for (const list of [names(BUILTIN_STRUCTURES), names(BUILTIN_ASSEMBLERS), names(BUILTIN_CHOOSERS), names(BUILTIN_GENERATORS), names(LIFECYCLE_OPERATOR_LIST), names(STALENESS_POLICIES)]) {
       expect(unique(list), list.join(',')).toBe(true);
     }
     expect(unique(BUILTIN_GRADERS.map((g) => g.domain))).toBe(true);

@@ -50,7 +50,9 @@ describe('runScenario on the simulated model', () => {
     const b = await runScenario(quickstart, { tasks: 40, inFlight: 8, report: false, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));
     expect(a.summary.tasks).toBe(40);
-    expect(a.summary.poolVersion).toBe(40);
+    // One update per solve commit and one per applied evolve stage.
+    expect(a.summary.poolVersion).toBe(40 + a.summary.evolve.applied);
+    expect(a.summary.evolve.applied).toBe(40);
   });
 
   it('runs the single-agent and self-consistency baselines with one agent and no memory', async () => {

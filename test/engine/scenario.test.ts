@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, parseScenario, ScenarioError, withOverrides } from '../../src/index';
+import { applyRunOptions, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../src/index';
 
 const base = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
 
@@ -73,5 +73,19 @@ describe('scenario validation', () => {
     expect(o.scenario.memory.eta).toBe(0.1);
     expect(o.scenario.engine.inFlight).toBe(4);
     expect(errorOf(() => withOverrides(loaded, { memory: { k: -1 } }))).toMatch(/memory\.k/);
+  });
+
+  it('engine.staleness defaults to full with tau 8, and names the field for a bad policy or tau', () => {
+    expect(parseScenario(base, 'min.json').scenario.engine.staleness).toEqual({ policy: 'full', tau: 8 });
+    expect(errorOf(() => parseScenario({ ...base, engine: { staleness: { policy: 'lazy' } } }, 's.json')))
+      .toBe('s.json: engine.staleness.policy: unknown staleness policy "lazy" (policies: full, guarded, reflective)');
+    expect(errorOf(() => parseScenario({ ...base, engine: { staleness: { tau: -1 } } }, 's.json'))).toMatch(/^s\.json: engine\.staleness\.tau: /);
+    expect(errorOf(() => parseScenario({ ...base, engine: { staleness: { tau: 2.5 } } }, 's.json'))).toMatch(/^s\.json: engine\.staleness\.tau: /);
+  });
+
+  it('run options override the staleness policy and tau separately, keeping inFlight', () => {
+    const loaded = parseScenario({ ...base, engine: { inFlight: 4, staleness: { policy: 'guarded', tau: 3 } } }, 'b.json');
+    expect(applyRunOptions(loaded, { staleness: { tau: 5 } }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 } });
+    expect(applyRunOptions(loaded, { inFlight: 2, staleness: { policy: 'reflective' } }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 } });
   });
 });

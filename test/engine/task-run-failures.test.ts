@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { InfrastructureError } from '../../src/core/infra-error';
 import { taskRunMachine, type KeyedChoice } from '../../src/engine/task-run-machine';
-import type { KeyedDream, StageDeps } from '../../src/engine/task-stages';
-import type { Reflection } from '../../src/individual/reflection';
-import type { LeadershipNote } from '../../src/team/leadlearn/leadership-note';
+import type { StageDeps } from '../../src/engine/task-stages';
 import type { StructureResult } from '../../src/team/structures/structure';
 import type { Team } from '../../src/team/team';
 
@@ -23,8 +21,6 @@ function run(execute: () => Promise<StructureResult>, grade: () => Promise<never
       choose: fromPromise(async (): Promise<KeyedChoice> => ({ structure: 'voting', source: 'fixed', retrieved: [], why: '', key: new Float32Array(1) })),
       execute: fromPromise(async () => ({ result: await execute(), experience: new Map() })),
       grade: fromPromise(grade as never),
-      reflect: fromPromise(async () => ({ reflections: [] as Reflection[], note: null as LeadershipNote | null })),
-      dream: fromPromise(async (): Promise<KeyedDream | null> => null),
     },
   });
   const actor = createActor(machine, { input: {} as StageDeps });
@@ -47,6 +43,6 @@ describe('task run: infrastructure failures', () => {
   it('a grader or sandbox failure keeps its own stage and cause', async () => {
     const out = await run(async () => result([attempt()]), async () => { throw new InfrastructureError('grade', 'sandbox pool down'); });
     expect(out.error).toEqual({ stage: 'grade', message: 'sandbox pool down' });
-    expect(out.reflections).toEqual([]);
+    expect(out.grading).toBeNull();
   });
 });

@@ -2,13 +2,19 @@
  * The `LanguageModel` contract (src/llm/model.ts), one set of checks run against every backend the
  * engine can be given: the in-process simulated model, and the OpenAI pool talking HTTP to a real
  * serve-sim (chat and embeddings over the wire). Both are built by `createModel`, as a run builds them.
- * The interface has no abort or per-call timeout; the pool's own timeout is covered in test/llm/openai/.
+ * A request's `signal` cancels it: before the call it rejects with CompletionAbortedError without
+ * reaching the backend, after the answer it changes nothing, and on a backend with latency it cuts
+ * the request on the wire; the accounting and journal wrappers count and record an abort, never as
+ * an answer. The pool's own per-attempt timeout is covered in test/llm/openai/.
  */
+import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AccountingModel, buildReflectPrompt, buildSolvePrompt, createModel, loadScenario, ModelRequestError, SimSideChannel, startServeSim, withOverrides,
+  AccountingModel, buildReflectPrompt, buildSolvePrompt, CompletionAbortedError, createModel, isCompletionAborted, JournaledModel, loadScenario,
+  ModelRequestError, OpenAIPoolModel, SimSideChannel, startServeSim, withOverrides,
   type CompletionRequest, type Completion, type LanguageModel, type NicheSpec, type ServeSim, type Task,
 } from '../../src/index';
 
@@ -43,6 +49,12 @@ interface Backend {
   start(): Promise<() => Promise<void>>;
   /** A model of this kind that cannot reach its backend; absent when it has none to lose. */
   readonly unreachable?: () => Promise<Subject>;
+  /**
+   * What the backend's server saw, for backends behind one: chat requests received, and those
+   * aborted by their client; `onChat` runs a callback as each chat request arrives (returns its removal).
+   * Absent for a backend that answers at once, in process.
+   */
+  readonly wire?: { chats(): number; aborted(): number; onChat(f: () => void): () => void };
 }
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
@@ -60,6 +72,7 @@ const simBackend: Backend = {
 };
 
 let server: ServeSim | undefined;
+let chatsSeen = 0;
 const openaiScenario = (baseURL: string) => withOverrides(quickstart, {
   model: {
     backend: 'openai', endpoints: [{ baseURL, model: 'sim', maxConcurrency: 8 }], embeddings: { model: 'sim' },
@@ -78,7 +91,17 @@ const poolBackend: Backend = {
   name: 'the OpenAI pool over HTTP to serve-sim',
   start: async () => {
     server = await startServeSim({ port: 0, timeScale: 300, seed: quickstart.scenario.seed });
+    server.server.on('request', (r) => { if (r.url?.endsWith('/chat/completions')) chatsSeen++; });
     return () => server!.close();
+  },
+  wire: {
+    chats: () => chatsSeen,
+    aborted: () => server!.metrics.aborted,
+    onChat: (f) => {
+      const l = (r: { url?: string }) => { if (r.url?.endsWith('/chat/completions')) f(); };
+      server!.server.on('request', l);
+      return () => { server!.server.off('request', l); };
+    },
   },
   make: async () => built(openaiScenario(server!.url)),
   unreachable: async () => {
@@ -184,6 +207,93 @@ function contract(backend: Backend): void {
       expect([...v[2]!]).toEqual([...v[0]!]);
       expect([...v[1]!]).not.toEqual([...v[0]!]);
       expect(await subject.model.embed([])).toEqual([]);
+    });
+
+    it('rejects with CompletionAbortedError, without reaching the backend, when the signal aborted before the call', async () => {
+      const ctl = new AbortController();
+      ctl.abort();
+      const before = backend.wire?.chats();
+      const err = await subject.model.complete({ ...solve(TASKS[0]!, 'abort/pre'), signal: ctl.signal }).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(CompletionAbortedError);
+      expect(isCompletionAborted(err)).toBe(true);
+      const e = err as CompletionAbortedError;
+      expect(e.tokensGenerated).toBe(0);
+      // Saved tokens are known only to a backend that knows the answer's length before making it.
+      if (e.tokensSaved !== null) expect(isCount(e.tokensSaved) && e.tokensSaved > 0).toBe(true);
+      if (backend.wire) expect(backend.wire.chats()).toBe(before);
+      // The backend is none the worse: the same request without the signal is answered.
+      expect((await subject.model.complete(solve(TASKS[0]!, 'abort/pre'))).text.length).toBeGreaterThan(0);
+    });
+
+    it('leaves an answer that already arrived standing when the signal aborts afterwards', async () => {
+      const ctl = new AbortController();
+      const req = solve(TASKS[1]!, 'abort/after');
+      const c = await subject.model.complete({ ...req, signal: ctl.signal });
+      ctl.abort();
+      expect(c.text).toBe((await subject.model.complete(req)).text);
+    });
+
+    const wire = backend.wire;
+    if (!wire) it('answers at once: an abort after the call is made leaves its answer standing', async () => {
+      const ctl = new AbortController();
+      const pending = subject.model.complete({ ...solve(TASKS[2]!, 'abort/during'), signal: ctl.signal });
+      ctl.abort();
+      expect((await pending).text.length).toBeGreaterThan(0);
+    });
+    if (wire) it('cuts a request in flight on the wire: the server counts it aborted, the endpoint stays healthy and nothing is retried', async () => {
+      const ctl = new AbortController();
+      const [chats, aborted] = [wire.chats(), wire.aborted()];
+      const off = wire.onChat(() => ctl.abort());
+      try {
+        const err = await subject.model.complete({ ...solve(TASKS[2]!, 'abort/during'), signal: ctl.signal }).then(() => null, (e: unknown) => e);
+        expect(isCompletionAborted(err)).toBe(true);
+        expect((err as CompletionAbortedError).tokensSaved).toBeNull();
+      } finally {
+        off();
+      }
+      expect(wire.chats()).toBe(chats + 1);
+      for (let i = 0; i < 200 && wire.aborted() === aborted; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(wire.aborted()).toBe(aborted + 1);
+      if (subject.model instanceof OpenAIPoolModel) {
+        const st = Object.values(subject.model.stats()).find((x) => x.requests > 0)!;
+        expect(st.healthy).toBe(true);
+        expect(st.aborted).toBe(1);
+        expect(st.failures).toBe(0);
+        expect(st.retries).toBe(0);
+        expect(st.outstanding).toBe(0);
+      }
+      expect((await subject.model.complete(solve(TASKS[2]!, 'abort/during'))).text.length).toBeGreaterThan(0);
+    });
+
+    it('is counted apart by the accounting wrapper and recorded, not answered, by the journal, which replays the abort', async () => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'evo-contract-')), 'journal.jsonl');
+      const journal = new JournaledModel(subject.model, { target: file, fsync: false });
+      const acc = new AccountingModel(journal);
+      const ctl = new AbortController();
+      ctl.abort();
+      const aborted = { ...solve(TASKS[0]!, 'abort/journal/0'), signal: ctl.signal };
+      const answered = solve(TASKS[0]!, 'abort/journal/1');
+      const err = await acc.complete(aborted).then(() => null, (e: unknown) => e) as CompletionAbortedError;
+      expect(isCompletionAborted(err)).toBe(true);
+      const c = await acc.complete(answered);
+      journal.close();
+      const rep = acc.report();
+      expect(rep.solve).toMatchObject({ calls: 1, completionTokens: c.usage.completionTokens, aborted: 1, abortedCompletionTokens: 0 });
+      const cancels = acc.cancellations();
+      expect(cancels.cancelled).toBe(1);
+      // Known savings are counted as they are; an unknown one is estimated (from the stage's mean so far: none yet, so 0).
+      expect(cancels.estimated).toBe(err.tokensSaved === null ? 1 : 0);
+      expect(cancels.tokensSaved).toBe(err.tokensSaved ?? 0);
+      expect(rep.solve!.abortedTokensSaved).toBe(cancels.tokensSaved);
+      // A resumed run re-executing the same calls from the journal: the abort comes back as an abort
+      // (even without a signal this time), the answer as the answer, and the model is never asked.
+      const never: typeof subject.model = { name: 'never', complete: () => { throw new Error('asked'); }, embed: () => { throw new Error('asked'); } };
+      const resumed = new JournaledModel(never, { source: file });
+      const again = await resumed.complete(solve(TASKS[0]!, 'abort/journal/0')).then(() => null, (e: unknown) => e);
+      expect(again).toBeInstanceOf(CompletionAbortedError);
+      expect((again as CompletionAbortedError).tokensSaved).toBe(err.tokensSaved);
+      expect((await resumed.complete(answered)).text).toBe(c.text);
+      expect(resumed.asked).toBe(0);
     });
 
     const unreachable = backend.unreachable;

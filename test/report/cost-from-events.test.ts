@@ -18,14 +18,15 @@ describe('report cost from events', () => {
     writeFileSync(path.join(runDir, 'run.json'), JSON.stringify({ ...runJson, status: 'crashed', summary: null }));
   });
 
-  it('every task.done carries its calls and tokens by stage, and with lifecycle.usage they add up to the summary', () => {
+  it('every task.done and evolve.applied carries its calls and tokens by stage, and with lifecycle.usage they add up to the summary', () => {
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     const done = events.filter((e) => e.type === 'task.done');
     expect(done).toHaveLength(40);
     for (const e of done) expect(e.tokens.solve.calls).toBeGreaterThan(0);
     expect(events.every((e) => typeof e.time === 'string' && Number.isFinite(Date.parse(e.time)))).toBe(true);
     const sum: Record<string, number> = {};
-    for (const e of events.filter((x) => x.type === 'task.done' || x.type === 'lifecycle.usage')) {
+    expect(events.filter((e) => e.type === 'evolve.applied').length).toBeGreaterThan(0);
+    for (const e of events.filter((x) => x.type === 'task.done' || x.type === 'evolve.applied' || x.type === 'lifecycle.usage')) {
       for (const [stage, u] of Object.entries(e.tokens as Record<string, { calls: number; completionTokens: number }>)) {
         sum[`${stage}.calls`] = (sum[`${stage}.calls`] ?? 0) + u.calls;
         sum[`${stage}.completion`] = (sum[`${stage}.completion`] ?? 0) + u.completionTokens;

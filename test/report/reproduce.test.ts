@@ -22,12 +22,13 @@ async function rerun(command: string, original: LoadedScenario): Promise<LoadedS
   const argv = shellSplit(command).slice(3); // npx evochamber run
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
-    options: { variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, ...MODEL_FLAG_OPTIONS },
+    options: { variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, ...MODEL_FLAG_OPTIONS },
   });
   expect(positionals).toHaveLength(1);
   const withBackend = await applyModelFlags(original, values);
   return applyRunOptions(withBackend, {
     variant: values.variant, seed: Number(values.seed), tasks: Number(values.tasks), inFlight: inFlightFlag(values['in-flight']),
+    staleness: { policy: values.staleness, tau: Number(values.tau) },
   });
 }
 
@@ -44,25 +45,25 @@ const openai = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('the report\'s reproduce command', () => {
-  it('names every run flag, --in-flight and the backend included', () => {
-    const asRun = applyRunOptions(scenario(), { variant: 'no-codream', seed: 5, tasks: 12, inFlight: 8 });
+  it('names every run flag, --in-flight, the staleness policy and the backend included', () => {
+    const asRun = applyRunOptions(scenario(), { variant: 'no-codream', seed: 5, tasks: 12, inFlight: 8, staleness: { policy: 'reflective', tau: 3 } });
     const { command, fromOriginal } = commandsFor(asRun);
-    expect(fromOriginal).toBe('npx evochamber run scenarios/rt.json --variant no-codream --seed 5 --tasks 12 --in-flight 8 --backend sim');
-    expect(command).toBe(`npx evochamber run '/tmp/report dir/scenario.json' --variant no-codream --seed 5 --tasks 12 --in-flight 8 --backend sim`);
+    expect(fromOriginal).toBe('npx evochamber run scenarios/rt.json --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --backend sim');
+    expect(command).toBe(`npx evochamber run '/tmp/report dir/scenario.json' --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --backend sim`);
   });
 
   it('reproduces an adaptive window as --in-flight auto, its settings travelling in the scenario', async () => {
     const original = scenario({ engine: { inFlight: 2, auto: { initial: 8, max: 32 } } });
     const asRun = applyRunOptions(original, { inFlight: 'auto' });
     const { command, fromOriginal } = commandsFor(asRun);
-    expect(command).toContain('--in-flight auto --backend sim');
+    expect(command).toContain(' --in-flight auto ');
     expect((await rerun(fromOriginal, original)).scenario).toEqual(asRun.scenario);
-    expect((await rerun(command, asRun)).scenario.engine).toEqual({ inFlight: 'auto', auto: expect.objectContaining({ initial: 8, max: 32 }) });
+    expect((await rerun(command, asRun)).scenario.engine).toMatchObject({ inFlight: 'auto', auto: { initial: 8, max: 32 } });
   });
 
   it('applied to the original scenario, gives the scenario as run (simulated model, over a file that named a server)', async () => {
     const original = scenario({ model: openai() });
-    const asRun = applyRunOptions(await applyModelFlags(original, { backend: 'sim' }), { variant: 'individual', seed: 3, tasks: 17, inFlight: 4 });
+    const asRun = applyRunOptions(await applyModelFlags(original, { backend: 'sim' }), { variant: 'individual', seed: 3, tasks: 17, inFlight: 4, staleness: { policy: 'guarded', tau: 2 } });
     expect((await rerun(commandsFor(asRun).fromOriginal, original)).scenario).toEqual(asRun.scenario);
     // And from the saved scenario as run.
     expect((await rerun(commandsFor(asRun).command, asRun)).scenario).toEqual(asRun.scenario);
@@ -75,7 +76,7 @@ describe('the report\'s reproduce command', () => {
       'max-concurrency': '64', 'timeout-ms': '5000', retries: '2', stream: true, 'no-sim-side-channel': true, 'embed-model': 'emb', 'embed-base-url': 'http://gpu3:8001/v1',
     }), { inFlight: 16 });
     const { fromOriginal } = commandsFor(asRun);
-    expect(fromOriginal).toContain('--in-flight 16 --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 --model Qwen/Qwen3-8B');
+    expect(fromOriginal).toContain('--in-flight 16 --staleness full --tau 8 --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 --model Qwen/Qwen3-8B');
     expect((await rerun(fromOriginal, original)).scenario).toEqual(asRun.scenario);
   });
 

@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES, type Structure, type StructureContext, type Task } from '../../src/index';
+import {
+  cancelledMembers, CompletionAbortedError, createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES,
+  type CompletionRequest, type Structure, type StructureContext, type Task,
+} from '../../src/index';
+import { solveFailure } from '../../src/engine/task-run-machine';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
 
@@ -111,6 +115,75 @@ describe('structure behaviour', () => {
     expect(parts.map((c) => c.agentId)).toEqual(['b', 'c']);
     const synth = model.prompts().find((p) => p.includes('## Sub-problem solutions'))!;
     expect(synth).toContain('partial: 3x = 12');
+  });
+});
+
+describe('speculative completion', () => {
+  /** Answers from `answers` by agent (or sample index); `null` never answers until its request is aborted. */
+  const slow = (pick: (req: CompletionRequest) => string | null) => (req: CompletionRequest) => {
+    const text = pick(req);
+    if (text !== null) return text;
+    return new Promise<string>((_, reject) => {
+      req.signal!.addEventListener('abort', () => reject(new CompletionAbortedError(40, 7)), { once: true });
+    });
+  };
+  const sample = (req: CompletionRequest) => Number(req.seedKey!.split('/').pop());
+
+  it('voting cancels the member still answering once two agree; it did not answer and did not fail', async () => {
+    const answers = new Map([['a', '\\boxed{4}'], ['b', '\\boxed{4.0}'], ['c', null]]);
+    const model = new RecordingModel(slow((req) => answers.get(req.agentId!)!));
+    const r = await STRUCTURES.voting!(context(model));
+    expect(grader.extract(r.finalText!)).toBe('4');
+    expect(model.calls.every((c) => c.signal !== undefined)).toBe(true);
+    expect(model.calls.find((c) => c.agentId === 'c')!.signal!.aborted).toBe(true);
+    const c = r.attempts.find((a) => a.agentId === 'c')!;
+    expect(c).toMatchObject({ cancelled: true, extracted: null, text: '' });
+    expect(c.error).toBeUndefined();
+    expect(Object.keys(r.memberAnswers).sort()).toEqual(['a', 'b']);
+    expect(cancelledMembers(r)).toEqual(new Set(['c']));
+    expect(solveFailure(r)).toBeNull();
+    expect(r.disagreement).toBe(false);
+  });
+
+  it('voting waits for the last member while the answers so far are split, and then has nothing to cancel', async () => {
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const model = new RecordingModel(async (req) => {
+      if (req.agentId === 'c') { await gate; return '\\boxed{5}'; }
+      setTimeout(() => release!(), 5);
+      return req.agentId === 'a' ? '\\boxed{4}' : '\\boxed{5}';
+    });
+    const r = await STRUCTURES.voting!(context(model));
+    expect(grader.extract(r.finalText!)).toBe('5');
+    expect(r.attempts.some((a) => a.cancelled)).toBe(false);
+    expect(model.calls.every((c) => !c.signal!.aborted)).toBe(true);
+    expect(Object.keys(r.memberAnswers)).toHaveLength(3);
+  });
+
+  it('self-consistency stops sampling once the majority is decided', async () => {
+    const model = new RecordingModel(slow((req) => (sample(req) < 2 ? '\\boxed{4}' : null)));
+    const r = await STRUCTURES['self-consistency']!({ ...context(model), options: { samples: 4, debateRounds: 2 } });
+    expect(grader.extract(r.finalText!)).toBe('4');
+    // Two of four agree: the other two can at most tie, and a tie goes to the earlier class.
+    expect(r.attempts.filter((a) => a.cancelled).map((a) => a.index)).toEqual([2, 3]);
+    expect(solveFailure(r)).toBeNull();
+  });
+
+  it('a backend that answers at once is never cancelled: the result is the full vote', async () => {
+    const answers = new Map([['a', '\\boxed{4}'], ['b', '\\boxed{4}'], ['c', '\\boxed{7}']]);
+    const model = new RecordingModel((req) => answers.get(req.agentId!)!);
+    const r = await STRUCTURES.voting!(context(model));
+    expect(r.attempts.map((a) => a.extracted)).toEqual(['4', '4', '7']);
+    expect(r.disagreement).toBe(true);
+  });
+
+  it('debate counts the rounds it skipped once members agree, and estimates their tokens from the last round run', async () => {
+    const model = new RecordingModel((req, n) => (n < 3 ? `\\boxed{${req.agentId === 'a' ? 5 : 4}}` : '\\boxed{4}'));
+    const r = await STRUCTURES.debate!({ ...context(model), options: { samples: 3, debateRounds: 4 } });
+    // Round 1 reached consensus: rounds 2–4 were skipped; each round costs 3 members × 5 completion tokens.
+    expect(r.earlyStop).toEqual({ roundsSkipped: 3, tokensSaved: 45 });
+    const full = await STRUCTURES.debate!({ ...context(new RecordingModel((req) => `\\boxed{${req.agentId === 'a' ? 5 : 4}}`)), options: { samples: 3, debateRounds: 2 } });
+    expect(full.earlyStop).toBeUndefined();
   });
 });
 

@@ -82,7 +82,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onRunDone: (v, s, summary) => {
       done++;
-      failedTasks += summary.failures;
+      failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
       if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
     },
   }).finally(() => signals.dispose());
@@ -132,7 +132,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
       target, signal: stop.signal,
       onRunDone: (v, s, summary, place) => {
         seen++;
-        failedTasks += summary.failures ?? 0;
+        failedTasks += (summary.failures ?? 0) + (summary.evolve?.failures ?? 0);
         if (!values.quiet) process.stderr.write(`ablate ${seen}${of}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)} (${place.worker}${place.resumed ? ', resumed' : ''})\n`);
       },
       // Said when the number of busy workers changes: at the start (none yet?), and as workers come and go.

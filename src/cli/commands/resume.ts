@@ -49,7 +49,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       const r = await resumeAblation(dir, {
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunDone: (v, s, summary) => {
-          failedTasks += summary.failures;
+          failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
           if (!values.quiet) process.stderr.write(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
         },
       });

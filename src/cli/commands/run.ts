@@ -11,6 +11,7 @@ import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
+import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -26,6 +27,9 @@ Options:
   --tasks N         number of tasks in the stream
   --in-flight N     tasks in flight at once (default: the scenario's, 1); "auto": sized as it
                     runs from measured rates and the version gap (scenario engine.auto)
+  --staleness NAME  what becomes of lessons and insights applied after the pool moved on:
+                    ${STALENESS_POLICY_NAMES.join(', ')} (default: the scenario's, full)
+  --tau N           version gap the staleness policy tolerates unexamined (default: the scenario's, 8)
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
                     holds a run already is refused (resume it, or pick a new one)
   --force           replace the run in --out
@@ -46,7 +50,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     args: argv,
     allowPositionals: true,
     options: {
-      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
+      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
       ...MODEL_FLAG_OPTIONS,
@@ -60,6 +64,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const tasks = intFlag(values.tasks, '--tasks', 1);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = tasks ?? loaded.scenario.stream.tasks;
+  const staleness = stalenessFlags(values.staleness, values.tau);
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -68,6 +73,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       seed: intFlag(values.seed, '--seed', 0),
       tasks,
       inFlight: inFlightFlag(values['in-flight']),
+      ...(staleness ? { staleness } : {}),
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
@@ -84,6 +90,16 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   }
 }
 
+/** `--staleness` and `--tau` as a run option; a UsageError naming the policies for an unknown one. */
+function stalenessFlags(policy: string | undefined, tau: string | undefined): { policy?: string; tau?: number } | undefined {
+  if (policy !== undefined && !STALENESS_POLICY_NAMES.includes(policy)) {
+    throw new UsageError(`--staleness: unknown policy "${policy}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`, RUN_HELP);
+  }
+  const t = intFlag(tau, '--tau', 0);
+  if (policy === undefined && t === undefined) return undefined;
+  return { ...(policy !== undefined ? { policy } : {}), ...(t !== undefined ? { tau: t } : {}) };
+}
+
 /** Print a run's summary (or where an interrupted run stopped) and return its exit code. */
 export function reportResult(result: RunResult, json: boolean): number {
   const { summary } = result;
@@ -95,7 +111,7 @@ export function reportResult(result: RunResult, json: boolean): number {
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  return summary.failures > 0 ? EXIT.tasksFailed : EXIT.ok;
+  return summary.failures > 0 || (summary.evolve?.failures ?? 0) > 0 ? EXIT.tasksFailed : EXIT.ok;
 }
 
 /** The scenario a replayed run ran (from its run.json), when no scenario file is given. */

@@ -1,3 +1,4 @@
+import { CompletionAbortedError } from '../model';
 import type { Endpoint } from './endpoint';
 
 /** No endpoint at all serves what a request is bound to (none configured, or all removed). */
@@ -55,12 +56,21 @@ export class EndpointRouter {
   /**
    * Reserve a slot: resolves with the chosen endpoint (its attempt already counted), or with
    * `undefined` when no eligible endpoint is healthy right now. Waits while all healthy ones are
-   * full. Rejects with NoEndpointError when nothing serves the target.
+   * full. Rejects with NoEndpointError when nothing serves the target, and with
+   * CompletionAbortedError when `signal` aborts while it waits (it then leaves the queue).
    */
-  acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean): Promise<Endpoint | undefined> {
+  acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal): Promise<Endpoint | undefined> {
     return new Promise((resolve, reject) => {
-      const w: Waiter = { target, avoid, isRetry, resolve, reject };
-      if (!this.place(w)) this.waiters.push(w);
+      if (signal?.aborted) { reject(new CompletionAbortedError(null, 0)); return; }
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((x) => x !== w);
+        reject(new CompletionAbortedError(null, 0));
+      };
+      const settle = <A extends unknown[]>(f: (...a: A) => void) => (...a: A) => { signal?.removeEventListener('abort', onAbort); f(...a); };
+      const w: Waiter = { target, avoid, isRetry, resolve: settle(resolve), reject: settle(reject) };
+      if (this.place(w)) return;
+      this.waiters.push(w);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -4,9 +4,12 @@ import type { AttemptFailure } from './retry-policy';
 
 /** Per-endpoint usage as the run summary records it. */
 export interface EndpointUsage {
+  /** Attempts sent (answered, failed or cancelled). */
   requests: number;
   retries: number;
   failures: number;
+  /** Attempts the caller cancelled on the wire (speculative completion). */
+  aborted: number;
   promptTokens: number;
   completionTokens: number;
 }
@@ -30,6 +33,8 @@ export interface EndpointStats extends EndpointUsage {
   readonly takenOut: number;
   /** Tokens of reasoning (think blocks / reasoning_content), part of completionTokens. */
   readonly reasoningTokens: number;
+  /** Attempts the caller cancelled (speculative completion): neither successes nor failures. */
+  readonly aborted: number;
   readonly latency: { count: number; meanMs: number; p50Ms: number; p95Ms: number; maxMs: number; meanTtftMs: number };
 }
 
@@ -55,11 +60,12 @@ export class Endpoint {
   consecutiveFailures = 0;
   /** Recent milliseconds per output token (undefined until the first success). */
   msPerToken: number | undefined;
-  private readonly u: EndpointUsage = { requests: 0, retries: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
+  private readonly u: EndpointUsage = { requests: 0, retries: 0, failures: 0, aborted: 0, promptTokens: 0, completionTokens: 0 };
   private timeouts = 0;
   private rateLimited = 0;
   private takenOut = 0;
   private reasoningTokens = 0;
+  private aborted = 0;
   private readonly latencies: number[] = [];
   private latencyCount = 0;
   private latencySum = 0;
@@ -120,6 +126,13 @@ export class Endpoint {
     return false;
   }
 
+  /** Count an attempt the caller cancelled: frees its slot, says nothing about the endpoint's health. */
+  recordAbort(): void {
+    this.outstanding--;
+    this.aborted++;
+    this.u.aborted++;
+  }
+
   /** The summary's per-endpoint figures. */
   usage(): EndpointUsage {
     return { ...this.u };
@@ -133,7 +146,7 @@ export class Endpoint {
       name: this.name, url: this.url, model: this.config.model, group: this.config.group ?? null,
       maxConcurrency: this.config.maxConcurrency, healthy: this.healthy, active: this.active, outstanding: this.outstanding,
       ...this.u,
-      timeouts: this.timeouts, rateLimited: this.rateLimited, takenOut: this.takenOut, reasoningTokens: this.reasoningTokens,
+      timeouts: this.timeouts, rateLimited: this.rateLimited, takenOut: this.takenOut, reasoningTokens: this.reasoningTokens, aborted: this.aborted,
       latency: { count: n, meanMs: n ? this.latencySum / n : 0, p50Ms: q(0.5), p95Ms: q(0.95), maxMs: this.latencyMax, meanTtftMs: n ? this.ttftSum / n : 0 },
     };
   }

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../../core/clock';
 import { createRng, type Rng } from '../../core/rng';
 import { createHashEmbedder } from '../hash-embedder';
-import type { Completion, CompletionRequest, LanguageModel } from '../model';
+import { CompletionAbortedError, type Completion, type CompletionRequest, type LanguageModel } from '../model';
 import { chatAttempt } from './chat-attempt';
 import { Endpoint, type EndpointStats, type EndpointUsage } from './endpoint';
 import { EndpointRouter, NoEndpointError } from './endpoint-router';
@@ -50,7 +50,11 @@ export class ModelRequestError extends Error {
  * probed back in (`GET /models`), endpoints added and removed while running, agents bound to
  * groups or models. Reasoning (`<think>`, `reasoning_content`) is kept out of `text`.
  * Contract: `complete` resolves, or rejects with a ModelRequestError once its attempts are spent;
- * no key ever appears in an error, a stat or a name.
+ * no key ever appears in an error, a stat or a name. A request whose `signal` aborts is cancelled
+ * wherever it is (queued for a slot, between retries, or on the wire: the HTTP request is aborted)
+ * and rejects with CompletionAbortedError (tokens saved unknown; tokens generated estimated from
+ * the attempt's duration at the endpoint's measured milliseconds per token, null before any
+ * success); an abort is never retried and never counts against the endpoint's health.
  */
 export class OpenAIPoolModel implements LanguageModel {
   readonly name = 'openai';
@@ -123,7 +127,7 @@ export class OpenAIPoolModel implements LanguageModel {
   /** Per-endpoint usage for the run summary. */
   usage(): Record<string, EndpointUsage> {
     return Object.fromEntries(Object.entries(this.stats()).map(([n, s]) => [n, {
-      requests: s.requests, retries: s.retries, failures: s.failures, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
+      requests: s.requests, retries: s.retries, failures: s.failures, aborted: s.aborted, promptTokens: s.promptTokens, completionTokens: s.completionTokens,
     }]));
   }
 
@@ -137,20 +141,28 @@ export class OpenAIPoolModel implements LanguageModel {
     const target = this.bindingFor(req.agentId);
     const avoid = new Set<Endpoint>();
     const attempts = this.config.retries + 1;
+    // An HTTP server says neither how long the answer would have been (tokens saved: unknown) nor
+    // how far it got; the latter is estimated from the time the attempt ran at the endpoint's pace.
+    const cancelled = (ep: Endpoint, sentAt: number) =>
+      new CompletionAbortedError(null, ep.msPerToken ? Math.round(Math.max(0, this.clock.now() - sentAt) / ep.msPerToken) : null);
+    if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
     let last: { ep?: Endpoint; f: AttemptFailure } | undefined;
     for (let a = 0; a < attempts; a++) {
       if (this.closed) throw new ModelRequestError('openai backend: the pool is closed', a);
-      if (a > 0) await this.sleep(last?.f.retryAfterMs ?? backoffMs(a, this.config.backoff, this.rng));
+      if (a > 0) await this.sleep(last?.f.retryAfterMs ?? backoffMs(a, this.config.backoff, this.rng), req.signal);
+      if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
       let ep: Endpoint | undefined;
       try {
-        ep = await this.acquire(target, avoid, a > 0);
+        ep = await this.acquire(target, avoid, a > 0, req.signal);
       } catch (err) {
+        if (err instanceof CompletionAbortedError) throw err; // cancelled while queued: nothing was generated
         if (err instanceof NoEndpointError) throw new ModelRequestError(`openai backend: ${err.message}${describe(req)}`, a);
         throw err;
       }
       if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
+      const sentAt = this.clock.now();
       try {
-        const r = await this.timed(this.config.timeoutMs, async (signal) => {
+        const r = await this.timed(this.config.timeoutMs, req.signal, async (signal) => {
           const send = async () => {
             const headers = (await this.deps.beforeSend?.(ep, req, signal)) ?? undefined;
             return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock, ...(headers ? { headers } : {}) });
@@ -172,6 +184,13 @@ export class OpenAIPoolModel implements LanguageModel {
           ...(r.reasoning ? { reasoning: r.reasoning } : {}),
         };
       } catch (err) {
+        // The caller's abort (the client's APIUserAbortError, or whatever the cut request threw): no retry, no health mark.
+        if (req.signal?.aborted) {
+          const aborted = cancelled(ep, sentAt);
+          ep.recordAbort();
+          this.router.changed();
+          throw aborted;
+        }
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
         const tookOut = ep.recordFailure(f, this.config.health.failureThreshold);
         if (tookOut) this.startProbe(ep);
@@ -206,7 +225,7 @@ export class OpenAIPoolModel implements LanguageModel {
     const eps = [...this.router.all().filter((e) => e.active), ...(this.embedder ? [this.embedder.endpoint] : [])];
     const results = await Promise.all(eps.map(async (ep) => {
       try {
-        const page = await this.timed(timeoutMs, (signal) => ep.client.models.list({ signal }));
+        const page = await this.timed(timeoutMs, undefined, (signal) => ep.client.models.list({ signal }));
         const ids = page.data.map((m) => m.id);
         if (ids.length > 0 && !ids.includes(ep.config.model)) {
           return `${ep.url} does not serve model "${ep.config.model}" (it lists ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
@@ -239,30 +258,41 @@ export class OpenAIPoolModel implements LanguageModel {
    * bring one back, however long that takes: the engine stops starting tasks meanwhile and decides
    * when the outage has lasted too long (`outageTimeoutMs`), closing the pool.
    */
-  private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean): Promise<Endpoint | undefined> {
+  private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal): Promise<Endpoint | undefined> {
     for (;;) {
-      const ep = await this.router.acquire(target, avoid, isRetry);
+      const ep = await this.router.acquire(target, avoid, isRetry, signal);
       if (ep || this.closed) return ep;
       const change = this.router.nextChange();
       const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
       await Promise.race([change.promise, this.sleep(this.config.health.cooldownMs, stop.signal)]);
+      signal?.removeEventListener('abort', onAbort);
       change.cancel();
       stop.abort();
+      if (signal?.aborted) throw new CompletionAbortedError(null, 0);
     }
   }
 
-  /** Run one attempt with a deadline; the attempt's signal aborts when it passes. */
-  private async timed<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Run one attempt with a deadline; the attempt's signal aborts when it passes, or when `caller`
+   * (the request's own signal) aborts.
+   */
+  private async timed<T>(ms: number, caller: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const ctl = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; ctl.abort(); }, ms);
     timer.unref();
+    const onAbort = () => ctl.abort();
+    caller?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (caller?.aborted) ctl.abort();
       return await run(ctl.signal);
     } catch (err) {
       throw timedOut ? new AttemptTimeoutError(ms) : err;
     } finally {
       clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -278,7 +308,7 @@ export class OpenAIPoolModel implements LanguageModel {
         await this.probeSleep(wait, ctl.signal);
         if (ctl.signal.aborted) break;
         try {
-          await this.timed(Math.min(this.config.timeoutMs, 10_000), (signal) => ep.client.models.list({ signal }));
+          await this.timed(Math.min(this.config.timeoutMs, 10_000), undefined, (signal) => ep.client.models.list({ signal }));
           ep.healthy = true;
           ep.consecutiveFailures = 0;
           this.router.changed();

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../model';
 /** The kinds of request the simulator recognises, by the section headings real prompts carry. */
 export type RequestKind =
   | 'dream-reflect' | 'dream-contrast' | 'dream-imagine' | 'dream-debate' | 'dream-crystallize'
-  | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
+  | 'stale' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
 
 /** A prompt split the way the simulator reads it. */
 export interface ReadPrompt {
@@ -23,6 +23,7 @@ const KIND_BY_SECTION: ReadonlyArray<[RequestKind, string]> = [
   ['dream-imagine', 'codream: imagine'],
   ['dream-debate', 'codream: debate'],
   ['dream-crystallize', 'codream: crystallize'],
+  ['stale', 'stale update'],
   ['persona', 'write a persona'],
   ['choose', 'choose a structure'],
   ['note', 'leadership note'],

@@ -2,7 +2,7 @@ import { createRng } from '../../core/rng';
 import { hash32 } from '../../core/hash';
 import { createHashEmbedder } from '../hash-embedder';
 import type { Completion, CompletionRequest, LanguageModel } from '../model';
-import { estimateTokens } from '../model';
+import { CompletionAbortedError, estimateTokens } from '../model';
 import { readPrompt, type RequestKind } from './prompt-reader';
 import { reflectResponder } from './responders/reflect-responder';
 import type { Responder } from './responders/responder';
@@ -11,6 +11,7 @@ import { reviewResponder } from './responders/review-responder';
 import { decomposeResponder, partResponder } from './responders/decompose-responder';
 import { chooseResponder, noteResponder } from './responders/leader-responder';
 import { personaResponder } from './responders/persona-responder';
+import { staleResponder } from './responders/stale-responder';
 import {
   dreamContrastResponder, dreamCrystallizeResponder, dreamDebateResponder, dreamImagineResponder, dreamReflectResponder,
 } from './responders/codream-responder';
@@ -35,6 +36,9 @@ export interface SimModelOptions {
  * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
  * request's seed key, whatever order requests arrive in. Runs in virtual time: `timing` is what
  * the request would have taken on a single unbatched stream; nothing waits.
+ * It answers at once, so a request's `signal` matters only if it has already aborted when the call
+ * is made: the call then rejects with CompletionAbortedError carrying the answer's length as the
+ * tokens saved; an abort after the call leaves its answer standing.
  */
 export class SimModel implements LanguageModel {
   readonly name = 'sim';
@@ -53,7 +57,7 @@ export class SimModel implements LanguageModel {
       solve: solveResponder, revise: solveResponder, synthesize: solveResponder, reflect: reflectResponder,
       review: reviewResponder, decompose: decomposeResponder, part: partResponder, choose: chooseResponder, note: noteResponder,
       'dream-reflect': dreamReflectResponder, 'dream-contrast': dreamContrastResponder, 'dream-imagine': dreamImagineResponder,
-      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder,
+      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder, stale: staleResponder,
       ...opts.responders,
     };
   }
@@ -73,6 +77,7 @@ export class SimModel implements LanguageModel {
     const median = this.params.medianTokens[reply.lengthClass];
     const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));
     const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? Infinity, drawn));
+    if (req.signal?.aborted) throw new CompletionAbortedError(completionTokens, 0);
     const ttftMs = this.params.ttftMs;
     return {
       text: reply.text,

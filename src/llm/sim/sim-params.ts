@@ -54,6 +54,13 @@ export interface SimParams {
   thinkBlock: number;
   /** Chance a reply is malformed (no answer in the requested format / broken JSON). */
   malformed: number;
+  /**
+   * Reflective staleness check: chance the model answers KEEP whatever the updates shown say (a
+   * reviewer comparing one text with a list of others misses some overlap). 0.1 mirrors the
+   * simulated debater's error on concrete proposals (1 − dreamKeepConcrete): one judgement in ten
+   * about named techniques goes wrong. Set from that, not tuned to any result.
+   */
+  staleMisjudge: number;
   /** Median simulated output length (tokens) per request kind; log-normal with `lengthSigma`. */
   medianTokens: { math: number; code: number; qa: number; json: number };
   /** Log-normal σ of output lengths. */
@@ -120,6 +127,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   uniqueMistake: 0.25,
   thinkBlock: 0.2,
   malformed: 0.02,
+  staleMisjudge: 0.1,
   medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
   lengthSigma: 0.8,
   recognize: 1.2,

@@ -24,6 +24,11 @@ export interface LeadershipEntry {
   readonly key: Float32Array;
   /** Pool version at which the supervisor appended it. */
   readonly committedAt?: number;
+  /**
+   * Pool version at which the leader's note was applied. The outcome is committed with the task's
+   * grade; the note comes later from the evolve stage, so readers as of an earlier version see no note.
+   */
+  readonly noteAt?: number;
 }
 
 /**
@@ -46,6 +51,7 @@ export class LeadershipBank {
   private readonly index: VectorIndex<LeadershipEntry>;
   /** Per-niche and per-team-profile statistics of every structure, updated with each entry. */
   readonly stats = new LeadershipStats();
+  private readonly byId = new Map<string, LeadershipEntry>();
 
   constructor(readonly embeddingDim: number) {
     this.index = new VectorIndex<LeadershipEntry>(embeddingDim + 3);
@@ -58,13 +64,31 @@ export class LeadershipBank {
 
   /** Append one entry (and count it in the statistics as of its commit version). */
   add(entry: LeadershipEntry): void {
+    if (this.byId.has(entry.id)) throw new Error(`leadership bank: entry ${entry.id} added twice`);
     this.index.add(entry);
+    this.byId.set(entry.id, entry);
     this.stats.add(entry.niche, entry.teamProfile, entry.structure, entry.outcome, entry.committedAt ?? 0);
   }
 
-  /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf`. */
+  /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf` (a note applied later reads as empty). */
   query(key: Float32Array, k: number, asOf = Infinity): LeadershipEntry[] {
-    return this.index.search(key, k, (e) => (e.committedAt ?? 0) <= asOf).map((r) => r.item);
+    return this.index.search(key, k, (e) => (e.committedAt ?? 0) <= asOf)
+      .map((r) => ((r.item.noteAt ?? 0) > asOf ? { ...r.item, note: '' } : r.item));
+  }
+
+  /** True when an entry with this id is in the bank. */
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /** Set the leader's note of an entry, as of pool version `version` (the evolve stage writes it after the outcome). */
+  setNote(id: string, note: string, version: number): LeadershipEntry {
+    const entry = this.byId.get(id);
+    if (!entry) throw new Error(`leadership bank: no entry ${id} to note`);
+    const mutable = entry as { -readonly [K in keyof LeadershipEntry]: LeadershipEntry[K] };
+    mutable.note = note;
+    mutable.noteAt = version;
+    return entry;
   }
 
   /** All entries in insertion order. */

@@ -18,6 +18,12 @@ export interface Attempt {
   readonly usage: Usage;
   /** Set when the backend failed after its retries; the attempt then counts as no answer. */
   readonly error?: string;
+  /**
+   * Set when the call was cancelled because the structure's answer was already decided
+   * (speculative completion): no text, no answer, and no error — the member did not answer, it did
+   * not fail. Structures leave such a member out of `memberAnswers`.
+   */
+  readonly cancelled?: true;
 }
 
 /** What `generate` needs. */
@@ -32,17 +38,21 @@ export interface GenerateInput {
   readonly index: number;
   /** A prompt other than the plain solve prompt (revisions, synthesis); its reply is still an answer. */
   readonly messages?: readonly ChatMessage[];
+  /** Cancels the call once its answer is no longer needed; the attempt is then `cancelled`. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Operator: one member answers the task (by default from the solve prompt with its persona and
- * retrieved experience). Never throws: a backend failure becomes an attempt with `error` and no answer.
+ * retrieved experience). Never throws: a backend failure becomes an attempt with `error` and no
+ * answer, a cancelled call an attempt with `cancelled` and no answer.
  */
 export async function generate(input: GenerateInput): Promise<Attempt> {
   const { model, spec, grader, task, member, experience, step, index } = input;
   const agentId = member.agent.id;
   const messages = input.messages ?? buildSolvePrompt(member.agent.persona, spec, task, experience);
-  const reply = await ask(model, messages, 'solve', agentId, task.id, `${task.id}/${agentId}/${step}/${index}`);
+  const reply = await ask(model, messages, 'solve', agentId, task.id, `${task.id}/${agentId}/${step}/${index}`, input.signal);
+  if (reply.aborted) return { agentId, role: member.role, step, index, text: '', extracted: null, usage: reply.usage, cancelled: true };
   return {
     agentId, role: member.role, step, index, text: reply.text,
     extracted: reply.error ? null : grader.extract(reply.text), usage: reply.usage,

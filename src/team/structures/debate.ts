@@ -5,7 +5,8 @@ import { memberContext, type Structure, type StructureDescriptor } from './struc
 
 /**
  * An independent round, then `debateRounds` rounds in which each member sees the others' latest
- * answers and revises its own. The final round is decided by majority (leader breaks ties).
+ * answers and revises its own; it stops early once every member gives an equivalent answer, and
+ * reports the rounds it skipped (`earlyStop`). The final round is decided by majority (leader breaks ties).
  */
 const run: Structure = async (ctx) => {
   const members = ctx.team.members;
@@ -13,7 +14,9 @@ const run: Structure = async (ctx) => {
   let latest = await Promise.all(members.map((member) =>
     generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 })));
   all.push(...latest);
+  let roundsRun = 0;
   for (let round = 1; round <= ctx.options.debateRounds; round++) {
+    roundsRun = round;
     const previous = latest;
     latest = await Promise.all(members.map((member, i) => generate({
       ...ctx, member, experience: ctx.experience(member.agent.id), step: `debate-${round}`, index: 0,
@@ -25,11 +28,14 @@ const run: Structure = async (ctx) => {
   }
   const result = vote(latest.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b));
   const chosen = result.winnerIndex >= 0 ? latest[result.winnerIndex]! : latest[0]!;
+  const roundsSkipped = Math.max(0, ctx.options.debateRounds - roundsRun);
+  const lastRoundTokens = latest.reduce((n, a) => n + a.usage.completionTokens, 0);
   return {
     finalText: chosen.text || null,
     attempts: all,
     memberAnswers: Object.fromEntries(latest.map((a) => [a.agentId, { text: a.text, extracted: a.extracted }])),
     disagreement: result.disagreement,
+    ...(roundsSkipped > 0 ? { earlyStop: { roundsSkipped, tokensSaved: roundsSkipped * lastRoundTokens } } : {}),
   };
 };
 

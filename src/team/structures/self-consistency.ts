@@ -1,16 +1,23 @@
 import { generate } from '../operators/generate';
+import { answerUntilDecided } from '../operators/speculative';
 import { vote } from '../operators/vote';
 import type { Structure, StructureDescriptor } from './structure';
 
-/** The leader samples `options.samples` answers independently; the majority (by answer equivalence) wins. */
+/**
+ * The leader samples `options.samples` answers independently; the majority (by answer
+ * equivalence) wins. Samples still running once the majority is decided are cancelled
+ * (speculative completion).
+ */
 const run: Structure = async (ctx) => {
   const member = ctx.team.members[0]!;
   const experience = ctx.experience(member.agent.id);
-  const attempts = await Promise.all(
-    Array.from({ length: Math.max(1, ctx.options.samples) }, (_, i) =>
-      generate({ ...ctx, member, experience, step: 'sample', index: i })),
+  const equivalent = (a: string, b: string) => ctx.grader.equivalent(a, b);
+  const attempts = await answerUntilDecided(
+    Array.from({ length: Math.max(1, ctx.options.samples) }, (_, i) => (signal: AbortSignal) =>
+      generate({ ...ctx, member, experience, step: 'sample', index: i, signal })),
+    equivalent,
   );
-  const result = vote(attempts.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b));
+  const result = vote(attempts.map((a) => a.extracted), equivalent);
   const chosen = result.winnerIndex >= 0 ? attempts[result.winnerIndex]! : attempts[0]!;
   return {
     finalText: chosen.text || null,

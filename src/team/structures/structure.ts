@@ -31,12 +31,35 @@ export interface MemberAnswer {
 export interface StructureResult {
   /** Raw completion text of the team's final answer (what the grader grades). */
   readonly finalText: string | null;
-  /** Every model call the structure made, in order. */
+  /**
+   * Every model call the structure made, in order. A call cancelled once the answer was decided
+   * (speculative completion) is an attempt with `cancelled: true`, no text and no answer: not an
+   * error, not a failed call.
+   */
   readonly attempts: readonly Attempt[];
-  /** Each member's own final answer: the raw text and what was extracted (null: none). */
+  /**
+   * Each member's own final answer: the raw text and what was extracted (null: none). A member
+   * whose only answer was cancelled has no entry (it did not answer; graders and CoDream fall back
+   * to the team's grade for it).
+   */
   readonly memberAnswers: Readonly<Record<string, MemberAnswer>>;
   /** Members' (or samples') final answers were not all equivalent (generator-critic: a reviewer rejected the answer). */
   readonly disagreement: boolean;
+  /** Rounds the structure planned but did not run because the answer was already settled (debate's early consensus); absent when none. */
+  readonly earlyStop?: EarlyStop;
+}
+
+/** Rounds a structure skipped, and an estimate of the completion tokens that saved. */
+export interface EarlyStop {
+  readonly roundsSkipped: number;
+  /** Estimate: the completion tokens of the last round actually run × `roundsSkipped`. */
+  readonly tokensSaved: number;
+}
+
+/** The members of a result whose answer call was cancelled (speculative completion) and who gave no other answer. */
+export function cancelledMembers(result: StructureResult): Set<string> {
+  const answered = new Set(result.attempts.filter((a) => !a.cancelled).map((a) => a.agentId));
+  return new Set(result.attempts.filter((a) => a.cancelled && !answered.has(a.agentId)).map((a) => a.agentId));
 }
 
 /** The prompt context of one member for this task. */

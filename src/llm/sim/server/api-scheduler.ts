@@ -8,6 +8,16 @@ const Z90 = 1.2815515655446004;
 /** How often a decoding request reports progress (model ms); streaming paces its chunks by it. */
 const TICK_MS = 50;
 
+/** Options of ApiScheduler. */
+export interface ApiSchedulerOptions {
+  /**
+   * Report progress every 50 model ms while decoding (streaming paces its chunks by it); default
+   * true. Off (virtual time), a request is one event for its first token and one for its end, and a
+   * cancel reports the tokens generated until then through `onTokens` before dropping the request.
+   */
+  readonly ticks?: boolean;
+}
+
 /**
  * A hosted API's latency (docs/latency-profiles.md, `api-small`): every request gets a log-normal time to
  * first token and then decodes at a fixed speed, whatever else is open. Rate limits are not
@@ -17,14 +27,18 @@ export class ApiScheduler implements LatencyScheduler {
   private readonly open = new Set<{ cancel: () => void }>();
   private readonly sigma: number;
 
-  constructor(private readonly p: ApiProfile, private readonly timer: SimTimer, private readonly rng: Rng) {
+  private readonly ticks: boolean;
+
+  constructor(private readonly p: ApiProfile, private readonly timer: SimTimer, private readonly rng: Rng, opts: ApiSchedulerOptions = {}) {
     this.sigma = Math.log(p.ttftP90Ms / p.ttftMedianMs) / Z90;
+    this.ticks = opts.ticks ?? true;
   }
 
   submit(req: SeqRequest, ev: SeqEvents): SeqHandle {
     const msPerToken = 1000 / this.p.tokensPerSecond;
     const ttft = this.p.ttftMedianMs * Math.exp(this.sigma * this.rng.normal());
     const t0 = this.timer.now() + ttft;
+    if (!this.ticks) return this.submitUnticked(req, ev, ttft, t0, msPerToken);
     let cancelTimer = () => {};
     const entry = { cancel: () => { cancelTimer(); this.open.delete(entry); } };
     this.open.add(entry);
@@ -42,6 +56,32 @@ export class ApiScheduler implements LatencyScheduler {
     cancelTimer = this.timer.after(ttft, () => {
       ev.onFirstToken?.();
       if (this.open.has(entry)) tick();
+    });
+    return entry;
+  }
+
+  /** A request as two events: first token at `t0`, done at `t0 + (n − 1) × msPerToken`. */
+  private submitUnticked(req: SeqRequest, ev: SeqEvents, ttft: number, t0: number, msPerToken: number): SeqHandle {
+    let cancelTimer = () => {};
+    let first = false;
+    const entry = {
+      cancel: () => {
+        if (!this.open.has(entry)) return;
+        cancelTimer();
+        this.open.delete(entry);
+        if (first) ev.onTokens?.(Math.min(req.outputTokens, 1 + Math.floor((this.timer.now() - t0) / msPerToken)));
+      },
+    };
+    this.open.add(entry);
+    cancelTimer = this.timer.after(ttft, () => {
+      first = true;
+      ev.onFirstToken?.();
+      if (!this.open.has(entry)) return;
+      cancelTimer = this.timer.at(t0 + (req.outputTokens - 1) * msPerToken, () => {
+        this.open.delete(entry);
+        ev.onTokens?.(req.outputTokens);
+        ev.onDone();
+      });
     });
     return entry;
   }

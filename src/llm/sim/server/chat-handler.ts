@@ -102,17 +102,21 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
   const text = out.text;
   let sent = 0;
   let dropped = false;
+  let started = false;
+  let generated = 0;
 
   const handle = ctx.scheduler.submit({ promptTokens, outputTokens: Math.max(1, completionTokens), prefixBlocks: prefixBlocks(promptText) }, {
     onFirstToken: () => {
+      started = true;
       if (!stream) return;
       startSse(res, limitHeaders);
       writeSse(res, chatChunk(idn, { role: 'assistant', content: '' }, null, includeUsage ? null : undefined));
     },
-    onTokens: (generated) => {
+    onTokens: (n) => {
+      generated = n;
       if (!stream || res.destroyed) return;
-      if (fault === 'drop' && generated * 2 >= completionTokens) { dropConnection(res); dropped = true; handle.cancel(); return; }
-      const upTo = Math.floor((text.length * generated) / Math.max(1, completionTokens));
+      if (fault === 'drop' && n * 2 >= completionTokens) { dropConnection(res); dropped = true; handle.cancel(); return; }
+      const upTo = Math.floor((text.length * n) / Math.max(1, completionTokens));
       if (upTo > sent) {
         writeSse(res, chatChunk(idn, { content: text.slice(sent, upTo) }, null, includeUsage ? null : undefined));
         sent = upTo;
@@ -121,12 +125,12 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
     onDone: () => {
       if (dropped) return;
       if (!stream) {
-        if (fault === 'drop') { dropMidBody(res, chatCompletion(idn, text, finish, usage), limitHeaders); return; }
+        if (fault === 'drop') { dropped = true; dropMidBody(res, chatCompletion(idn, text, finish, usage), limitHeaders); return; }
         if (!res.destroyed) ctx.metrics.finished(finish, promptTokens, completionTokens);
         sendJson(res, 200, chatCompletion(idn, text, finish, usage), limitHeaders);
         return;
       }
-      if (fault === 'drop') { dropConnection(res); return; }
+      if (fault === 'drop') { dropped = true; dropConnection(res); return; }
       if (!res.destroyed) ctx.metrics.finished(finish, promptTokens, completionTokens);
       if (sent < text.length) writeSse(res, chatChunk(idn, { content: text.slice(sent) }, null, includeUsage ? null : undefined));
       writeSse(res, chatChunk(idn, {}, finish, includeUsage ? null : undefined));
@@ -135,7 +139,18 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
       res.end();
     },
   });
-  res.on('close', () => { if (!res.writableFinished) handle.cancel(); });
+  // The client went away before the answer was complete (speculative completion cancels this way):
+  // stop generating, and count it as vLLM does.
+  let closed = false;
+  const onClose = () => {
+    if (closed || res.writableFinished) return;
+    closed = true;
+    handle.cancel();
+    if (!dropped) ctx.metrics.abort(started ? promptTokens : 0, generated);
+  };
+  res.on('close', onClose);
+  // Gone already while the answer was being made: the close event has passed.
+  if (res.destroyed) onClose();
 };
 
 /** Send the headers and half the body, then cut the connection (the `drop` fault, non-streamed). */

@@ -8,6 +8,10 @@ export class SimMetrics {
   generationTokens = 0;
   /** Requests refused because the task they name was never registered (e.g. after a restart). */
   unknownTask = 0;
+  /** Requests the client abandoned (disconnected) before they finished: vLLM's `finished_reason="abort"`. */
+  aborted = 0;
+  /** Tokens those requests had generated when they were abandoned (also in `generationTokens`, as vLLM counts them). */
+  abortedGenerationTokens = 0;
 
   /** A chat completion was answered in full. */
   finished(reason: string, promptTokens: number, generationTokens: number): void {
@@ -16,7 +20,19 @@ export class SimMetrics {
     this.generationTokens += generationTokens;
   }
 
-  /** Requests answered in full so far. */
+  /**
+   * A request was cancelled because its client went away: counted as vLLM does, under
+   * `finished_reason="abort"`, with the prompt tokens it prefilled (0 if it never started) and
+   * the tokens it generated so far.
+   */
+  abort(promptTokens: number, generatedTokens: number): void {
+    this.aborted += 1;
+    this.promptTokens += promptTokens;
+    this.generationTokens += generatedTokens;
+    this.abortedGenerationTokens += generatedTokens;
+  }
+
+  /** Requests answered in full so far (aborted ones not included). */
   get requests(): number {
     let n = 0;
     for (const v of this.success.values()) n += v;
@@ -26,11 +42,13 @@ export class SimMetrics {
   /**
    * The Prometheus text exposition, under the names vLLM uses (so dashboards built for vLLM work):
    * `vllm:num_requests_running`, `vllm:num_requests_waiting`, `vllm:prompt_tokens_total`,
-   * `vllm:generation_tokens_total`, `vllm:request_success_total{finished_reason}`.
+   * `vllm:generation_tokens_total`, `vllm:request_success_total{finished_reason}` (`stop`,
+   * `length`, and `abort` for requests whose client disconnected), plus serve-sim's own
+   * `evochamber_sim:*` counters.
    */
   render(modelName: string, load: SchedulerLoad): string {
     const l = `model_name="${modelName.replace(/["\\\n]/g, '_')}"`;
-    const reasons = new Map([['stop', 0], ['length', 0], ...this.success]);
+    const reasons = new Map([['stop', 0], ['length', 0], ...this.success, ['abort', this.aborted]]);
     return [
       '# HELP vllm:num_requests_running Number of requests in model execution batches.',
       '# TYPE vllm:num_requests_running gauge',
@@ -50,6 +68,9 @@ export class SimMetrics {
       '# HELP evochamber_sim:unknown_task_total Requests refused because their task was not registered (serve-sim only).',
       '# TYPE evochamber_sim:unknown_task_total counter',
       `evochamber_sim:unknown_task_total{${l}} ${this.unknownTask}`,
+      '# HELP evochamber_sim:abort_generation_tokens_total Generation tokens of requests aborted by their client (serve-sim only; part of vllm:generation_tokens_total).',
+      '# TYPE evochamber_sim:abort_generation_tokens_total counter',
+      `evochamber_sim:abort_generation_tokens_total{${l}} ${this.abortedGenerationTokens}`,
       '',
     ].join('\n');
   }

@@ -16,6 +16,11 @@ export interface SimTimer {
    * up instead of stretching the model's timeline.
    */
   at(t: number, fn: () => void): () => void;
+  /**
+   * Model time of the next scheduled callback (undefined: none, or not known). Only a
+   * discrete-event timer knows it; a latency model may use it to skip ahead exactly.
+   */
+  peek?(): number | undefined;
 }
 
 /** A timer on the real clock; `timeScale` 50 runs the model 50× faster than real time. */
@@ -76,6 +81,12 @@ export class VirtualTimer implements SimTimer {
     }
     if (until !== Infinity) this.t = Math.max(this.t, until);
     return fired;
+  }
+
+  /** Model time of the earliest callback still scheduled; undefined when none is. */
+  peek(): number | undefined {
+    while (this.queue.length > 0 && this.queue[0]!.cancelled) this.queue.shift();
+    return this.queue[0]?.at;
   }
 
   /** Callbacks still scheduled. */

@@ -43,7 +43,9 @@ describe('serve-sim restarted in the middle of a run', () => {
       for (const n of ['vllm:num_requests_running', 'vllm:num_requests_waiting', 'vllm:prompt_tokens_total', 'vllm:generation_tokens_total', 'vllm:request_success_total']) {
         expect(text).toContain(`# TYPE ${n} `);
       }
-      expect(value('vllm:request_success_total')).toBe(sim.metrics.requests);
+      // Every request is counted once, answered in full or aborted by its client (finished_reason="abort").
+      expect(value('vllm:request_success_total')).toBe(sim.metrics.requests + sim.metrics.aborted);
+      expect(text).toContain('vllm:request_success_total{finished_reason="abort"');
       expect(sim.metrics.requests).toBeGreaterThan(0);
       expect(value('vllm:generation_tokens_total')).toBeGreaterThan(0);
       expect(value('vllm:num_requests_running')).toBe(0);

@@ -1,0 +1,145 @@
+import type { EvolveOutcome } from './evolve-stage';
+import { runEvolve } from './evolve-stage';
+import type { TaskOutcome } from './task-run-machine';
+
+/** What the evolve pipeline needs from the engine. */
+export interface EvolvePipelineOptions {
+  /** Apply one evolve outcome to the pool (the staleness policy judges it first). Called in task order, one at a time. */
+  readonly apply: (evo: EvolveOutcome) => Promise<void>;
+  /** How many evolve jobs may run at once (read each time a job could start; the adaptive controller changes it). */
+  readonly limit: () => number;
+  /** Called as each evolve job finishes computing (before it is applied), for production-rate measurement. */
+  readonly onProduced?: () => void;
+  /**
+   * Held: an outcome is applied only once the engine releases it (`release`), at a point it chose
+   * deterministically, even if it is ready earlier. Otherwise each is applied as soon as it is ready.
+   */
+  readonly held?: boolean;
+  /** Computes one task's evolve outcome (default: reflection, the leader's note, CoDream). */
+  readonly run?: (out: TaskOutcome, version: number) => Promise<EvolveOutcome>;
+}
+
+interface Job {
+  readonly out: TaskOutcome;
+  readonly version: number;
+  readonly done: (evo: EvolveOutcome) => void;
+}
+
+/**
+ * The evolve stage off the critical path. Each graded task's evolve job (reflection, the leader's
+ * note, CoDream) is queued when the task's solve outcome commits, starts when an evolve slot is
+ * free (in task order), and is applied as soon as it is ready *and* every earlier task's outcome
+ * has been applied: application order is task order, which is version order, never arrival order.
+ */
+export class EvolvePipeline {
+  private readonly waiting: Job[] = [];
+  private running = 0;
+  private queued = 0;
+  private applied = 0;
+  /** The chain of applications: each waits for the one before it and for its own job. */
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | null = null;
+  /** Outcomes with an index below this may be applied (Infinity: apply each as soon as it is ready). */
+  private released: number;
+  private readonly gates: Array<{ index: number; open: () => void }> = [];
+  /** The application chain as it stood after each queued outcome: awaiting `ends[i]` waits for outcome i's application. */
+  private readonly ends: Promise<void>[] = [];
+
+  constructor(private readonly o: EvolvePipelineOptions) {
+    this.released = o.held ? 0 : Infinity;
+  }
+
+  /** Allow the outcomes of the first `count` queued tasks to be applied (held pipelines only). */
+  release(count: number): void {
+    if (count <= this.released) return;
+    this.released = count;
+    for (let i = this.gates.length - 1; i >= 0; i--) {
+      if (this.gates[i]!.index < count) { this.gates[i]!.open(); this.gates.splice(i, 1); }
+    }
+  }
+
+  private gate(index: number): Promise<void> {
+    if (index < this.released) return Promise.resolve();
+    return new Promise((open) => { this.gates.push({ index, open }); });
+  }
+
+  /** Queue the evolve job of a task whose solve outcome was just committed at pool version `version`. */
+  enqueue(out: TaskOutcome, version: number): void {
+    let done!: (evo: EvolveOutcome) => void;
+    const ready = new Promise<EvolveOutcome>((resolve) => { done = resolve; });
+    this.waiting.push({ out, version, done });
+    const index = this.queued++;
+    this.tail = this.tail.then(async () => {
+      const evo = await ready;
+      await this.gate(index);
+      if (this.failure) return;
+      try {
+        await this.o.apply(evo);
+        this.applied++;
+      } catch (error) {
+        this.failure = { error };
+      }
+    });
+    this.ends.push(this.tail);
+    this.pump();
+  }
+
+  /** Start queued jobs while slots are free (call again after the limit grows). */
+  pump(): void {
+    while (this.waiting.length > 0 && this.running < Math.max(1, this.o.limit())) {
+      const job = this.waiting.shift()!;
+      this.running++;
+      const run = this.o.run ?? runEvolve;
+      void run(job.out, job.version)
+        .catch((e: unknown): EvolveOutcome => ({
+          out: job.out, version: job.version, reflections: [], note: null, dream: null,
+          error: { stage: 'other', message: e instanceof Error ? e.message : String(e) },
+        }))
+        .then((evo) => {
+          this.running--;
+          this.o.onProduced?.();
+          job.done(evo);
+          this.pump();
+        });
+    }
+  }
+
+  /** Evolve jobs computing now. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Jobs queued or computed but not yet applied. */
+  get backlog(): number {
+    return this.queued - this.applied;
+  }
+
+  /** Outcomes applied so far. */
+  get appliedCount(): number {
+    return this.applied;
+  }
+
+  /** Release and wait until the outcomes of the first `count` queued tasks have been applied. */
+  async applyThrough(count: number): Promise<void> {
+    this.release(count);
+    const last = Math.min(count, this.queued) - 1;
+    if (last >= 0) await this.ends[last];
+    this.check();
+  }
+
+  /** Wait until every queued outcome has been applied; rethrows an application failure (e.g. the supervisor rejected an update). */
+  async settle(): Promise<void> {
+    this.release(Infinity);
+    let tail: Promise<void>;
+    do {
+      tail = this.tail;
+      await tail;
+    } while (tail !== this.tail);
+    this.check();
+  }
+
+  /** Rethrow an application failure, if one happened. */
+  check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}
