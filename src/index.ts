@@ -34,7 +34,8 @@ export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedS
 export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario-schema';
 export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/concurrency/adaptive';
 export { autoConfigSchema, autoConfigOf, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
-export { concurrencyEvent, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
+export { concurrencyEvent, recordedChanges, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
+export { ReplayedConcurrency, type ConcurrencyController } from './engine/concurrency/replayed';
 export { type NicheEntry } from './tasks/niche-entry';
 export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
 export type { RunSummary, Speculative } from './engine/summary';

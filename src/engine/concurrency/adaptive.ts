@@ -130,6 +130,7 @@ const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toPrecision(3));
 export class AdaptiveConcurrency {
   private readonly stages: Record<ConcurrencyStage, StageState>;
   private readonly tau: number;
+  private readonly committedBefore: number;
   private last = 0;
   private periodStart = 0;
   private gapSum = 0;
@@ -149,14 +150,30 @@ export class AdaptiveConcurrency {
    * @param config `engine.auto`.
    * @param tau the staleness bound τ (`engine.staleness.tau`); `Infinity` turns the gap rules off.
    * @param start run-clock seconds at which measuring starts (default 0).
+   * @param under a controller taking over mid-run: items already running and waiting at `start`,
+   *   and tasks committed before it (so `committed` in its changes counts from the run's start).
    */
-  constructor(private readonly config: AutoConfig, tau: number, start = 0) {
+  constructor(
+    private readonly config: AutoConfig,
+    tau: number,
+    start = 0,
+    under?: {
+      readonly running: Readonly<Record<ConcurrencyStage, number>>;
+      readonly waiting: Readonly<Record<ConcurrencyStage, number>>;
+      readonly committed: number;
+    },
+  ) {
+    this.committedBefore = under?.committed ?? 0;
     if (!(tau >= 0)) throw new RangeError(`AdaptiveConcurrency: tau must be ≥ 0, got ${tau}`);
     this.tau = tau;
     const fresh = (limit: number): StageState => ({
       limit, running: 0, waiting: 0, enqueuedTotal: 0, startedTotal: 0, producedTotal: 0, produced: 0, busy: 0, waited: 0, waitedBefore: 0,
     });
     this.stages = { solve: fresh(config.initial), evolve: fresh(config.evolveInitial) };
+    for (const k of ['solve', 'evolve'] as const) {
+      this.stages[k].running = under?.running[k] ?? 0;
+      this.stages[k].waiting = under?.waiting[k] ?? 0;
+    }
     this.climb = new WindowClimb(config);
     this.last = start;
     this.periodStart = start;
@@ -335,7 +352,7 @@ export class AdaptiveConcurrency {
     const to = Math.min(hi, Math.max(lo, wanted));
     if (to === s.limit) return null;
     const change: ConcurrencyChange = {
-      stage, from: s.limit, to, reason, detail, at: m.at, committed: this.stages.solve.producedTotal,
+      stage, from: s.limit, to, reason, detail, at: m.at, committed: this.committedBefore + this.stages.solve.producedTotal,
       rates: m.rates, throughput: m.throughput, tokensPerSecond: m.tokensPerSecond, median: m.median, gap: m.gap, backlog: m.backlog,
     };
     s.limit = to;

@@ -37,3 +37,10 @@ export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
     at: c.at, committed: c.committed, rates: { ...c.rates }, throughput: { ...c.throughput }, tokensPerSecond: c.tokensPerSecond, median: c.median, gap: c.gap, backlog: c.backlog,
   };
 }
+
+/** The changes a run's log recorded (its `engine.concurrency` events, in log order), for `ReplayedConcurrency`. */
+export function recordedChanges(events: Iterable<{ readonly type: string }>): ConcurrencyChange[] {
+  const out: ConcurrencyChange[] = [];
+  for (const e of events) if (e.type === 'engine.concurrency') out.push(e as unknown as ConcurrencyEvent);
+  return out;
+}

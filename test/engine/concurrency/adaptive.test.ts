@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, autoConfigSchema, concurrencyEvent, type AutoConfigInput } from '../../../src/index';
+import { AdaptiveConcurrency, autoConfigSchema, concurrencyEvent, recordedChanges, ReplayedConcurrency, type AutoConfigInput } from '../../../src/index';
 import { runStageLoop as simulate, type Load } from '../../fakes/stage-loop';
 
 const controller = (cfg: AutoConfigInput, tau = Infinity) => new AdaptiveConcurrency(autoConfigSchema.parse(cfg), tau);
@@ -217,6 +217,33 @@ describe('AdaptiveConcurrency: decisions', () => {
     const ev = concurrencyEvent(changes[0]!);
     expect(ev).toMatchObject({ type: 'engine.concurrency', stage: changes[0]!.stage, from: changes[0]!.from, to: changes[0]!.to, reason: changes[0]!.reason });
     expect(JSON.parse(JSON.stringify(ev))).toEqual(ev);
+  });
+});
+
+describe('ReplayedConcurrency (a resumed run)', () => {
+  it('re-issues the logged changes at the same commits while replaying, then decides live from the limits they left', () => {
+    const cfg = autoConfigSchema.parse({ initial: 2, periodSeconds: 15, minItems: 6 });
+    const load: Load = { tasks: 600, solveSeconds: kneeAt(12), evolveSeconds: 12, jobsPerTask: 2 };
+    const first = simulate(new AdaptiveConcurrency(cfg, 6), load);
+    const log = JSON.parse(JSON.stringify(first.changes.map(concurrencyEvent))) as { type: string }[];
+    const resumeAt = 300;
+    let commits = 0;
+    const r = new ReplayedConcurrency(recordedChanges(log), cfg, 6, () => commits < resumeAt);
+    const counting = {
+      limit: r.limit.bind(r), enqueued: r.enqueued.bind(r), started: r.started.bind(r), gapObserved: r.gapObserved.bind(r), tick: r.tick.bind(r),
+      produced: (s: 'solve' | 'evolve', t: number) => { if (s === 'solve') commits++; r.produced(s, t); },
+    };
+    const again = simulate(counting, load);
+    const before = (cs: typeof first.changes) => cs.filter((c) => c.committed < resumeAt).map(concurrencyEvent);
+    expect(before(first.changes).length).toBeGreaterThan(2);
+    expect(before(again.changes)).toEqual(before(first.changes));
+    expect(again.windows.slice(0, resumeAt)).toEqual(first.windows.slice(0, resumeAt));
+    // Live afterwards: it goes on deciding, within bounds, from where the log left the limits.
+    const after = again.changes.filter((c) => c.committed >= resumeAt);
+    expect(after.length).toBeGreaterThan(0);
+    const stage = after[0]!.stage;
+    const left = first.changes.filter((c) => c.stage === stage && c.committed < resumeAt).at(-1)?.to ?? (stage === 'solve' ? cfg.initial : cfg.evolveInitial);
+    expect(after[0]!.from).toBe(left);
   });
 });
 
