@@ -33,7 +33,7 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario-schema';
 export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/concurrency/adaptive';
-export { autoConfigSchema, autoConfigOf, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
+export { autoConfigSchema, autoConfigOf, autoGapBound, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
 export { concurrencyEvent, recordedChanges, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
 export { ReplayedConcurrency, type ConcurrencyController } from './engine/concurrency/replayed';
 export { type NicheEntry } from './tasks/niche-entry';

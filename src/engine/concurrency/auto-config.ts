@@ -36,6 +36,12 @@ export const autoConfigSchema = z
     gapHeadroom: z.number().gt(0).max(1).default(0.75),
     /** Periods to hold the solve window after an undone probe or a staleness shrink, before probing again. */
     holdPeriods: int().min(0).default(6),
+    /**
+     * The mean version gap of applied evolve outcomes the window may cause (τ of the gap rules);
+     * absent: `engine.staleness.tau`. The gap grows with the window (each task in flight commits,
+     * and its evolve outcome is applied, before an older outcome lands), so this bounds the window.
+     */
+    maxGap: z.number().min(0).optional(),
   })
   .superRefine((c, ctx) => {
     // Named with the values, since `initial` may be a default the writer never saw.
@@ -63,4 +69,9 @@ export const DEFAULT_AUTO: AutoConfig = autoConfigSchema.parse({});
 /** The controller settings a scenario's `engine` block asks for (`engine.auto`, or every default). */
 export function autoConfigOf(engine: { readonly auto?: AutoConfig | undefined }): AutoConfig {
   return engine.auto ?? DEFAULT_AUTO;
+}
+
+/** τ of the controller's gap rules: `engine.auto.maxGap`, else the staleness policy's τ. */
+export function autoGapBound(engine: { readonly auto?: AutoConfig | undefined; readonly staleness: { readonly tau: number } }): number {
+  return engine.auto?.maxGap ?? engine.staleness.tau;
 }

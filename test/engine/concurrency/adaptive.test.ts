@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, autoConfigSchema, concurrencyEvent, recordedChanges, ReplayedConcurrency, type AutoConfigInput } from '../../../src/index';
+import { AdaptiveConcurrency, autoConfigSchema, autoGapBound, concurrencyEvent, recordedChanges, ReplayedConcurrency, type AutoConfigInput } from '../../../src/index';
 import { runStageLoop as simulate, type Load } from '../../fakes/stage-loop';
 
 const controller = (cfg: AutoConfigInput, tau = Infinity) => new AdaptiveConcurrency(autoConfigSchema.parse(cfg), tau);
@@ -253,5 +253,8 @@ describe('engine.auto settings', () => {
     const r = autoConfigSchema.safeParse({ max: 2 });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]).toMatchObject({ path: ['initial'], message: 'initial (4) must lie within min..max (1..2)' });
+    // τ of the gap rules: engine.auto.maxGap, else the staleness policy's τ.
+    expect(autoGapBound({ staleness: { tau: 8 } })).toBe(8);
+    expect(autoGapBound({ auto: autoConfigSchema.parse({ maxGap: 24 }), staleness: { tau: 8 } })).toBe(24);
   });
 });
