@@ -91,11 +91,11 @@ export interface EngineOptions {
    * - `instant` (the in-process simulator without `--latency`, which answers in zero time): every
    *   outcome is ready at once, so the engine waits for it at the next commit, start or lifecycle
    *   window, whatever real I/O (graders) does;
-   * - `when-ready` (virtual time): each is applied as soon as it is ready; readiness is measured
-   *   on the discrete-event clock, so it is the same on every run;
-   * - `lag` (real servers, default): the outcome of task i is applied just before the solve commit
-   *   of task i + inFlight, waiting for it if needed and never earlier, so a resumed run re-executes
-   *   the same order whatever the servers' timing.
+   * - `lag` (default, `engine.evolveTiming`): the outcome of task i is applied just before the solve
+   *   commit of task i + inFlight, waiting for it if needed and never earlier, so a resumed run
+   *   re-executes the same order whatever the servers' timing;
+   * - `when-ready`: each is applied as soon as it is ready; in virtual time readiness is measured on
+   *   the discrete-event clock, so it is the same on every run; on real servers it is not.
    */
   readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
   /** Judges stale lessons and insights before they are applied (default: `engine.staleness` of the scenario). */

@@ -72,6 +72,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly inFlight?: InFlight;
   /** Staleness policy and τ (`engine.staleness`); either may be given alone. */
   readonly staleness?: { readonly policy?: string; readonly tau?: number };
+  /** When evolve outcomes are applied (`engine.evolveTiming`): `lag` or `when-ready`. */
+  readonly evolveTiming?: 'lag' | 'when-ready';
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
@@ -123,10 +125,11 @@ export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): Loade
     ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.tasks !== undefined ? { stream: { tasks: opts.tasks } } : {}),
-    ...(opts.inFlight !== undefined || opts.staleness !== undefined ? {
+    ...(opts.inFlight !== undefined || opts.staleness !== undefined || opts.evolveTiming !== undefined ? {
       engine: {
         ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
         ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}),
+        ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
       },
     } : {}),
   });
@@ -343,7 +346,7 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       clock, structures: c.structures,
       // The in-process simulator answers in zero time: evolve outcomes are ready at once. Virtual time
       // predicts a run against a real server, so it applies them as such a run does ('lag').
-      evolveTiming: inner instanceof SimModel && !created.latency ? 'instant' : 'lag',
+      evolveTiming: inner instanceof SimModel && !created.latency ? 'instant' : scenario.engine.evolveTiming,
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;

@@ -102,6 +102,15 @@ export const scenarioSchema = z.strictObject({
     auto: autoConfigSchema.optional(),
     /** What becomes of lessons and insights applied after the pool moved on (src/population/staleness/). */
     staleness: stalenessSchema.prefault({}),
+    /**
+     * When evolve outcomes are applied (README, "Solve and evolve stages"): `lag` just before the
+     * solve commit of the task `inFlight` places later, never earlier (a resumed run re-executes
+     * the same order on any backend); `when-ready` as soon as each is ready (fresher; deterministic
+     * in virtual time, timing-dependent on real servers, where a resume can then diverge).
+     * Ignored with one task in flight (each is applied before the next task starts) and by the
+     * zero-time in-process simulator (each is ready at once).
+     */
+    evolveTiming: z.enum(['lag', 'when-ready']).default('lag'),
   }).prefault({}),
   /** The backend: the in-process simulator, or OpenAI-compatible endpoints (src/llm/openai/openai-config.ts). */
   model: z.discriminatedUnion('backend', [

@@ -30,6 +30,8 @@ Options:
   --staleness NAME  what becomes of lessons and insights applied after the pool moved on:
                     ${STALENESS_POLICY_NAMES.join(', ')} (default: the scenario's, full)
   --tau N           version gap the staleness policy tolerates unexamined (default: the scenario's, 8)
+  --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
+                    places later commits; resumable on any backend) or when-ready (as soon as ready)
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
                     holds a run already is refused (resume it, or pick a new one)
   --force           replace the run in --out
@@ -50,7 +52,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     args: argv,
     allowPositionals: true,
     options: {
-      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' },
+      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
       ...MODEL_FLAG_OPTIONS,
@@ -65,6 +67,10 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = tasks ?? loaded.scenario.stream.tasks;
   const staleness = stalenessFlags(values.staleness, values.tau);
+  const evolveTiming = values['evolve-timing'];
+  if (evolveTiming !== undefined && evolveTiming !== 'lag' && evolveTiming !== 'when-ready') {
+    throw new UsageError(`--evolve-timing: "${evolveTiming}" is neither lag nor when-ready`, RUN_HELP);
+  }
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -74,6 +80,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       tasks,
       inFlight: inFlightFlag(values['in-flight']),
       ...(staleness ? { staleness } : {}),
+      ...(evolveTiming ? { evolveTiming } : {}),
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
