@@ -26,13 +26,23 @@ export interface VirtualLatency {
   hold<T>(work: Promise<T>): Promise<T>;
   /** What the virtual server did; undefined before `wrap`. */
   stats(): VirtualServerStats | undefined;
+  /** The virtual clock now, in seconds. */
+  now(): number;
 }
 
-/** The scenario's virtual time, when it asks for it (`model.latency`, in-process simulator only). */
+/** The latency profile `inFlight: "auto"` runs the in-process simulator under when the scenario names none. */
+export const AUTO_LATENCY_PROFILE = 'qwen3-8b-h100-vllm';
+
+/**
+ * The scenario's virtual time, when it asks for it (`model.latency`, in-process simulator only).
+ * `inFlight: "auto"` measures production rates on a clock, and the zero-time simulator has none:
+ * without a profile it runs in virtual time on `AUTO_LATENCY_PROFILE`.
+ */
 export function virtualLatency(scenario: Scenario): VirtualLatency | undefined {
   const cfg = scenario.model;
-  if (cfg.backend !== 'sim' || cfg.latency === undefined) return undefined;
-  const profile = cfg.latency;
+  if (cfg.backend !== 'sim') return undefined;
+  const profile = cfg.latency ?? (scenario.engine.inFlight === 'auto' ? AUTO_LATENCY_PROFILE : undefined);
+  if (profile === undefined) return undefined;
   const clock = new VirtualClock();
   let server: VirtualServerModel | undefined;
   return {
@@ -44,6 +54,7 @@ export function virtualLatency(scenario: Scenario): VirtualLatency | undefined {
     },
     hold: (work) => clock.hold(work),
     stats: () => server?.stats(),
+    now: () => clock.now() / 1000,
   };
 }
 

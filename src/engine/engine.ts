@@ -10,8 +10,11 @@ import type { Task } from '../tasks/task';
 import { commitEvolve, commitTask, type CommitDeps, type StalenessJudge } from './commit';
 import { stalenessJudge } from './staleness-judge';
 import { EvolvePipeline } from './evolve-pipeline';
+import { AdaptiveConcurrency } from './concurrency/adaptive';
+import { concurrencyEvent, recordedChanges } from './concurrency/concurrency-event';
+import { ReplayedConcurrency, type ConcurrencyController } from './concurrency/replayed';
 import { taskStartedEvent } from './events-from-changes';
-import { autoConfigOf } from './concurrency/auto-config';
+import { autoConfigOf, autoGapBound } from './concurrency/auto-config';
 import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
 import type { LifecycleOperatorName } from '../population/lifecycle/operator';
 import type { StabilityTracker } from '../population/specialization';
@@ -98,6 +101,10 @@ export interface EngineOptions {
    *   the discrete-event clock, so it is the same on every run; on real servers it is not.
    */
   readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
+  /** The run's clock in seconds, for `inFlight: "auto"` (virtual time under `--latency`, else wall time). */
+  readonly runClock?: () => number;
+  /** Completion tokens generated so far (the adaptive controller's throughput measure). */
+  readonly generatedTokens?: () => number;
   /** Judges stale lessons and insights before they are applied (default: `engine.staleness` of the scenario). */
   readonly staleness?: StalenessJudge;
 }
@@ -126,6 +133,19 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
   const inFlight = o.scenario.engine.inFlight;
   const window = typeof inFlight === 'number' ? inFlight : autoConfigOf(o.scenario.engine).initial;
+  // `auto`: the adaptive controller sizes the solve window and the evolve workers; a resumed run
+  // first replays the decisions its log holds (they followed the first run's clock).
+  const runNow = o.runClock ?? (() => performance.now() / 1000);
+  let ctrl: ConcurrencyController | null = null;
+  if (inFlight === 'auto') {
+    const cfg = autoConfigOf(o.scenario.engine);
+    const tau = autoGapBound(o.scenario.engine);
+    ctrl = o.log.isReplaying
+      ? new ReplayedConcurrency(recordedChanges(o.log.priorEvents()), cfg, tau, () => o.log.isReplaying)
+      : new AdaptiveConcurrency(cfg, tau, runNow());
+  }
+  const solveLimit = () => (ctrl ? ctrl.limit('solve') : window);
+  let tokensSeen = o.generatedTokens?.() ?? 0;
   const it = o.tasks[Symbol.iterator]();
   const running = new Map<number, Promise<TaskOutcome>>();
   let started = 0;
@@ -147,6 +167,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // Logged as the run starts: tasks start in stream order (task i once task i − inFlight has
     // committed), so the log stays the same on every run with the same seed.
     o.log.append(taskStartedEvent(task, sup.poolVersion));
+    ctrl?.started('solve', runNow());
     const actor = createActor(taskRunMachine, {
       input: {
         model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
@@ -169,16 +190,19 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   const timing = o.evolveTiming ?? 'lag';
   const evolve = new EvolvePipeline({
     apply: async (evo) => {
+      ctrl?.gapObserved(o.supervisor.getSnapshot().context.poolVersion - evo.version);
       const changes = await commitEvolve(commitDeps, evo, judge);
       if (changes) stale?.record(changes);
     },
-    limit: () => Number.MAX_SAFE_INTEGER,
+    limit: () => (ctrl ? ctrl.limit('evolve') : Number.MAX_SAFE_INTEGER),
     held: timing === 'lag',
+    onStarted: () => ctrl?.started('evolve', runNow()),
+    onProduced: () => ctrl?.produced('evolve', runNow()),
   });
   // Sequential (one task in flight) is the paper's loop: a task's evolve stage is applied before
   // the next one starts. A zero-time model makes every evolve outcome ready at once: waiting for it
   // costs nothing and keeps application points independent of real I/O.
-  const inline = window === 1;
+  const inline = inFlight === 1;
   const settleAtSync = inline || timing === 'instant';
   const life = o.scenario.population.lifecycle;
   const nichesSeen: string[] = [];
@@ -222,7 +246,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // A resumed run re-executing its log starts a task only where the log did: a run stopped
     // gracefully let its tasks in flight commit without starting new ones.
     const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
-    while (!exhausted && started - committed < window && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
+    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
         if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
@@ -238,10 +262,21 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
     if (timing === 'instant' && !(await evolved(evolve.settle()))) break;
-    if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - window + 1)))) break;
+    if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - solveLimit() + 1)))) break;
     const changes = commitTask(commitDeps, outcome);
+    if (ctrl) {
+      const t = runNow();
+      ctrl.enqueued('evolve', t);
+      ctrl.produced('solve', t);
+      const tokens = o.generatedTokens?.() ?? 0;
+      ctrl.work(tokens - tokensSeen, t);
+      tokensSeen = tokens;
+    }
     evolve.enqueue(outcome, changes.poolVersion);
     committed++;
+    // Each change of the window or the evolve workers is an event of this commit group.
+    for (const c of ctrl?.tick(runNow()) ?? []) o.log.append(concurrencyEvent(c));
+    if (ctrl) evolve.pump();
     const niche = outcome.deps.task.niche;
     if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
     recent[niche] = (recent[niche] ?? 0) + 1;

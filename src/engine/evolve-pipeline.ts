@@ -8,6 +8,8 @@ export interface EvolvePipelineOptions {
   readonly apply: (evo: EvolveOutcome) => Promise<void>;
   /** How many evolve jobs may run at once (read each time a job could start; the adaptive controller changes it). */
   readonly limit: () => number;
+  /** Called as each evolve job starts computing, for production-rate measurement. */
+  readonly onStarted?: () => void;
   /** Called as each evolve job finishes computing (before it is applied), for production-rate measurement. */
   readonly onProduced?: () => void;
   /**
@@ -89,6 +91,7 @@ export class EvolvePipeline {
     while (this.waiting.length > 0 && this.running < Math.max(1, this.o.limit())) {
       const job = this.waiting.shift()!;
       this.running++;
+      this.o.onStarted?.();
       const run = this.o.run ?? runEvolve;
       void run(job.out, job.version)
         .catch((e: unknown): EvolveOutcome => ({

@@ -94,6 +94,11 @@ export class EventLog {
     return this.replaying && this.next < this.prior.length;
   }
 
+  /** A resumed run's logged events (control events included), in log order; empty for a fresh run. */
+  priorEvents(): ReadonlyArray<EventBase & Record<string, unknown>> {
+    return this.priorAll.map((p) => p.event);
+  }
+
   /** While a resumed run re-executes its logged part: the type of the next event the log holds (undefined otherwise). */
   get nextReplayType(): string | undefined {
     return this.isReplaying ? this.prior[this.next]!.event.type : undefined;

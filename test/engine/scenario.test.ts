@@ -85,7 +85,7 @@ describe('scenario validation', () => {
 
   it('run options override the staleness policy and tau separately, keeping inFlight', () => {
     const loaded = parseScenario({ ...base, engine: { inFlight: 4, staleness: { policy: 'guarded', tau: 3 } } }, 'b.json');
-    expect(applyRunOptions(loaded, { staleness: { tau: 5 } }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 } });
-    expect(applyRunOptions(loaded, { inFlight: 2, staleness: { policy: 'reflective' } }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 } });
+    expect(applyRunOptions(loaded, { staleness: { tau: 5 } }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 }, evolveTiming: 'lag' });
+    expect(applyRunOptions(loaded, { inFlight: 2, staleness: { policy: 'reflective' } }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 }, evolveTiming: 'lag' });
   });
 });
