@@ -45,6 +45,8 @@ export { createRng, type Rng } from './core/rng';
 export { hash32 } from './core/hash';
 export { systemClock, ManualClock, type Clock } from './core/clock';
 export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
+export { runEvolve, type EvolveOutcome } from './engine/evolve-stage';
+export { EvolvePipeline, type EvolvePipelineOptions } from './engine/evolve-pipeline';
 
 // Individual level
 export { agentMachine, type AgentContext, type AgentEvent, type AgentInput, type AgentOrigin } from './individual/agent-machine';

@@ -115,9 +115,10 @@ export interface EngineOptions {
  * (assemble → choose → execute → grade); task i starts once task i − inFlight has committed, and
  * solve outcomes commit strictly in stream order (competence, synergy, the LeadLearn outcome).
  * Each commit queues the task's evolve stage (reflection, the leader's note, CoDream), which runs
- * off the critical path and is applied in task order as soon as it is ready (evolve-pipeline.ts).
- * With inFlight = 1 this is the paper's sequential loop: each task's evolve stage is applied before
- * the next task starts. Under the simulated model the pool state a task sees, the event log and
+ * off the critical path (evolve-pipeline.ts) and is applied in task order at a point `evolveTiming`
+ * defines, after the staleness policy judged it. With inFlight = 1 this is the paper's sequential
+ * loop: each task's evolve stage is applied before the next task starts. With `inFlight: "auto"`
+ * the adaptive controller (concurrency/) sizes the solve window and the evolve workers. Under the simulated model the pool state a task sees, the event log and
  * the summary are the same on every run with the same seed, whatever order model calls or sandboxed
  * graders finish in.
  */
