@@ -18,6 +18,9 @@ const SLOW: Record<string, number> = {
   'test/engine/sweep/sweep.test.ts': 17,
   'test/tasks/graders/code-grader.test.ts': 16,
   'test/engine/run-scenario.test.ts': 15,
+  'test/llm/openai/e2e-speculative.test.ts': 15,
+  'test/engine/virtual-vs-http.test.ts': 14,
+  'test/engine/virtual-time.test.ts': 12,
 };
 
 class SlowFirstSequencer extends BaseSequencer {
