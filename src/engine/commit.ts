@@ -49,24 +49,45 @@ export const keepAll: StalenessJudge = (requests) => Promise.resolve({
   requests: [...requests], tally: { kept: requests.length, patched: 0, dropped: 0, decisions: [] },
 });
 
+/** An evolve outcome judged by the staleness policy: the lessons and insights to apply, and the tally of decisions. */
+export interface PreparedEvolve {
+  readonly requests: readonly ExperienceRequest[];
+  readonly tally: StalenessTally;
+}
+
+/** Nothing to apply: a failed task, or a preset without memory, notes or CoDream (no update, no event). */
+const emptyEvolve = (evo: EvolveOutcome) => !evo.error && evo.reflections.length === 0 && evo.note === null && evo.dream === null;
+
 /**
- * Apply one task's evolve outcome (reflections, the leader's note, CoDream's insights routed over
- * the roster as it is now), after the staleness policy judged each lesson and insight. Outcomes are
- * applied in task order; the events and summary come from the change set the supervisor applied.
+ * Judge one evolve outcome: route CoDream's insights over the roster as it is now and let the
+ * staleness policy decide each lesson and insight against the updates applied since its version.
  */
-export async function commitEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<AppliedUpdate | null> {
-  // A failed task, or a preset without memory, notes or CoDream, has nothing to apply: no update, no event.
-  if (!evo.error && evo.reflections.length === 0 && evo.note === null && evo.dream === null) {
+export async function prepareEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<PreparedEvolve> {
+  if (emptyEvolve(evo)) return { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
+  const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
+  const requests = evolveRequestsOf(evo, { roster, c0: c.c0, routing: c.routing });
+  return requests.length ? judge(requests, evo) : { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
+}
+
+/**
+ * Apply one task's judged evolve outcome (reflections, the leader's note, CoDream's insights).
+ * Outcomes are applied in task order; the events and summary come from the change set the
+ * supervisor applied.
+ */
+export function applyEvolve(c: CommitDeps, evo: EvolveOutcome, prepared: PreparedEvolve): AppliedUpdate | null {
+  if (emptyEvolve(evo)) {
     c.sideChannel?.unregister(evo.out.deps.task.id);
     return null;
   }
-  const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
-  const requests = evolveRequestsOf(evo, { roster, c0: c.c0, routing: c.routing });
-  const { requests: kept, tally } = requests.length ? await judge(requests, evo) : { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
   const bank = c.supervisor.getSnapshot().context.bank;
-  const changes = applyPoolUpdate(c.supervisor, evolveUpdateOf(evo, kept, bank.has(leadershipEntryId(evo.out.deps.task.id))));
-  for (const event of evolveEvents(evo, changes, tally, c.usage?.takeTask(evo.out.deps.task.id))) c.log.append(event);
+  const changes = applyPoolUpdate(c.supervisor, evolveUpdateOf(evo, prepared.requests, bank.has(leadershipEntryId(evo.out.deps.task.id))));
+  for (const event of evolveEvents(evo, changes, prepared.tally, c.usage?.takeTask(evo.out.deps.task.id))) c.log.append(event);
   addEvolveToSummary(c.summary, evo, changes);
   c.sideChannel?.unregister(evo.out.deps.task.id);
   return changes;
+}
+
+/** Judge and apply one evolve outcome at once (`prepareEvolve` then `applyEvolve`). */
+export async function commitEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<AppliedUpdate | null> {
+  return applyEvolve(c, evo, await prepareEvolve(c, evo, judge));
 }

@@ -7,7 +7,8 @@ import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
-import { commitEvolve, commitTask, type CommitDeps, type StalenessJudge } from './commit';
+import { applyEvolve, commitTask, prepareEvolve, type CommitDeps, type PreparedEvolve, type StalenessJudge } from './commit';
+import type { EvolveOutcome } from './evolve-stage';
 import { stalenessJudge } from './staleness-judge';
 import { EvolvePipeline } from './evolve-pipeline';
 import { AdaptiveConcurrency } from './concurrency/adaptive';
@@ -186,13 +187,18 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
   };
-  const stale = o.staleness ? null : stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary, log: o.log });
+  const stale = o.staleness ? null : stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
   const judge = o.staleness ?? stale!.judge;
   const timing = o.evolveTiming ?? 'lag';
-  const evolve = new EvolvePipeline({
-    apply: async (evo) => {
+  // Applied as soon as ready, an outcome is judged as soon as it is computed, in parallel with the
+  // others, so a reflective policy's calls never hold up the outcomes behind it; applied at a
+  // point the commits define, it is judged there, against everything applied before it.
+  const judgeEarly = timing === 'when-ready';
+  const evolve = new EvolvePipeline<PreparedEvolve>({
+    ...(judgeEarly ? { prepare: (evo: EvolveOutcome) => prepareEvolve(commitDeps, evo, judge) } : {}),
+    apply: async (evo, early) => {
       ctrl?.gapObserved(o.supervisor.getSnapshot().context.poolVersion - evo.version);
-      const changes = await commitEvolve(commitDeps, evo, judge);
+      const changes = applyEvolve(commitDeps, evo, early ?? await prepareEvolve(commitDeps, evo, judge));
       if (changes) stale?.record(changes);
     },
     limit: () => (ctrl ? ctrl.limit('evolve') : Number.MAX_SAFE_INTEGER),

@@ -122,6 +122,8 @@ export interface StalenessTally {
   readonly patched: number;
   readonly dropped: number;
   readonly decisions: ReadonlyArray<{ readonly action: 'patch' | 'drop'; readonly agentId: string; readonly entryId: string; readonly reason: string }>;
+  /** Events of items kept because the policy's model call failed or gave no usable verdict (`evolve.fallback`). */
+  readonly fallbacks?: readonly EventBody[];
 }
 
 /**
@@ -150,6 +152,7 @@ export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: 
       ev.push({ type: 'codream.insight', taskId: task.id, insightId: ins.id, text: ins.text, level: ins.level, niche: ins.niche, authors: ins.authors });
     }
   }
+  for (const f of tally.fallbacks ?? []) ev.push(f);
   for (const x of tally.decisions) {
     ev.push({ type: x.action === 'drop' ? 'evolve.dropped' : 'evolve.patched', taskId: task.id, agentId: x.agentId, entryId: x.entryId, gap: version - 1 - evo.version, reason: x.reason });
   }

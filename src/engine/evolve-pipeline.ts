@@ -3,9 +3,14 @@ import { runEvolve } from './evolve-stage';
 import type { TaskOutcome } from './task-run-machine';
 
 /** What the evolve pipeline needs from the engine. */
-export interface EvolvePipelineOptions {
-  /** Apply one evolve outcome to the pool (the staleness policy judges it first). Called in task order, one at a time. */
-  readonly apply: (evo: EvolveOutcome) => Promise<void>;
+export interface EvolvePipelineOptions<P = undefined> {
+  /** Apply one evolve outcome to the pool, with what `prepare` made of it. Called in task order, one at a time. */
+  readonly apply: (evo: EvolveOutcome, prepared: P | undefined) => Promise<void>;
+  /**
+   * Work done on an outcome as soon as it is computed, still off the critical path and in parallel
+   * with other outcomes (e.g. the staleness judgement, when outcomes are applied as soon as ready).
+   */
+  readonly prepare?: (evo: EvolveOutcome) => Promise<P>;
   /** How many evolve jobs may run at once (read each time a job could start; the adaptive controller changes it). */
   readonly limit: () => number;
   /** Called as each evolve job starts computing, for production-rate measurement. */
@@ -21,10 +26,10 @@ export interface EvolvePipelineOptions {
   readonly run?: (out: TaskOutcome, version: number) => Promise<EvolveOutcome>;
 }
 
-interface Job {
+interface Job<P> {
   readonly out: TaskOutcome;
   readonly version: number;
-  readonly done: (evo: EvolveOutcome) => void;
+  readonly done: (r: { evo: EvolveOutcome; prepared: P | undefined }) => void;
 }
 
 /**
@@ -33,8 +38,8 @@ interface Job {
  * free (in task order), and is applied as soon as it is ready *and* every earlier task's outcome
  * has been applied: application order is task order, which is version order, never arrival order.
  */
-export class EvolvePipeline {
-  private readonly waiting: Job[] = [];
+export class EvolvePipeline<P = undefined> {
+  private readonly waiting: Job<P>[] = [];
   private running = 0;
   private queued = 0;
   private applied = 0;
@@ -47,7 +52,7 @@ export class EvolvePipeline {
   /** The application chain as it stood after each queued outcome: awaiting `ends[i]` waits for outcome i's application. */
   private readonly ends: Promise<void>[] = [];
 
-  constructor(private readonly o: EvolvePipelineOptions) {
+  constructor(private readonly o: EvolvePipelineOptions<P>) {
     this.released = o.held ? 0 : Infinity;
   }
 
@@ -67,16 +72,16 @@ export class EvolvePipeline {
 
   /** Queue the evolve job of a task whose solve outcome was just committed at pool version `version`. */
   enqueue(out: TaskOutcome, version: number): void {
-    let done!: (evo: EvolveOutcome) => void;
-    const ready = new Promise<EvolveOutcome>((resolve) => { done = resolve; });
+    let done!: (r: { evo: EvolveOutcome; prepared: P | undefined }) => void;
+    const ready = new Promise<{ evo: EvolveOutcome; prepared: P | undefined }>((resolve) => { done = resolve; });
     this.waiting.push({ out, version, done });
     const index = this.queued++;
     this.tail = this.tail.then(async () => {
-      const evo = await ready;
+      const { evo, prepared } = await ready;
       await this.gate(index);
       if (this.failure) return;
       try {
-        await this.o.apply(evo);
+        await this.o.apply(evo, prepared);
         this.applied++;
       } catch (error) {
         this.failure = { error };
@@ -98,11 +103,17 @@ export class EvolvePipeline {
           out: job.out, version: job.version, reflections: [], note: null, dream: null,
           error: { stage: 'other', message: e instanceof Error ? e.message : String(e) },
         }))
-        .then((evo) => {
+        .then(async (evo) => {
           this.running--;
           this.o.onProduced?.();
-          job.done(evo);
           this.pump();
+          let prepared: P | undefined;
+          try {
+            prepared = this.o.prepare ? await this.o.prepare(evo) : undefined;
+          } catch (error) {
+            this.failure ??= { error };
+          }
+          job.done({ evo, prepared });
         });
     }
   }

@@ -6,7 +6,7 @@ import type { StaleItem } from '../population/staleness/policy';
 import { stalenessEvent } from '../population/staleness/staleness-events';
 import type { ExperienceRequest, UpdateChanges } from '../population/supervisor-machine';
 import type { Supervisor } from '../population/supervisor-ops';
-import type { EventLog } from '../store/event-log';
+import type { EventBody } from '../store/event-log';
 import type { StalenessJudge } from './commit';
 import type { StalenessTally } from './events-from-changes';
 import type { SummaryBuilder } from './summary';
@@ -18,7 +18,6 @@ export interface StalenessJudgeOptions {
   readonly supervisor: Supervisor;
   readonly model: LanguageModel;
   readonly summary: SummaryBuilder;
-  readonly log: EventLog;
 }
 
 /** A staleness judge, and the history of applied updates it reads (`record` every applied evolve update). */
@@ -50,7 +49,7 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
       return { item, decision };
     }));
     const kept: ExperienceRequest[] = [];
-    const tally: { kept: number; patched: number; dropped: number; decisions: Array<StalenessTally['decisions'][number]> } = { kept: 0, patched: 0, dropped: 0, decisions: [] };
+    const tally: { kept: number; patched: number; dropped: number; decisions: Array<StalenessTally['decisions'][number]>; fallbacks: EventBody[] } = { kept: 0, patched: 0, dropped: 0, decisions: [], fallbacks: [] };
     for (const { item, decision: d } of decided) {
       o.summary.addStaleness(d);
       const at = { agentId: item.request.agentId, entryId: item.request.entry.id };
@@ -58,7 +57,7 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
         kept.push(item.request);
         tally.kept++;
         // A reflective call that failed or gave no usable verdict keeps the item: say so.
-        if (d.fallback) { const ev = stalenessEvent(item, d, current); if (ev) o.log.append(ev); }
+        if (d.fallback) { const ev = stalenessEvent(item, d, current); if (ev) tally.fallbacks.push(ev); }
       } else if (d.action === 'patch') {
         kept.push(d.request);
         tally.patched++;
