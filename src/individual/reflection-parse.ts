@@ -1,5 +1,4 @@
-import { parseJsonLoose } from '../llm/parse-json';
-import { stripThinking } from '../core/text';
+import { parseRecordReply } from '../llm/parse-json';
 
 /** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
 export interface ParsedReflection {
@@ -13,7 +12,6 @@ const META_KEYS = ['meta', 'metainsight'];
 
 const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Read `{lesson, meta}` from a reflection reply (tolerant JSON; `insight`, `meta_insight`,
@@ -21,18 +19,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * missing; `undefined` when there is no non-empty lesson. Never throws.
  */
 export function parseReflection(text: string): ParsedReflection | undefined {
-  if (typeof text !== 'string') return undefined;
-  const value = parseJsonLoose(text);
-  if (isRecord(value)) {
-    const direct = fromRecord(value);
-    if (direct) return direct;
-    // Models sometimes wrap the answer: {"reflection": {"lesson": …}}.
-    for (const inner of Object.values(value)) {
-      const nested = isRecord(inner) ? fromRecord(inner) : undefined;
-      if (nested) return nested;
-    }
-  }
-  return fromLines(stripThinking(text));
+  return parseRecordReply(text, fromRecord, fromLines);
 }
 
 function field(record: Record<string, unknown>, keys: readonly string[]): string | undefined {

@@ -303,3 +303,26 @@ function isCloser(text: string, i: number, kind: 'double' | 'smart' | 'single'):
   if (ch !== "'" && !SMART_SINGLE.includes(ch)) return false;
   return matchAt(CLOSE_AHEAD, text, i + 1) !== undefined;
 }
+
+const isPlainRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Read a model reply that should hold one JSON object: the object itself, or one wrapped one level
+ * deep ({"reflection": {…}}), read by `fromRecord`; failing that, the reply's text without think
+ * blocks read by `fromText` (labelled lines and the like). Never throws; linear in the reply.
+ */
+export function parseRecordReply<T>(
+  text: string, fromRecord: (r: Record<string, unknown>) => T | undefined, fromText: (t: string) => T | undefined,
+): T | undefined {
+  if (typeof text !== 'string') return undefined;
+  const value = parseJsonLoose(text);
+  if (isPlainRecord(value)) {
+    const direct = fromRecord(value);
+    if (direct) return direct;
+    for (const inner of Object.values(value)) {
+      const nested = isPlainRecord(inner) ? fromRecord(inner) : undefined;
+      if (nested) return nested;
+    }
+  }
+  return fromText(stripThinking(text));
+}

@@ -6,29 +6,7 @@ import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './a
  * of the task whose commit triggered the decision, so its place in `events.jsonl` is deterministic
  * whenever the run clock is (virtual time).
  */
-export interface ConcurrencyEvent extends EventBody {
-  readonly type: 'engine.concurrency';
-  readonly stage: ConcurrencyStage;
-  readonly from: number;
-  readonly to: number;
-  readonly reason: ConcurrencyReason;
-  readonly detail: string;
-  /** Run-clock seconds of the decision. */
-  readonly at: number;
-  /** Tasks committed before the decision. */
-  readonly committed: number;
-  /** Capacity of each stage, tasks' worth per second (null: no work in the period). */
-  readonly rates: Readonly<Record<ConcurrencyStage, number | null>>;
-  /** Items each stage produced per second in the period. */
-  readonly throughput: Readonly<Record<ConcurrencyStage, number>>;
-  /** Output tokens per second reported in the period (null: the engine reports none). */
-  readonly tokensPerSecond: number | null;
-  readonly median: number | null;
-  /** Mean version gap of the evolve items applied in the period (null: none). */
-  readonly gap: number | null;
-  /** Mean evolve jobs waiting over the period. */
-  readonly backlog: number;
-}
+export type ConcurrencyEvent = EventBody & ConcurrencyChange & { readonly type: 'engine.concurrency' };
 
 /** The event that records one change the controller made. */
 export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {

@@ -1,5 +1,4 @@
-import { parseJsonLoose } from '../../llm/parse-json';
-import { stripThinking } from '../../core/text';
+import { parseRecordReply } from '../../llm/parse-json';
 
 /** A reflective staleness verdict: what to do with the item, the rewritten text for a patch, and why. */
 export interface StaleVerdict {
@@ -16,7 +15,6 @@ const TEXT_KEYS = ['text', 'patch', 'patched', 'rewritten', 'rewrite', 'newtext'
 const REASON_KEYS = ['reason', 'why', 'because', 'rationale'];
 
 const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** KEEP / PATCH / DROP at the start of a value ("Drop.", "**PATCH** it", "keep"), else undefined. */
 function decisionOf(value: string): StaleVerdict['decision'] | undefined {
@@ -83,15 +81,5 @@ function fromLines(text: string): StaleVerdict | undefined {
  * text is unusable. `undefined` when nothing usable is found. Never throws; linear in the reply.
  */
 export function parseStaleVerdict(text: string): StaleVerdict | undefined {
-  if (typeof text !== 'string') return undefined;
-  const value = parseJsonLoose(text);
-  if (isRecord(value)) {
-    const direct = fromRecord(value);
-    if (direct) return direct;
-    for (const inner of Object.values(value)) {
-      const nested = isRecord(inner) ? fromRecord(inner) : undefined;
-      if (nested) return nested;
-    }
-  }
-  return fromLines(stripThinking(text));
+  return parseRecordReply(text, fromRecord, fromLines);
 }
