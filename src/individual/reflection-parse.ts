@@ -1,4 +1,4 @@
-import { parseRecordReply } from '../llm/parse-json';
+import { canonicalKey, parseRecordReply, stringField as field } from '../llm/parse-json';
 
 /** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
 export interface ParsedReflection {
@@ -10,7 +10,6 @@ export interface ParsedReflection {
 const LESSON_KEYS = ['lesson', 'insight'];
 const META_KEYS = ['meta', 'metainsight'];
 
-const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
 
 
 /**
@@ -22,14 +21,6 @@ export function parseReflection(text: string): ParsedReflection | undefined {
   return parseRecordReply(text, fromRecord, fromLines);
 }
 
-function field(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  const entries = Object.entries(record).map(([k, v]) => [canonicalKey(k), v] as const);
-  for (const key of keys) {
-    const hit = entries.find(([k]) => k === key);
-    if (hit && typeof hit[1] === 'string') return hit[1].trim();
-  }
-  return undefined;
-}
 
 function fromRecord(record: Record<string, unknown>): ParsedReflection | undefined {
   const lesson = field(record, LESSON_KEYS);

@@ -326,3 +326,16 @@ export function parseRecordReply<T>(
   }
   return fromText(stripThinking(text));
 }
+
+/** A field name as models vary it: case, spaces, `_` and `-` ignored (`Meta Insight` = `meta_insight`). */
+export const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
+
+/** The first of `keys` (canonical form) that the record holds as a string, trimmed; undefined when none does. */
+export function stringField(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
+  const entries = Object.entries(record).map(([k, v]) => [canonicalKey(k), v] as const);
+  for (const key of keys) {
+    const hit = entries.find(([k]) => k === key);
+    if (hit && typeof hit[1] === 'string') return hit[1].trim();
+  }
+  return undefined;
+}

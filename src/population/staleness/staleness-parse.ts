@@ -1,4 +1,4 @@
-import { parseRecordReply } from '../../llm/parse-json';
+import { canonicalKey, parseRecordReply, stringField as field } from '../../llm/parse-json';
 
 /** A reflective staleness verdict: what to do with the item, the rewritten text for a patch, and why. */
 export interface StaleVerdict {
@@ -14,7 +14,6 @@ const DECISION_KEYS = ['decision', 'action', 'verdict', 'answer'];
 const TEXT_KEYS = ['text', 'patch', 'patched', 'rewritten', 'rewrite', 'newtext', 'lesson', 'insight'];
 const REASON_KEYS = ['reason', 'why', 'because', 'rationale'];
 
-const canonicalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
 
 /** KEEP / PATCH / DROP at the start of a value ("Drop.", "**PATCH** it", "keep"), else undefined. */
 function decisionOf(value: string): StaleVerdict['decision'] | undefined {
@@ -25,14 +24,6 @@ function decisionOf(value: string): StaleVerdict['decision'] | undefined {
   return undefined;
 }
 
-function field(record: Record<string, unknown>, keys: readonly string[]): string | undefined {
-  const entries = Object.entries(record).map(([k, v]) => [canonicalKey(k), v] as const);
-  for (const key of keys) {
-    const hit = entries.find(([k]) => k === key);
-    if (hit && typeof hit[1] === 'string') return hit[1].trim();
-  }
-  return undefined;
-}
 
 function complete(decision: StaleVerdict['decision'] | undefined, text: string | undefined, reason: string | undefined): StaleVerdict | undefined {
   if (!decision) return undefined;
