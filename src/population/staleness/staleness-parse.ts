@@ -1,4 +1,4 @@
-import { canonicalKey, parseRecordReply, stringField as field } from '../../llm/parse-json';
+import { parseRecordReply, stringField as field } from '../../llm/parse-json';
 
 /** A reflective staleness verdict: what to do with the item, the rewritten text for a patch, and why. */
 export interface StaleVerdict {
