@@ -346,7 +346,8 @@ async function runInDir(c: RunContext): Promise<RunResult> {
       clock, structures: c.structures,
       // The in-process simulator answers in zero time: evolve outcomes are ready at once. Virtual time
       // predicts a run against a real server, so it applies them as such a run does ('lag').
-      evolveTiming: inner instanceof SimModel && !created.latency ? 'instant' : scenario.engine.evolveTiming,
+      // A run --replay of a simulator run is answered from its journal at once, like the simulator.
+      evolveTiming: (opts.model ? inner instanceof SimModel : scenario.model.backend === 'sim') && !created.latency ? 'instant' : scenario.engine.evolveTiming,
       // `auto` measures rates on the run's clock: virtual under --latency, else the wall clock.
       runClock: created.latency ? () => created.latency!.now() : () => clock.now() / 1000,
       generatedTokens: created.latency ? () => created.latency!.stats()?.generatedTokens ?? 0 : () => model.report().total?.completionTokens ?? 0,

@@ -68,7 +68,13 @@ export const scenarioSchema = z.strictObject({
     samples: int().min(1).max(64).default(5),
     /** Revision rounds after the independent round in debate. */
     debateRounds: int().min(1).max(8).default(2),
-  }).default({ samples: 5, debateRounds: 2 }),
+    /**
+     * Speculative completion: voting and self-consistency cancel the outstanding calls once the
+     * majority is decided. Over real servers which calls finish first is timing: switch it off for
+     * runs that must repeat call for call.
+     */
+    speculative: z.boolean().default(true),
+  }).default({ samples: 5, debateRounds: 2, speculative: true }),
   team: z.strictObject({
     /** Assembler weights (README, "How the three levels work"): competence, synergy, overlap, novelty. */
     weights: z.strictObject({

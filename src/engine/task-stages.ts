@@ -89,7 +89,7 @@ export function executeStructure(d: StageDeps, team: Team, structure: string, ex
     task: d.task, spec: d.niche.spec, grader: d.niche.grader, model: d.model, team,
     experience: (id) => experience.get(id) ?? NO_EXPERIENCE,
     rng: d.rng.fork('structure'),
-    options: { samples: d.scenario.structures.samples, debateRounds: d.scenario.structures.debateRounds },
+    options: { samples: d.scenario.structures.samples, debateRounds: d.scenario.structures.debateRounds, speculative: d.scenario.structures.speculative },
   });
 }
 

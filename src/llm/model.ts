@@ -82,6 +82,8 @@ export class CompletionAbortedError extends Error {
     readonly tokensSaved: number | null = null,
     /** Completion tokens generated before the abort (billed by real servers), when known. */
     readonly tokensGenerated: number | null = null,
+    /** True when `tokensSaved` is the backend's estimate (an HTTP server does not say how long the answer would have been). */
+    readonly estimated = false,
   ) {
     super('completion aborted by the caller');
   }

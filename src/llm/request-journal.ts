@@ -26,6 +26,8 @@ function embedKey(texts: readonly string[]): string {
 interface AbortRecord {
   readonly saved: number | null;
   readonly generated: number | null;
+  /** The saving is the backend's estimate (HTTP). */
+  readonly estimated?: boolean;
 }
 
 type JournalLine = { k: string; c: Completion } | { k: string; e: string[] } | { k: string; a: AbortRecord };
@@ -110,7 +112,7 @@ export class JournaledModel implements LanguageModel {
       this.served++;
       if ('saved' in known) {
         if (this.o.copyServed) this.write({ k: key, a: known });
-        throw new CompletionAbortedError(known.saved, known.generated);
+        throw new CompletionAbortedError(known.saved, known.generated, known.estimated === true);
       }
       if (this.o.copyServed) this.write({ k: key, c: known });
       return known;
@@ -125,7 +127,7 @@ export class JournaledModel implements LanguageModel {
     try {
       out = await this.inner.complete(req);
     } catch (err) {
-      if (isCompletionAborted(err)) this.write({ k: key, a: { saved: err.tokensSaved, generated: err.tokensGenerated } });
+      if (isCompletionAborted(err)) this.write({ k: key, a: { saved: err.tokensSaved, generated: err.tokensGenerated, ...(err.estimated ? { estimated: true } : {}) } });
       throw err;
     }
     this.write({ k: key, c: out });

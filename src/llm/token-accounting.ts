@@ -23,10 +23,11 @@ export type TokenReport = Record<string, StageUsage> & { total: StageUsage };
 
 /**
  * Requests the caller cancelled, over all stages. A backend that knows the answer's planned
- * length (the simulator, virtual time) reports the tokens saved exactly; an HTTP backend cannot,
- * so the saving of each such call is estimated as the mean completion tokens of the same stage's
- * finished calls so far, less what the backend says it generated before the abort (the OpenAI
- * pool estimates that from the time the request ran; an upper bound when nothing is said).
+ * length (the simulator, virtual time) reports the tokens saved exactly; an HTTP backend cannot:
+ * the OpenAI pool estimates each saving as the endpoint's mean answer length so far less what it
+ * estimates the request had generated (from the time it ran), and says it is an estimate. A
+ * backend that gives no figure gets the same stage's mean completion tokens so far, less what it
+ * says was generated.
  */
 export interface Cancellations {
   /** Requests cancelled (rejected with CompletionAbortedError). */
@@ -58,7 +59,7 @@ export class AccountingModel implements LanguageModel {
     try {
       out = await this.inner.complete(req);
     } catch (err) {
-      if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated);
+      if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated, err.estimated === true);
       throw err;
     }
     this.forTask(req, (into) => add(into, req.stage, out));
@@ -112,13 +113,14 @@ export class AccountingModel implements LanguageModel {
     return Object.assign(out, { total }) as TokenReport;
   }
 
-  private countAbort(req: CompletionRequest, saved: number | null, generated: number | null): void {
+  private countAbort(req: CompletionRequest, saved: number | null, generated: number | null, estimated: boolean): void {
     let tokens = saved;
+    if (estimated) this.cancels.estimated += 1;
     if (tokens === null) {
       const s = this.byStage.get(req.stage);
       const mean = s && s.calls > 0 ? s.completionTokens / s.calls : 0;
       tokens = Math.max(0, Math.round(mean) - (generated ?? 0));
-      this.cancels.estimated += 1;
+      if (!estimated) this.cancels.estimated += 1;
     }
     this.cancels.cancelled += 1;
     this.cancels.tokensSaved += tokens;

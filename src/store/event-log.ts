@@ -27,7 +27,12 @@ export const CONTROL_EVENTS: ReadonlySet<string> = new Set(['run.interrupted', '
 /** A resumed run emitted an event that differs from the one its log holds at that place. */
 export class LogDivergenceError extends Error {
   constructor(readonly seq: number, expected: string, got: string) {
-    super(`resume: the re-executed run diverges from events.jsonl at seq ${seq}: the log has ${expected.slice(0, 200)}, the run now gives ${got.slice(0, 200)}`);
+    // Show where the two differ, not only how they begin (long events share a long prefix).
+    let at = 0;
+    while (at < expected.length && at < got.length && expected[at] === got[at]) at++;
+    const from = Math.max(0, at - 120);
+    const show = (t: string) => `${from > 0 ? '…' : ''}${t.slice(from, at + 160)}${t.length > at + 160 ? '…' : ''}`;
+    super(`resume: the re-executed run diverges from events.jsonl at seq ${seq} (${expected.slice(0, 60)}…): the log has ${show(expected)}, the run now gives ${show(got)}`);
     this.name = 'LogDivergenceError';
   }
 }

@@ -16,6 +16,10 @@ function scenarioFor(sim: ServeSim, name: string): string {
     name: 'resume-http', seed: 2,
     stream: { order: 'shuffled', tasks: 12, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] },
     agents: { count: 4 }, engine: { inFlight: 4 },
+    // Speculative voting cancels whichever member is slowest, which over HTTP is timing: the
+    // killed-plus-resumed run and the reference would then differ in a call or two. (A resume
+    // itself replays the journaled cancellations exactly.)
+    structures: { speculative: false },
     model: { backend: 'openai', endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }], simSideChannel: true, retries: 2, backoff: { baseMs: 20, maxMs: 100 } },
   }));
   return file;

@@ -126,6 +126,11 @@ export class Endpoint {
     return false;
   }
 
+  /** Mean completion tokens of the answers this endpoint gave so far (undefined before the first). */
+  meanCompletionTokens(): number | undefined {
+    return this.latencyCount > 0 ? this.u.completionTokens / this.latencyCount : undefined;
+  }
+
   /** Count an attempt the caller cancelled: frees its slot, says nothing about the endpoint's health. */
   recordAbort(): void {
     this.outstanding--;

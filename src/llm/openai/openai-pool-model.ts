@@ -141,10 +141,15 @@ export class OpenAIPoolModel implements LanguageModel {
     const target = this.bindingFor(req.agentId);
     const avoid = new Set<Endpoint>();
     const attempts = this.config.retries + 1;
-    // An HTTP server says neither how long the answer would have been (tokens saved: unknown) nor
-    // how far it got; the latter is estimated from the time the attempt ran at the endpoint's pace.
-    const cancelled = (ep: Endpoint, sentAt: number) =>
-      new CompletionAbortedError(null, ep.msPerToken ? Math.round(Math.max(0, this.clock.now() - sentAt) / ep.msPerToken) : null);
+    // An HTTP server says neither how long the answer would have been nor how far it got. How far is
+    // estimated from the time the attempt ran at the endpoint's pace; the saving as the endpoint's
+    // mean answer length so far less that (an estimate, flagged so; the journal keeps it, so a
+    // resumed run counts the same saving).
+    const cancelled = (ep: Endpoint, sentAt: number) => {
+      const generated = ep.msPerToken ? Math.round(Math.max(0, this.clock.now() - sentAt) / ep.msPerToken) : null;
+      const mean = ep.meanCompletionTokens();
+      return new CompletionAbortedError(mean === undefined ? null : Math.max(0, Math.round(mean) - (generated ?? 0)), generated, true);
+    };
     if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
     let last: { ep?: Endpoint; f: AttemptFailure } | undefined;
     for (let a = 0; a < attempts; a++) {

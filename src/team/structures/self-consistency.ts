@@ -16,6 +16,7 @@ const run: Structure = async (ctx) => {
     Array.from({ length: Math.max(1, ctx.options.samples) }, (_, i) => (signal: AbortSignal) =>
       generate({ ...ctx, member, experience, step: 'sample', index: i, signal })),
     equivalent,
+    ctx.options.speculative,
   );
   const result = vote(attempts.map((a) => a.extracted), equivalent);
   const chosen = result.winnerIndex >= 0 ? attempts[result.winnerIndex]! : attempts[0]!;

@@ -17,8 +17,8 @@ export interface StructureContext {
   /** What each member retrieved from its own archive for this task. */
   readonly experience: (agentId: string) => Experience;
   readonly rng: Rng;
-  /** Structure options from the scenario: self-consistency samples, debate rounds. */
-  readonly options: { readonly samples: number; readonly debateRounds: number };
+  /** Structure options from the scenario: self-consistency samples, debate rounds, speculative completion (default on). */
+  readonly options: { readonly samples: number; readonly debateRounds: number; readonly speculative?: boolean };
 }
 
 /** One member's final answer. */

@@ -11,7 +11,7 @@ import type { Structure, StructureDescriptor } from './structure';
 const run: Structure = async (ctx) => {
   const equivalent = (a: string, b: string) => ctx.grader.equivalent(a, b);
   const attempts = await answerUntilDecided(ctx.team.members.map((member) => (signal) =>
-    generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0, signal })), equivalent);
+    generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0, signal })), equivalent, ctx.options.speculative);
   const result = vote(attempts.map((a) => a.extracted), equivalent);
   const chosen = result.winnerIndex >= 0 ? attempts[result.winnerIndex]! : attempts[0]!;
   return {

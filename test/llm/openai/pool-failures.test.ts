@@ -31,8 +31,8 @@ describe('OpenAI pool: retries and failures', () => {
     expect((await pool.complete(req)).text).toBe('from b');
     expect(calls.map((c) => c.host)).toEqual(['a:1', 'b:1']);
     expect(pool.usage()).toEqual({
-      'm@a:1/v1': { requests: 1, retries: 0, failures: 1, promptTokens: 0, completionTokens: 0 },
-      'm@b:1/v1': { requests: 1, retries: 1, failures: 0, promptTokens: 10, completionTokens: 5 },
+      'm@a:1/v1': { requests: 1, retries: 0, failures: 1, aborted: 0, promptTokens: 0, completionTokens: 0 },
+      'm@b:1/v1': { requests: 1, retries: 1, failures: 0, aborted: 0, promptTokens: 10, completionTokens: 5 },
     });
   });
 
