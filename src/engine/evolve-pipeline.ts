@@ -35,8 +35,9 @@ interface Job<P> {
 /**
  * The evolve stage off the critical path. Each graded task's evolve job (reflection, the leader's
  * note, CoDream) is queued when the task's solve outcome commits, starts when an evolve slot is
- * free (in task order), and is applied as soon as it is ready *and* every earlier task's outcome
- * has been applied: application order is task order, which is version order, never arrival order.
+ * free (in task order), is prepared as soon as it is computed (`prepare`), and is applied once it is
+ * ready, every earlier task's outcome has been applied and — in a held pipeline — the engine has
+ * released it: application order is task order, which is version order, never arrival order.
  */
 export class EvolvePipeline<P = undefined> {
   private readonly waiting: Job<P>[] = [];
