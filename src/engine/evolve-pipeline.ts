@@ -43,7 +43,6 @@ export class EvolvePipeline<P = undefined> {
   private readonly waiting: Job<P>[] = [];
   private running = 0;
   private queued = 0;
-  private applied = 0;
   /** The chain of applications: each waits for the one before it and for its own job. */
   private tail: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
@@ -83,7 +82,6 @@ export class EvolvePipeline<P = undefined> {
       if (this.failure) return;
       try {
         await this.o.apply(evo, prepared);
-        this.applied++;
       } catch (error) {
         this.failure = { error };
       }
@@ -117,21 +115,6 @@ export class EvolvePipeline<P = undefined> {
           job.done({ evo, prepared });
         });
     }
-  }
-
-  /** Evolve jobs computing now. */
-  get inFlight(): number {
-    return this.running;
-  }
-
-  /** Jobs queued or computed but not yet applied. */
-  get backlog(): number {
-    return this.queued - this.applied;
-  }
-
-  /** Outcomes applied so far. */
-  get appliedCount(): number {
-    return this.applied;
   }
 
   /** Release and wait until the outcomes of the first `count` queued tasks have been applied. */
