@@ -6,7 +6,7 @@ import type { ExperienceRequest } from '../population/supervisor-machine';
 import { applyPoolUpdate, type AppliedUpdate, type Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { EvolveOutcome } from './evolve-stage';
-import { evolveEvents, taskEvents, type StalenessTally } from './events-from-changes';
+import { evolveEvents, taskEvents, type StalenessVerdicts } from './events-from-changes';
 import { evolveRequestsOf, evolveUpdateOf, leadershipEntryId, poolUpdateOf } from './pool-update';
 import type { SummaryBuilder } from './summary';
 import { addEvolveToSummary, addTaskToSummary } from './task-summary';
@@ -42,7 +42,7 @@ export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
  * How a staleness policy judges the lessons and insights of one evolve outcome before they are
  * applied: the requests to apply (kept or patched) and the tally of decisions.
  */
-export type StalenessJudge = (requests: readonly ExperienceRequest[], evo: EvolveOutcome) => Promise<{ requests: ExperienceRequest[]; tally: StalenessTally }>;
+export type StalenessJudge = (requests: readonly ExperienceRequest[], evo: EvolveOutcome) => Promise<PreparedEvolve>;
 
 /** The `full` policy's judge: everything is applied as computed. */
 export const keepAll: StalenessJudge = (requests) => Promise.resolve({
@@ -52,7 +52,7 @@ export const keepAll: StalenessJudge = (requests) => Promise.resolve({
 /** An evolve outcome judged by the staleness policy: the lessons and insights to apply, and the tally of decisions. */
 export interface PreparedEvolve {
   readonly requests: readonly ExperienceRequest[];
-  readonly tally: StalenessTally;
+  readonly tally: StalenessVerdicts;
 }
 
 /** Nothing to apply: a failed task, or a preset without memory, notes or CoDream (no update, no event). */

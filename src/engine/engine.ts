@@ -7,8 +7,8 @@ import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
 import type { Niche } from '../tasks/niche';
 import type { Task } from '../tasks/task';
-import { applyEvolve, commitTask, prepareEvolve, type CommitDeps, type PreparedEvolve, type StalenessJudge } from './commit';
-import type { EvolveOutcome } from './evolve-stage';
+import { applyEvolve, commitTask, prepareEvolve, type CommitDeps, type PreparedEvolve } from './commit';
+import { evolveGap, type EvolveOutcome } from './evolve-stage';
 import { stalenessJudge } from './staleness-judge';
 import { EvolvePipeline } from './evolve-pipeline';
 import { AdaptiveConcurrency } from './concurrency/adaptive';
@@ -106,8 +106,6 @@ export interface EngineOptions {
   readonly runClock?: () => number;
   /** Completion tokens generated so far (the adaptive controller's throughput measure). */
   readonly generatedTokens?: () => number;
-  /** Judges stale lessons and insights before they are applied (default: `engine.staleness` of the scenario). */
-  readonly staleness?: StalenessJudge;
 }
 
 
@@ -187,8 +185,8 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
   };
-  const stale = o.staleness ? null : stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
-  const judge = o.staleness ?? stale!.judge;
+  const stale = stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
+  const { judge } = stale;
   const timing = o.evolveTiming ?? 'lag';
   // Applied as soon as ready, an outcome is judged as soon as it is computed, in parallel with the
   // others, so a reflective policy's calls never hold up the outcomes behind it; applied at a
@@ -197,9 +195,9 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   const evolve = new EvolvePipeline<PreparedEvolve>({
     ...(judgeEarly ? { prepare: (evo: EvolveOutcome) => prepareEvolve(commitDeps, evo, judge) } : {}),
     apply: async (evo, early) => {
-      ctrl?.gapObserved(o.supervisor.getSnapshot().context.poolVersion - evo.version);
+      ctrl?.gapObserved(evolveGap(evo, o.supervisor.getSnapshot().context.poolVersion + 1));
       const changes = applyEvolve(commitDeps, evo, early ?? await prepareEvolve(commitDeps, evo, judge));
-      if (changes) stale?.record(changes);
+      if (changes) stale.record(changes);
     },
     limit: () => (ctrl ? ctrl.limit('evolve') : Number.MAX_SAFE_INTEGER),
     held: timing === 'lag',
@@ -247,12 +245,14 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (r === 'outage') outage = true;
     return r === 'ok';
   };
+  // A resumed run re-executing its log starts a task only where the log did: a run stopped
+  // gracefully let its tasks in flight commit without starting new ones.
+  const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
   for (;;) {
     evolve.check();
+    // Every evolve outcome queued so far (by the last commit) is applied before tasks start; no
+    // commit comes between this and the next one, so nothing more is queued before it.
     if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
-    // A resumed run re-executing its log starts a task only where the log did: a run stopped
-    // gracefully let its tasks in flight commit without starting new ones.
-    const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
     while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
@@ -268,7 +268,6 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (outcome === 'cut') break;
     if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
-    if (timing === 'instant' && !(await evolved(evolve.settle()))) break;
     if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - solveLimit() + 1)))) break;
     const changes = commitTask(commitDeps, outcome);
     if (ctrl) {

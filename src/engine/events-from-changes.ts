@@ -6,7 +6,7 @@ import type { Task } from '../tasks/task';
 import type { FallbackStage } from './summary';
 import { taskFailed } from './pool-update';
 import type { TaskOutcome } from './task-run-machine';
-import type { EvolveOutcome } from './evolve-stage';
+import { evolveGap, type EvolveOutcome } from './evolve-stage';
 
 /**
  * The one place a task's events are made. What the run did (team, structure, attempts, grade,
@@ -117,7 +117,7 @@ export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Re
 }
 
 /** How staleness policies judged the lessons and insights of one evolve outcome (counts, and each non-keep decision). */
-export interface StalenessTally {
+export interface StalenessVerdicts {
   readonly kept: number;
   readonly patched: number;
   readonly dropped: number;
@@ -132,7 +132,7 @@ export interface StalenessTally {
  * `evolve.applied` with the version it was computed against, the version it was applied at, and
  * the evolve stage's calls and tokens by stage.
  */
-export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: StalenessTally, tokens?: Record<string, StageUsage>): EventBody[] {
+export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: StalenessVerdicts, tokens?: Record<string, StageUsage>): EventBody[] {
   const { task } = evo.out.deps;
   const version = changes.poolVersion;
   const ev: EventBody[] = [];
@@ -154,7 +154,7 @@ export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: 
   }
   for (const f of tally.fallbacks ?? []) ev.push(f);
   for (const x of tally.decisions) {
-    ev.push({ type: x.action === 'drop' ? 'evolve.dropped' : 'evolve.patched', taskId: task.id, agentId: x.agentId, entryId: x.entryId, gap: version - 1 - evo.version, reason: x.reason });
+    ev.push({ type: x.action === 'drop' ? 'evolve.dropped' : 'evolve.patched', taskId: task.id, agentId: x.agentId, entryId: x.entryId, gap: evolveGap(evo, version), reason: x.reason });
   }
   for (const e of changes.entries) {
     if (!e.routing) continue;
@@ -174,7 +174,7 @@ export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: 
     });
   }
   ev.push({
-    type: 'evolve.applied', taskId: task.id, computedAt: evo.version, poolVersion: version, gap: version - 1 - evo.version,
+    type: 'evolve.applied', taskId: task.id, computedAt: evo.version, poolVersion: version, gap: evolveGap(evo, version),
     kept: tally.kept, patched: tally.patched, dropped: tally.dropped, ...(tokens ? { tokens } : {}),
   });
   return ev;

@@ -23,6 +23,12 @@ export interface EvolveOutcome {
   readonly error: { readonly stage: InfraStage; readonly message: string } | null;
 }
 
+/**
+ * The version gap of an evolve outcome applied by the update that made pool version `appliedAt`:
+ * the pool updates applied between its computation and its application.
+ */
+export const evolveGap = (evo: Pick<EvolveOutcome, 'version'>, appliedAt: number): number => appliedAt - 1 - evo.version;
+
 const failure = (stage: InfraStage, error: unknown) => isInfrastructureError(error)
   ? { stage: error.stage, message: error.causeText }
   : { stage, message: error instanceof Error ? error.message : String(error) };

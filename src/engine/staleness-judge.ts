@@ -8,7 +8,7 @@ import type { ExperienceRequest, UpdateChanges } from '../population/supervisor-
 import type { Supervisor } from '../population/supervisor-ops';
 import type { EventBody } from '../store/event-log';
 import type { StalenessJudge } from './commit';
-import type { StalenessTally } from './events-from-changes';
+import type { StalenessVerdicts } from './events-from-changes';
 import type { SummaryBuilder } from './summary';
 
 /** What a staleness judge needs from the run. */
@@ -49,7 +49,7 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
       return { item, decision };
     }));
     const kept: ExperienceRequest[] = [];
-    const tally: { kept: number; patched: number; dropped: number; decisions: Array<StalenessTally['decisions'][number]>; fallbacks: EventBody[] } = { kept: 0, patched: 0, dropped: 0, decisions: [], fallbacks: [] };
+    const tally: { kept: number; patched: number; dropped: number; decisions: Array<StalenessVerdicts['decisions'][number]>; fallbacks: EventBody[] } = { kept: 0, patched: 0, dropped: 0, decisions: [], fallbacks: [] };
     for (const { item, decision: d } of decided) {
       o.summary.addStaleness(d);
       const at = { agentId: item.request.agentId, entryId: item.request.entry.id };

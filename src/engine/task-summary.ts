@@ -1,5 +1,5 @@
 import type { AppliedUpdate } from '../population/supervisor-ops';
-import type { EvolveOutcome } from './evolve-stage';
+import { evolveGap, type EvolveOutcome } from './evolve-stage';
 import { evolveFallbacksOf, solveFallbacksOf } from './events-from-changes';
 import { taskFailed } from './pool-update';
 import type { SummaryBuilder } from './summary';
@@ -25,7 +25,7 @@ export function addTaskToSummary(summary: SummaryBuilder, out: TaskOutcome): voi
  */
 export function addEvolveToSummary(summary: SummaryBuilder, evo: EvolveOutcome, changes: AppliedUpdate): void {
   for (const f of evolveFallbacksOf(evo)) summary.addFallback(f.stage);
-  summary.addEvolveApplied(changes.poolVersion - 1 - evo.version);
+  summary.addEvolveApplied(evolveGap(evo, changes.poolVersion));
   if (evo.error) { summary.addEvolveFailure(evo.error.stage); return; }
   for (const r of evo.reflections) {
     if (r.parsed) summary.reflectionsParsed++;
