@@ -46,7 +46,7 @@ export type StalenessJudge = (requests: readonly ExperienceRequest[], evo: Evolv
 
 /** The `full` policy's judge: everything is applied as computed. */
 export const keepAll: StalenessJudge = (requests) => Promise.resolve({
-  requests: [...requests], tally: { kept: requests.length, patched: 0, dropped: 0, decisions: [] },
+  requests: [...requests], tally: { kept: requests.length, patched: 0, dropped: 0, events: [] },
 });
 
 /** An evolve outcome judged by the staleness policy: the lessons and insights to apply, and the tally of decisions. */
@@ -54,6 +54,8 @@ export interface PreparedEvolve {
   readonly requests: readonly ExperienceRequest[];
   readonly tally: StalenessVerdicts;
 }
+
+const NOTHING_TO_APPLY: PreparedEvolve = { requests: [], tally: { kept: 0, patched: 0, dropped: 0, events: [] } };
 
 /** Nothing to apply: a failed task, or a preset without memory, notes or CoDream (no update, no event). */
 const emptyEvolve = (evo: EvolveOutcome) => !evo.error && evo.reflections.length === 0 && evo.note === null && evo.dream === null;
@@ -63,10 +65,10 @@ const emptyEvolve = (evo: EvolveOutcome) => !evo.error && evo.reflections.length
  * staleness policy decide each lesson and insight against the updates applied since its version.
  */
 export async function prepareEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<PreparedEvolve> {
-  if (emptyEvolve(evo)) return { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
+  if (emptyEvolve(evo)) return NOTHING_TO_APPLY;
   const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
   const requests = evolveRequestsOf(evo, { roster, c0: c.c0, routing: c.routing });
-  return requests.length ? judge(requests, evo) : { requests: [], tally: { kept: 0, patched: 0, dropped: 0, decisions: [] } };
+  return requests.length ? judge(requests, evo) : NOTHING_TO_APPLY;
 }
 
 /**

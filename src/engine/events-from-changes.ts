@@ -116,14 +116,13 @@ export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Re
   return ev;
 }
 
-/** How staleness policies judged the lessons and insights of one evolve outcome (counts, and each non-keep decision). */
+/** How the staleness policy judged the lessons and insights of one evolve outcome: counts, and the event of each decision that changed something. */
 export interface StalenessVerdicts {
   readonly kept: number;
   readonly patched: number;
   readonly dropped: number;
-  readonly decisions: ReadonlyArray<{ readonly action: 'patch' | 'drop'; readonly agentId: string; readonly entryId: string; readonly reason: string }>;
-  /** Events of items kept because the policy's model call failed or gave no usable verdict (`evolve.fallback`). */
-  readonly fallbacks?: readonly EventBody[];
+  /** `evolve.dropped`, `evolve.patched`, `evolve.fallback` (population/staleness/staleness-events.ts), in request order. */
+  readonly events: readonly EventBody[];
 }
 
 /**
@@ -152,10 +151,7 @@ export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: 
       ev.push({ type: 'codream.insight', taskId: task.id, insightId: ins.id, text: ins.text, level: ins.level, niche: ins.niche, authors: ins.authors });
     }
   }
-  for (const f of tally.fallbacks ?? []) ev.push(f);
-  for (const x of tally.decisions) {
-    ev.push({ type: x.action === 'drop' ? 'evolve.dropped' : 'evolve.patched', taskId: task.id, agentId: x.agentId, entryId: x.entryId, gap: evolveGap(evo, version), reason: x.reason });
-  }
+  ev.push(...tally.events);
   for (const e of changes.entries) {
     if (!e.routing) continue;
     const r = e.routing;

@@ -8,7 +8,6 @@ import type { ExperienceRequest, UpdateChanges } from '../population/supervisor-
 import type { Supervisor } from '../population/supervisor-ops';
 import type { EventBody } from '../store/event-log';
 import type { StalenessJudge } from './commit';
-import type { StalenessVerdicts } from './events-from-changes';
 import type { SummaryBuilder } from './summary';
 
 /** What a staleness judge needs from the run. */
@@ -49,23 +48,16 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
       return { item, decision };
     }));
     const kept: ExperienceRequest[] = [];
-    const tally: { kept: number; patched: number; dropped: number; decisions: Array<StalenessVerdicts['decisions'][number]>; fallbacks: EventBody[] } = { kept: 0, patched: 0, dropped: 0, decisions: [], fallbacks: [] };
+    const tally = { kept: 0, patched: 0, dropped: 0, events: [] as EventBody[] };
     for (const { item, decision: d } of decided) {
       o.summary.addStaleness(d);
-      const at = { agentId: item.request.agentId, entryId: item.request.entry.id };
-      if (d.action === 'keep') {
-        kept.push(item.request);
-        tally.kept++;
-        // A reflective call that failed or gave no usable verdict keeps the item: say so.
-        if (d.fallback) { const ev = stalenessEvent(item, d, current); if (ev) tally.fallbacks.push(ev); }
-      } else if (d.action === 'patch') {
-        kept.push(d.request);
-        tally.patched++;
-        tally.decisions.push({ action: 'patch', ...at, reason: d.reason });
-      } else {
-        tally.dropped++;
-        tally.decisions.push({ action: 'drop', ...at, reason: d.reason });
-      }
+      // A drop, a patch, or a keep because the reflective call gave no usable verdict, says so.
+      const event = stalenessEvent(item, d, current);
+      if (event) tally.events.push(event);
+      if (d.action === 'drop') { tally.dropped++; continue; }
+      kept.push(d.action === 'patch' ? d.request : item.request);
+      if (d.action === 'patch') tally.patched++;
+      else tally.kept++;
     }
     return { requests: kept, tally };
   };
