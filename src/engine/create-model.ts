@@ -7,6 +7,7 @@ import { OpenAIPoolModel, type PoolDeps } from '../llm/openai/openai-pool-model'
 import { RemoteSideChannel } from '../llm/sim/remote-side-channel';
 import { SimSideChannel } from '../llm/sim/side-channel';
 import { SimModel } from '../llm/sim/sim-model';
+import { QWEN3_8B_H100_VLLM } from '../llm/sim/server/profiles';
 import { VirtualClock } from '../llm/sim/virtual/virtual-clock';
 import { VirtualServerModel, type VirtualServerStats } from '../llm/sim/virtual/virtual-server-model';
 
@@ -31,7 +32,7 @@ export interface VirtualLatency {
 }
 
 /** The latency profile `inFlight: "auto"` runs the in-process simulator under when the scenario names none. */
-export const AUTO_LATENCY_PROFILE = 'qwen3-8b-h100-vllm';
+export const AUTO_LATENCY_PROFILE = QWEN3_8B_H100_VLLM.name;
 
 /**
  * The scenario's virtual time, when it asks for it (`model.latency`, in-process simulator only).
