@@ -3,6 +3,11 @@
 import type { LoadedScenario } from './engine/scenario';
 import * as engineRun from './engine/run-scenario';
 import { withReport, type RunReportOption } from './report/report-after-run';
+import { registerModelPlugin } from './engine/model-plugins';
+import { simPlugin } from './sim/sim-plugin';
+
+// The package entry is where models are composed: it plugs in the simulated model (the engine never names it).
+registerModelPlugin(simPlugin);
 
 /** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
 export interface RunOptions extends engineRun.RunOptions {
@@ -30,7 +35,7 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 }
 
 // Scenarios and runs
-export { loadScenario, parseScenario, withOverrides, ScenarioError, type LoadedScenario, type DeepPartial } from './engine/scenario';
+export { loadScenario, parseScenario, withOverrides, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario';
 export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario-schema';
 export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/concurrency/adaptive';
 export { autoConfigSchema, autoConfigOf, autoGapBound, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
@@ -79,17 +84,21 @@ export { AccountingModel, type Cancellations, type TokenReport, type StageUsage 
 export { createHashEmbedder } from './llm/hash-embedder';
 export { cosine } from './core/vector';
 export { parseJsonLoose } from './llm/parse-json';
-export { SimModel, type SimModelOptions } from './llm/sim/sim-model';
-export { SimSideChannel } from './llm/sim/side-channel';
-export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './llm/sim/sim-params';
-export { SimWorld, type Strategy } from './llm/sim/sim-world';
-export { createModel, useModel, type CreatedModel } from './engine/create-model';
+export { SimModel, type SimModelOptions } from './sim/sim-model';
+export { SimSideChannel, type SideChannelEntry, type SimTask, type SimNiche } from './sim/side-channel';
+export { simPlugin, simLatency, AUTO_LATENCY_PROFILE, type SimScenario } from './sim/sim-plugin';
+export { ServedSideChannelModel, SideChannelRefusedError, SIDE_CHANNEL_FIELD, assertLoopback } from './sim/served-side-channel';
+export { isLoopbackHost, isLoopbackURL } from './core/loopback';
+export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './sim/sim-params';
+export { SimWorld, type Strategy } from './sim/sim-world';
+export { createModel, useModel, offlineModel, backendFor, buildModelStack, UnknownBackendError, type ModelStack, type CreateModelDeps } from './engine/model-stack';
+export { registerModelPlugin, modelPlugins, type ModelPlugin, type BackendModel, type VirtualLatency, type VirtualStats, type ScenarioIssue } from './engine/model-plugins';
+export type { TaskObserver } from './engine/task-observer';
 export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
 export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
 export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';
-export { RemoteSideChannel, type SideChannelMode } from './llm/sim/remote-side-channel';
-export { startServeSim, type ServeSim, type ServeSimOptions, type RecordedRequest } from './llm/sim/server/serve-sim';
-export { PROFILES, getProfile, type LatencyProfile, type BatchProfile, type ApiProfile } from './llm/sim/server/profiles';
+export { startServeSim, type ServeSim, type ServeSimOptions, type RecordedRequest } from './sim/server/serve-sim';
+export { PROFILES, getProfile, type LatencyProfile, type BatchProfile, type ApiProfile } from './llm/latency-profiles';
 
 // Tasks
 export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';

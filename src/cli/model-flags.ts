@@ -2,7 +2,7 @@ import { parseScenario, type LoadedScenario } from '../engine/scenario';
 import type { ScenarioInput } from '../engine/scenario-schema';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
-import { PROFILES } from '../llm/sim/server/profiles';
+import { PROFILES } from '../llm/latency-profiles';
 import { UsageError, intFlag } from './usage';
 
 /** The backend flags of `evochamber run`, as parseArgs returns them. */
@@ -42,8 +42,9 @@ export const MODEL_FLAGS_HELP = `Backend (default: the scenario's, usually the i
   --timeout-ms N            per-attempt timeout (default 120000)
   --retries N               retries after the first attempt (default 4)
   --stream                  stream responses (measures time to first token)
-  --sim-side-channel        send gold answers to every endpoint: serve-sim only (default: to endpoints
-  --no-sim-side-channel     whose /models says they are serve-sim); never to a real server
+  --sim-side-channel        send each task's gold answer with its requests, for a serve-sim on this
+                            machine: refused unless every endpoint is on loopback (default: never)
+  --no-sim-side-channel     never send gold answers (the default; overrides the scenario file)
   --embed-model NAME        embeddings through /v1/embeddings (default: local hashed embedder)
   --embed-base-url URL      embeddings endpoint (default: the first --base-url)
   --latency PROFILE         run the in-process simulator behind serve-sim's latency model in virtual

@@ -1,4 +1,3 @@
-import type { SimSideChannel } from '../llm/sim/side-channel';
 import type { AccountingModel } from '../llm/token-accounting';
 import type { RoutingMode } from '../population/codream/routing';
 import { viewRoster } from '../individual/agent-view';
@@ -11,6 +10,7 @@ import { evolveRequestsOf, evolveUpdateOf, leadershipEntryId, poolUpdateOf } fro
 import type { SummaryBuilder } from './summary';
 import { addEvolveToSummary, addTaskToSummary } from './task-summary';
 import type { TaskOutcome } from './task-run-machine';
+import type { TaskObserver } from './task-observer';
 
 /** What committing a task touches. */
 export interface CommitDeps {
@@ -20,7 +20,8 @@ export interface CommitDeps {
   readonly c0: number;
   /** How CoDream insights are routed (the preset's choice). */
   readonly routing: RoutingMode;
-  readonly sideChannel?: SimSideChannel;
+  /** Told when a task is done (its evolve outcome applied or found empty). */
+  readonly observer?: TaskObserver;
   /** Where the task's own token counts are taken from, for its `task.done` and `evolve.applied` events. */
   readonly usage?: Pick<AccountingModel, 'takeTask'>;
 }
@@ -78,14 +79,14 @@ export async function prepareEvolve(c: CommitDeps, evo: EvolveOutcome, judge: St
  */
 export function applyEvolve(c: CommitDeps, evo: EvolveOutcome, prepared: PreparedEvolve): AppliedUpdate | null {
   if (emptyEvolve(evo)) {
-    c.sideChannel?.unregister(evo.out.deps.task.id);
+    c.observer?.taskEnded(evo.out.deps.task.id);
     return null;
   }
   const bank = c.supervisor.getSnapshot().context.bank;
   const changes = applyPoolUpdate(c.supervisor, evolveUpdateOf(evo, prepared.requests, bank.has(leadershipEntryId(evo.out.deps.task.id))));
   for (const event of evolveEvents(evo, changes, prepared.tally, c.usage?.takeTask(evo.out.deps.task.id))) c.log.append(event);
   addEvolveToSummary(c.summary, evo, changes);
-  c.sideChannel?.unregister(evo.out.deps.task.id);
+  c.observer?.taskEnded(evo.out.deps.task.id);
   return changes;
 }
 

@@ -1,7 +1,6 @@
 import { createActor, toPromise } from 'xstate';
 import type { LanguageModel } from '../llm/model';
 import type { AccountingModel } from '../llm/token-accounting';
-import type { SimSideChannel } from '../llm/sim/side-channel';
 import { viewRoster } from '../individual/agent-view';
 import type { Supervisor } from '../population/supervisor-ops';
 import type { EventLog } from '../store/event-log';
@@ -27,6 +26,7 @@ import type { Scenario } from './scenario-schema';
 import type { StructureRegistry } from '../team/structures';
 import type { SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
+import type { TaskObserver } from './task-observer';
 
 
 /** Progress after each committed task. */
@@ -69,7 +69,8 @@ export interface EngineOptions {
   readonly log: EventLog;
   readonly rng: Rng;
   readonly summary: SummaryBuilder;
-  readonly sideChannel?: SimSideChannel;
+  /** Told when each task starts and ends (a backend that must know the task behind its requests listens here). */
+  readonly observer?: TaskObserver;
   readonly onProgress?: (p: Progress) => void;
   /** Specialist history across lifecycle windows. */
   readonly tracker: StabilityTracker;
@@ -162,7 +163,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (next.done) { exhausted = true; return; }
     const task = next.value;
     const niche = o.niches.get(task.niche)!;
-    o.sideChannel?.register(task, niche.spec);
+    o.observer?.taskStarted(task, niche.spec);
     const sup = o.supervisor.getSnapshot().context;
     // Logged as the run starts: tasks start in stream order (task i once task i − inFlight has
     // committed), so the log stays the same on every run with the same seed.
@@ -182,7 +183,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
 
   const commitDeps: CommitDeps = {
     supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0,
-    routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.sideChannel ? { sideChannel: o.sideChannel } : {}),
+    routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.observer ? { observer: o.observer } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
   };
   const stale = stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });

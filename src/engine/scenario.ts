@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { getPreset, minimumPool } from './presets';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema';
+import { modelPlugins } from './model-plugins';
 import { DATASET_SPECS } from '../tasks/datasets/formats';
 import { loadBuiltinNicheSpecs } from '../tasks/niche-registry';
 
@@ -46,6 +48,10 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
   const parsed = scenarioSchema.safeParse(input);
   if (!parsed.success) throw firstIssue(file, parsed.error);
   const scenario = parsed.data;
+  for (const plugin of modelPlugins()) {
+    const issue = plugin.validate?.(scenario);
+    if (issue) throw new ScenarioError(file, issue.field, issue.message);
+  }
   let preset;
   try {
     preset = getPreset(scenario.variant);
@@ -79,9 +85,10 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
   return { scenario, file, dir };
 }
 
-/** Read and validate a scenario file (JSON). */
-export function loadScenario(file: string): LoadedScenario {
-  if (!existsSync(file)) throw new ScenarioError(file, '', 'scenario file not found');
+/** Read and validate a scenario file (JSON), given by path or by the name of a bundled one (`loadScenario("quickstart")`). */
+export function loadScenario(fileOrName: string): LoadedScenario {
+  const file = resolveScenario(fileOrName);
+  if (!existsSync(file)) throw new ScenarioError(fileOrName, '', `scenario file not found${isBareName(fileOrName) ? ` (bundled scenarios: ${bundledScenarios().join(', ')})` : ''}`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -89,6 +96,26 @@ export function loadScenario(file: string): LoadedScenario {
     throw new ScenarioError(file, '', `not valid JSON: ${(err as Error).message}`);
   }
   return parseScenario(json, file, path.dirname(path.resolve(file)));
+}
+
+/** The scenarios shipped with the package (`scenarios/` beside `src/` and `dist/`). */
+export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+
+/** Names of the bundled scenarios (`quickstart`, `hard`, …), sorted. */
+export function bundledScenarios(): string[] {
+  return readdirSync(BUNDLED_SCENARIOS_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
+}
+
+/** A name with no directory and no extension, such as `quickstart`. */
+const isBareName = (s: string) => !s.includes('/') && !s.includes('\\') && !s.endsWith('.json');
+
+/**
+ * Where a scenario is: a path as given when a file is there, else a bare name (`quickstart`) of a
+ * bundled scenario, so a script in another project can load them without knowing where the package lives.
+ */
+export function resolveScenario(fileOrName: string): string {
+  if (existsSync(fileOrName) || !isBareName(fileOrName)) return fileOrName;
+  return path.join(BUNDLED_SCENARIOS_DIR, `${fileOrName}.json`);
 }
 
 /** Deep partial, for overrides. */

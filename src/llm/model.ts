@@ -24,6 +24,11 @@ export interface CompletionRequest {
    */
   readonly seedKey?: string;
   /**
+   * Fields merged into the request body as given (e.g. vLLM's `chat_template_kwargs`). Only backends
+   * that send requests over the wire read it; the in-process simulator ignores it.
+   */
+  readonly extraBody?: Readonly<Record<string, unknown>>;
+  /**
    * Aborted: the caller no longer wants the answer (e.g. voting's majority is already decided).
    * A backend cancels the request if it is still running and rejects with CompletionAbortedError;
    * a request that had already finished resolves normally. Never retried, never journaled as an answer.

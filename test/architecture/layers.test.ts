@@ -5,14 +5,20 @@ import { describe, expect, it } from 'vitest';
 
 // The import rule of docs/architecture.md, checked by reading the imports of every file under src/.
 // Layers, lowest first; a file imports only from its own folder or from layers strictly below it:
-//   core < llm, tasks, store < individual < team < population < engine < cli
-// llm, tasks and store are one level: none of them imports another. report reads only store and
-// core, and only cli imports report. src/index.ts, the package entry, is outside the layers.
+//   core < llm, tasks, store < sim < individual < team < population < engine < cli
+// llm, tasks and store are one level: none of them imports another. sim (the simulated model and
+// serve-sim) is a backend like any other: it reads core, llm, tasks and store, and only cli plugs it
+// in (the engine never names it). report reads only store and core, and only cli imports report.
+// src/index.ts, the package entry, is outside the layers.
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
 const LEVEL: Readonly<Record<string, number>> = {
-  core: 0, llm: 1, tasks: 1, store: 1, individual: 2, team: 3, population: 4, engine: 5, cli: 6,
+  core: 0, llm: 1, tasks: 1, store: 1, sim: 2, individual: 3, team: 4, population: 5, engine: 6, cli: 7,
+};
+/** Folders read only by the ones named: plug-ins the composition (cli, the package entry) wires in. */
+const READ_ONLY_BY: Readonly<Record<string, ReadonlySet<string>>> = {
+  sim: new Set(['cli']),
 };
 const REPORT_READS: ReadonlySet<string> = new Set(['store', 'core']);
 const REPORT_READERS: ReadonlySet<string> = new Set(['cli']);
@@ -24,6 +30,7 @@ function mayImport(from: string, to: string): boolean {
   if (from === to) return true;
   if (from === 'report') return REPORT_READS.has(to);
   if (to === 'report') return REPORT_READERS.has(from);
+  if (READ_ONLY_BY[to] && !READ_ONLY_BY[to]!.has(from)) return false;
   const a = LEVEL[from];
   const b = LEVEL[to];
   return a !== undefined && b !== undefined && b < a;
@@ -112,6 +119,13 @@ describe('import rule (docs/architecture.md)', () => {
     expect(mayImport('report', 'engine')).toBe(false);
     expect(mayImport('engine', 'cli')).toBe(false);
     expect(mayImport('plugins', 'core')).toBe(false);
+    expect(mayImport('sim', 'llm')).toBe(true);
+    expect(mayImport('sim', 'tasks')).toBe(true);
+    expect(mayImport('cli', 'sim')).toBe(true);
+    expect(mayImport('engine', 'sim')).toBe(false);
+    expect(mayImport('population', 'sim')).toBe(false);
+    expect(mayImport('llm', 'sim')).toBe(false);
+    expect(mayImport('sim', 'individual')).toBe(false);
   });
 
   it('finds static, re-exported, side-effect and dynamic imports, and skips comments', () => {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
  * (`--latency`), sequential (one task in flight, each evolve stage applied before the next task),
  * with fixed windows of 4–64 tasks and with `auto`, each window crossed with the three staleness
  * policies, and each under both evolve timings (`lag`, the default, and `when-ready`). It prints virtual hours, speedup over sequential (tasks per virtual hour), accuracy
- * mean ± sd over seeds, tokens, and server utilization, then checks the issue's goal: the best
+ * mean ± sd over seeds, tokens, and server utilization, then checks the goal: the best
  * configuration at ≥ 6× sequential throughput, accuracy within 1 point of sequential, ≥ 85 % of the
  * server's maximum tokens/s — and says what bounds it when it is not met. Figures only: it never
  * fails on them. Runs are child processes of the CLI, as many at once as there are cores.

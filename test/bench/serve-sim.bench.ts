@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { pathToFileURL } from 'node:url';
 import { systemClock } from '../../src/core/clock';
-import { predictedStepMs, QWEN3_8B_H100_VLLM } from '../../src/llm/sim/server/profiles';
-import { startServeSim } from '../../src/llm/sim/server/serve-sim';
+import { predictedStepMs, QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
+import { startServeSim } from '../../src/sim/server/serve-sim';
 
 /** docs/latency-profiles.md's table: per-request decode and aggregate output tok/s by concurrency. */
 const TABLE: Record<number, [string, string]> = { 1: ['137', '135'], 8: ['130', '900'], 64: ['77', '4.9k'] };

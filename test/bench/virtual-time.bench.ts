@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng } from '../../src/core/rng';
-import { BatchScheduler } from '../../src/llm/sim/server/batch-scheduler';
-import { QWEN3_8B_H100_VLLM } from '../../src/llm/sim/server/profiles';
-import { VirtualTimer } from '../../src/llm/sim/server/sim-timer';
+import { BatchScheduler } from '../../src/sim/server/batch-scheduler';
+import { QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
+import { VirtualTimer } from '../../src/sim/server/sim-timer';
 import { loadScenario, runScenario, withOverrides } from '../../src/index';
 
 /** A closed loop of `clients` clients, each sending `perClient` requests of ≈ hard-stream shape back to back. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadScenario, resumeRun, runScenario, runState, RunStore } from '../../src/index';
 import { main } from '../../src/cli/main';
-import { startServeSim, type ServeSim } from '../../src/llm/sim/server/serve-sim';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-cli-runs-'));
 const servers: ServeSim[] = [];

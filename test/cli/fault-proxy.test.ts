@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
-import { startServeSim, type ServeSim } from '../../src/llm/sim/server/serve-sim';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 // A real fault proxy in front of a real serve-sim: every debate revision round (the prompt with
 // "## Other answers") gets a 503, everything else passes through. Debate tasks cannot finish, so

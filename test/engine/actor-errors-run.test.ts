@@ -17,6 +17,7 @@ vi.mock('../../src/individual/reflection', async (importOriginal) => {
 
 const { loadScenario } = await import('../../src/engine/scenario');
 const { runScenario } = await import('../../src/engine/run-scenario');
+const { simPlugin } = await import('../../src/sim/sim-plugin');
 const { main } = await import('../../src/cli/main');
 const { EXIT } = await import('../../src/cli/exit-codes');
 
@@ -29,7 +30,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 describe('an archive key of the wrong dimension fails the run', () => {
   it('runScenario rejects, logs run.failed last and marks run.json failed; nothing of the bad update and no later task is committed', async () => {
     const dir = out();
-    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir }))
+    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir, plugins: [simPlugin] }))
       .rejects.toThrow(/population supervisor failed: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
     const ev = events(dir);
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed' });

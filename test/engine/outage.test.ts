@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, resumeRun, RunStore, runScenario, withOverrides, type Progress } from '../../src/index';
-import { startServeSim, type ServeSim } from '../../src/llm/sim/server/serve-sim';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-outage-'));
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario, resumeRun, runScenario, type RunSummary } from '../../src/index';
-import { startServeSim, type ServeSim } from '../../src/llm/sim/server/serve-sim';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-resume-http-'));
 const servers: ServeSim[] = [];

@@ -59,10 +59,11 @@ interface Backend {
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 
-function built(scenario: typeof quickstart, channel = new SimSideChannel()): Subject & { channel: SimSideChannel } {
-  const created = createModel(scenario.scenario, channel);
-  for (const t of TASKS) created.sideChannel.register(t, spec);
-  return { model: created.model, close: () => created.close(), channel: created.sideChannel };
+function built(scenario: typeof quickstart): Subject {
+  const created = createModel(scenario.scenario);
+  // The engine tells the backend's observer (the simulator's side channel) about each task it starts.
+  for (const t of TASKS) created.observer!.taskStarted(t, spec);
+  return { model: created.model, close: () => created.close() };
 }
 
 const simBackend: Backend = {
@@ -75,7 +76,7 @@ let server: ServeSim | undefined;
 let chatsSeen = 0;
 const openaiScenario = (baseURL: string) => withOverrides(quickstart, {
   model: {
-    backend: 'openai', endpoints: [{ baseURL, model: 'sim', maxConcurrency: 8 }], embeddings: { model: 'sim' },
+    backend: 'openai', endpoints: [{ baseURL, model: 'sim', maxConcurrency: 8 }], embeddings: { model: 'sim' }, simSideChannel: true,
     timeoutMs: 20_000, retries: 2, backoff: { baseMs: 10, maxMs: 50 }, health: { failureThreshold: 5, cooldownMs: 200 },
   },
 } as never);

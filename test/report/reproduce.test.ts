@@ -92,11 +92,11 @@ describe('the report\'s reproduce command', () => {
         bindings: { 'agent-01': 'big' },
       },
     });
-    const asRun = applyRunOptions(await applyModelFlags(original, { 'max-concurrency': '8', retries: '0', 'sim-side-channel': true }), { tasks: 9 });
+    const asRun = applyRunOptions(await applyModelFlags(original, { 'max-concurrency': '8', retries: '0', 'no-sim-side-channel': true }), { tasks: 9 });
     const flags = backendFlags(asRun.scenario.model);
     expect(flags).not.toContain('--base-url');
     expect(flags).not.toContain('--model');
-    expect(flags).toEqual(expect.arrayContaining(['--max-concurrency', '8', '--retries', '0', '--sim-side-channel']));
+    expect(flags).toEqual(expect.arrayContaining(['--max-concurrency', '8', '--retries', '0', '--no-sim-side-channel']));
     expect((await rerun(commandsFor(asRun).fromOriginal, original)).scenario).toEqual(asRun.scenario);
   });
 

@@ -13,8 +13,11 @@ class ChoiceSpy implements LanguageModel {
   readonly name = 'sim';
   readonly choosePrompts: string[] = [];
   constructor(private readonly sim: SimModel) {}
-  get sideChannel() {
-    return this.sim.sideChannel;
+  taskStarted(...a: Parameters<SimModel['taskStarted']>): void {
+    this.sim.taskStarted(...a);
+  }
+  taskEnded(taskId: string): void {
+    this.sim.taskEnded(taskId);
   }
   complete(req: CompletionRequest): Promise<Completion> {
     const user = req.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { PROFILES } from '../../llm/sim/server/profiles';
-import { formatFaults } from '../../llm/sim/server/faults';
-import { startServeSim } from '../../llm/sim/server/serve-sim';
+import { PROFILES } from '../../llm/latency-profiles';
+import { formatFaults } from '../../sim/server/faults';
+import { startServeSim } from '../../sim/server/serve-sim';
 import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber serve-sim`. */

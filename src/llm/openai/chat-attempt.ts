@@ -25,8 +25,6 @@ export interface ChatAttemptOptions {
   readonly maxTokens?: number;
   readonly signal: AbortSignal;
   readonly clock: Clock;
-  /** Extra request headers (the simulator's side channel marks registered tasks). */
-  readonly headers?: Record<string, string>;
 }
 
 /** Header values are URI-encoded (ids may hold any character); `/` is kept readable. */
@@ -93,9 +91,11 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
     ...(hints.seed !== undefined ? { seed: hints.seed } : {}),
+    // As given: fields the openai client does not know (vLLM's `top_k`, `chat_template_kwargs`) go through.
+    ...(req.extraBody as Partial<ChatCompletionCreateParamsBase> | undefined),
   };
   const t0 = o.clock.now();
-  const options = { signal: o.signal, headers: { ...hints.headers, ...o.headers } };
+  const options = { signal: o.signal, headers: hints.headers };
   let content = '';
   let sawContent = false;
   let reasoningField = '';

@@ -1,3 +1,4 @@
+import { isLoopbackURL } from '../../core/loopback';
 import { z } from 'zod';
 
 const int = () => z.number().int();
@@ -98,11 +99,16 @@ export const openaiModelSchema = z.strictObject({
   /** `max_tokens` sent when a request sets none. */
   maxTokens: int().positive().optional(),
   /**
-   * The simulator's side channel (serve-sim only): true sends each task's gold answer to every
-   * endpoint, false never; absent: only to endpoints whose `/models` shows they are serve-sim.
+   * The simulator's side channel, for serve-sim only: true sends each task's gold answer and hidden
+   * tests with its requests, and is refused unless every endpoint is on loopback; absent or false
+   * (the default), never. What a server says about itself is never enough.
    */
   simSideChannel: z.boolean().optional(),
 }).superRefine((m, ctx) => {
+  if (m.simSideChannel === true) {
+    const remote = m.endpoints.findIndex((e) => !isLoopbackURL(e.baseURL));
+    if (remote >= 0) ctx.addIssue({ code: 'custom', path: ['simSideChannel'], message: `gold answers go only to a serve-sim on this machine; endpoints[${remote}] is not on loopback (127.0.0.1, ::1, localhost)` });
+  }
   const targets = new Set(m.endpoints.flatMap((e) => [e.model, ...(e.group ? [e.group] : [])]));
   for (const [agent, target] of Object.entries(m.bindings ?? {})) {
     if (!targets.has(target)) {

@@ -22,16 +22,6 @@ export interface PoolDeps {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The fetch the `openai` clients use. */
   readonly fetch?: typeof fetch;
-  /**
-   * Runs after an endpoint is chosen and before the request is sent (the simulator's side
-   * channel registers the task there). A rejection fails the attempt like a network error.
-   */
-  readonly beforeSend?: (ep: Endpoint, req: CompletionRequest, signal: AbortSignal) => Promise<void | Record<string, string>>;
-  /**
-   * An attempt failed: may repair what caused it (the simulator's side channel registers a task a
-   * restarted serve-sim forgot) and resolve true to send it once more within the same attempt.
-   */
-  readonly recover?: (ep: Endpoint, req: CompletionRequest, err: unknown, signal: AbortSignal) => Promise<boolean>;
 }
 
 /** Every attempt failed, or one failed in a way retrying cannot fix. The message never holds a key. */
@@ -116,6 +106,11 @@ export class OpenAIPoolModel implements LanguageModel {
     return true;
   }
 
+  /** The base URL of every endpoint requests may be routed to now (removed ones left out). */
+  baseURLs(): string[] {
+    return this.router.all().filter((e) => e.active).map((e) => e.config.baseURL);
+  }
+
   /** Live figures of every endpoint (removed ones included), by name. */
   stats(): Record<string, EndpointStats> {
     const out: Record<string, EndpointStats> = {};
@@ -167,18 +162,8 @@ export class OpenAIPoolModel implements LanguageModel {
       if (!ep) { last = { f: { kind: 'connection', retryable: true, unhealthy: false, message: 'no healthy endpoint (all taken out after repeated failures)' } }; continue; }
       const sentAt = this.clock.now();
       try {
-        const r = await this.timed(this.config.timeoutMs, req.signal, async (signal) => {
-          const send = async () => {
-            const headers = (await this.deps.beforeSend?.(ep, req, signal)) ?? undefined;
-            return chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock, ...(headers ? { headers } : {}) });
-          };
-          try {
-            return await send();
-          } catch (err) {
-            if (!(await this.deps.recover?.(ep, req, err, signal))) throw err;
-            return send();
-          }
-        });
+        const r = await this.timed(this.config.timeoutMs, req.signal, (signal) =>
+          chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock }));
         ep.recordSuccess(r.totalMs, r.ttftMs, r.promptTokens, r.completionTokens, r.reasoningTokens);
         this.router.changed();
         return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../../src/index';
-import { startServeSim } from '../../../src/llm/sim/server/serve-sim';
+import { startServeSim } from '../../../src/sim/server/serve-sim';
 import { doneTaskIds, outDir, quickstartOver } from './e2e-helpers';
 
 describe('a run against a faulty server', () => {

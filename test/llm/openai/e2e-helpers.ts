@@ -8,7 +8,8 @@ import type { OpenAIModelConfig } from '../../../src/llm/openai/openai-config';
 export function quickstartOver(model: Partial<OpenAIModelConfig> & { endpoints: OpenAIModelConfig['endpoints'] | Array<Record<string, unknown>> }): LoadedScenario {
   const base = loadScenario(path.resolve('scenarios/quickstart.json'));
   return withOverrides(base, {
-    model: { backend: 'openai', timeoutMs: 20_000, retries: 6, backoff: { baseMs: 20, maxMs: 200 }, health: { failureThreshold: 5, cooldownMs: 200 }, ...model },
+    // serve-sim on loopback: the tests ask for the simulator's side channel by name, as a user must.
+    model: { backend: 'openai', timeoutMs: 20_000, retries: 6, backoff: { baseMs: 20, maxMs: 200 }, health: { failureThreshold: 5, cooldownMs: 200 }, simSideChannel: true, ...model },
   } as never);
 }
 

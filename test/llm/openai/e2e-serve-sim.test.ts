@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario, runScenario } from '../../../src/index';
+import { loadScenario, runScenario, withOverrides, SIDE_CHANNEL_FIELD } from '../../../src/index';
 import { formatSummary } from '../../../src/cli/format-summary';
-import { startServeSim, type RecordedRequest, type ServeSim } from '../../../src/llm/sim/server/serve-sim';
+import { startServeSim, type RecordedRequest, type ServeSim } from '../../../src/sim/server/serve-sim';
 import { doneTaskIds, outDir, quickstartOver } from './e2e-helpers';
 
 // The quickstart over HTTP: serve-sim in process on a random port, the engine through the
@@ -74,28 +74,35 @@ describe('quickstart against serve-sim through the openai backend', () => {
     }
   });
 
-  it('sends gold answers only through the simulator side channel, never otherwise', async () => {
+  it('sends gold answers only when the scenario asks by name, never to a server that merely claims to be serve-sim', async () => {
     const rec: RecordedRequest[] = [];
     const server = await startServeSim({ port: 0, timeScale: 3000, onRequest: (r) => rec.push(r) });
     try {
-      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }] }), { tasks: 12, report: false, outDir: outDir() });
-      const registrations = rec.filter((r) => r.path.endsWith('/sim/side-channel'));
-      expect(registrations.length).toBeGreaterThan(0);
+      // serve-sim says what it is in /models: owned_by "evochamber-sim", as any server could.
+      const models = await (await fetch(`${server.url}/models`)).json() as { data: Array<{ owned_by: string }> };
+      expect(models.data[0]!.owned_by).toBe('evochamber-sim');
+      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: true }), { tasks: 12, report: false, outDir: outDir() });
       type Hidden = { question: string; publicTests?: string[]; hidden: { answer: string; tests?: string[] } };
-      const tasks = registrations.flatMap((r) => (JSON.parse(r.body).entries as Array<{ task: Hidden }>).map((e) => e.task));
+      const tasks = rec.filter((r) => r.path.endsWith('/chat/completions'))
+        .map((r) => (JSON.parse(r.body) as Record<string, { task: Hidden } | undefined>)[SIDE_CHANNEL_FIELD]?.task)
+        .filter((t): t is Hidden => t !== undefined);
+      expect(tasks.length).toBeGreaterThan(0);
       // Distinctive hidden values: long enough not to occur by chance, and not also public (a
       // code task's public examples are among its tests).
       const hidden = [...new Set(tasks.flatMap((t) => [t.hidden.answer, ...(t.hidden.tests ?? [])]
         .filter((s) => s.length >= 12 && !t.question.includes(s) && !(t.publicTests ?? []).includes(s))))];
       expect(hidden.length).toBeGreaterThan(3);
-      const chatBodies = rec.filter((r) => r.path.endsWith('/chat/completions'));
-      expect(chatBodies.length).toBeGreaterThan(0);
 
+      // The default: no side channel, whatever the server claims.
       rec.length = 0;
-      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: false }), { tasks: 12, report: false, outDir: outDir() });
+      const base = loadScenario(path.resolve('scenarios/quickstart.json'));
+      const plain = withOverrides(base, { model: { backend: 'openai', endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], retries: 2, backoff: { baseMs: 20, maxMs: 200 } } } as never);
+      expect((plain.scenario.model as { simSideChannel?: boolean }).simSideChannel).toBeUndefined();
+      const { summary } = await runScenario(plain, { tasks: 12, report: false, outDir: outDir() });
       expect(summary.tasks).toBe(12);
-      expect(rec.some((r) => r.path.includes('side-channel'))).toBe(false);
-      const wire = rec.map((r) => `${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
+      expect(rec.length).toBeGreaterThan(0);
+      const wire = rec.map((r) => `${r.path}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n');
+      expect(wire).not.toContain(SIDE_CHANNEL_FIELD);
       expect(hidden.filter((h) => wire.includes(h))).toEqual([]);
       // Without the side channel the simulator cannot know the answers.
       expect(summary.accuracy).toBeLessThan(0.2);

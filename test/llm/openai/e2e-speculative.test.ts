@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMathGrader, runScenario, withOverrides } from '../../../src/index';
-import { startServeSim, type ServeSim } from '../../../src/llm/sim/server/serve-sim';
+import { startServeSim, type ServeSim } from '../../../src/sim/server/serve-sim';
 import { outDir, quickstartOver, readEvents } from './e2e-helpers';
 import { majorityDecided } from '../../../src/team/operators/vote';
 

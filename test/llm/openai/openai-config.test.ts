@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../../src/index';
 import { applyModelFlags } from '../../../src/cli/model-flags';
 import { OpenAIPoolModel } from '../../../src/llm/openai/openai-pool-model';
-import { RemoteSideChannel } from '../../../src/llm/sim/remote-side-channel';
+import { ServedSideChannelModel, SIDE_CHANNEL_FIELD } from '../../../src/sim/served-side-channel';
+import { SimSideChannel } from '../../../src/sim/side-channel';
 import type { NicheSpec, Task } from '../../../src/index';
 import { chat, fakeFetch, json } from './fake-fetch';
 
@@ -40,43 +41,43 @@ describe('scenario model section', () => {
   });
 });
 
-describe('remote side channel', () => {
+describe('the simulator\'s side channel over HTTP', () => {
   const spec = { id: 'n', domain: 'math', title: 'N', description: 'd', keywords: [], difficulties: [1], answerFormat: 'f' } as NicheSpec;
   const task = (i: number) => ({ id: `n-${i}`, index: i, niche: 'n', domain: 'math', difficulty: 1, block: 0, question: 'q', hidden: { answer: `gold-${i}`, distractors: [] } }) as Task;
+  const ask = (m: ServedSideChannelModel, taskId?: string) => m.complete({ messages: [{ role: 'user', content: 'q' }], stage: 'solve', ...(taskId ? { taskId } : {}) });
 
-  it('registers before the first request, batches a tick of registrations, and unregisters when done', async () => {
-    const { fetch, calls } = fakeFetch((c) => {
-      if (c.path.endsWith('/models')) return json(200, { object: 'list', data: [{ id: 'sim', object: 'model', created: 0, owned_by: 'evochamber-sim' }] });
-      if (c.path.includes('/sim/side-channel')) return json(200, {});
-      return chat('ok');
-    });
-    const side = new RemoteSideChannel('auto');
-    const pool = new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://s:1/v1', model: 'sim' }] }, { fetch, env: {}, beforeSend: side.prepare });
-    side.register(task(0), spec);
-    await pool.complete({ messages: [{ role: 'user', content: 'q' }], stage: 'solve', taskId: 'n-0' });
-    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/models', 'POST /v1/sim/side-channel', 'POST /v1/chat/completions']);
-    side.register(task(1), spec);
-    side.register(task(2), spec);
-    await pool.complete({ messages: [{ role: 'user', content: 'q' }], stage: 'solve', taskId: 'n-2' });
-    const posts = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/sim/side-channel'));
-    expect(posts).toHaveLength(2);
-    expect((posts[1]!.body!.entries as Array<{ task: Task }>).map((e) => e.task.hidden.answer)).toEqual(['gold-1', 'gold-2']);
-    side.unregister('n-1');
-    await side.close();
-    expect(calls.at(-1)).toMatchObject({ method: 'DELETE', path: '/v1/sim/side-channel/n-1' });
+  it('carries a task in flight in its own requests, to a loopback endpoint, and nothing once the task ended', async () => {
+    const { fetch, calls } = fakeFetch(() => chat('ok'));
+    const channel = new SimSideChannel();
+    const m = new ServedSideChannelModel(new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://127.0.0.1:9/v1', model: 'sim' }] }, { fetch, env: {} }), channel);
+    channel.taskStarted(task(0), spec);
+    channel.taskStarted(task(1), spec);
+    await ask(m, 'n-1');
+    await ask(m);
+    channel.taskEnded('n-1');
+    await ask(m, 'n-1');
+    const sent = calls.map((c) => (c.body as Record<string, { task?: Task }> | undefined)?.[SIDE_CHANNEL_FIELD]?.task?.hidden.answer ?? null);
+    expect(sent).toEqual(['gold-1', null, null]);
+    // Only the chat endpoint is ever called: no registration round trip, no probe of /models.
+    expect(calls.every((c) => c.path === '/v1/chat/completions')).toBe(true);
   });
 
-  it('sends nothing to an endpoint that is not serve-sim', async () => {
-    const { fetch, calls } = fakeFetch((c) => (c.path.endsWith('/models') ? json(200, { object: 'list', data: [{ id: 'Qwen/Qwen3-8B', object: 'model', created: 0, owned_by: 'vllm' }] }) : chat('ok')));
-    const side = new RemoteSideChannel('auto');
-    const pool = new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://real:1/v1', model: 'q' }] }, { fetch, env: {}, beforeSend: side.prepare });
-    for (let i = 0; i < 3; i++) {
-      side.register(task(i), spec);
-      await pool.complete({ messages: [{ role: 'user', content: 'q' }], stage: 'solve', taskId: `n-${i}` });
-      side.unregister(`n-${i}`);
-    }
-    await side.close();
-    expect(calls.some((c) => c.path.includes('side-channel'))).toBe(false);
+  it('refuses an endpoint off loopback, when built and when one is added later', async () => {
+    const { fetch, calls } = fakeFetch(() => chat('ok'));
+    expect(() => new ServedSideChannelModel(new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://10.1.2.3:8000/v1', model: 'sim' }] }, { fetch, env: {} }), new SimSideChannel()))
+      .toThrow(/not on loopback/);
+    const pool = new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://localhost:9/v1', model: 'sim' }] }, { fetch, env: {} });
+    const channel = new SimSideChannel();
+    const m = new ServedSideChannelModel(pool, channel);
+    channel.taskStarted(task(0), spec);
+    pool.addEndpoint({ baseURL: 'https://gpu.example.com/v1', model: 'sim' });
+    await expect(ask(m, 'n-0')).rejects.toThrow(/https:\/\/gpu\.example\.com is not on loopback/);
     expect(JSON.stringify(calls)).not.toContain('gold-');
+  });
+
+  it('is refused in a scenario whose endpoints are not all on loopback, naming the field', () => {
+    expect(() => withModel({ backend: 'openai', endpoints: [{ baseURL: 'http://127.0.0.1:1/v1', model: 'q' }, { baseURL: 'http://gpu:1/v1', model: 'q' }], simSideChannel: true }))
+      .toThrow(/x\.json: model\.simSideChannel: .*endpoints\[1\] is not on loopback/);
+    expect(withModel({ backend: 'openai', endpoints: [{ baseURL: 'http://[::1]:1/v1', model: 'q' }], simSideChannel: true }).scenario.model).toMatchObject({ simSideChannel: true });
   });
 });

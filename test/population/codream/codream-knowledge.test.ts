@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario, runScenario, SimModel, SimSideChannel, withOverrides } from '../../../src/index';
 import type { Completion, CompletionRequest, LanguageModel, NicheSpec, Task } from '../../../src/index';
-import { readPrompt } from '../../../src/llm/sim/prompt-reader';
+import { readPrompt } from '../../../src/sim/prompt-reader';
 import { contrastPhasePrompt, type DreamAttempt } from '../../../src/population/codream/codream-prompts';
 
 /** A simulated model that records every request with its reply (keeps the simulator's side channel). */
@@ -12,7 +12,9 @@ class Tap implements LanguageModel {
   readonly name = 'sim';
   readonly log: { req: CompletionRequest; text: string }[] = [];
   constructor(private readonly inner: SimModel) {}
-  get sideChannel(): SimSideChannel { return this.inner.sideChannel; }
+  // The engine's task observer: keeps the simulator's side channel, so it answers as the simulator does.
+  taskStarted(task: Task, spec: NicheSpec): void { this.inner.taskStarted(task, spec); }
+  taskEnded(taskId: string): void { this.inner.taskEnded(taskId); }
   async complete(req: CompletionRequest): Promise<Completion> {
     const out = await this.inner.complete(req);
     this.log.push({ req, text: out.text });
@@ -88,7 +90,7 @@ describe('CoDream carries no knowledge from the simulator\'s side channel', () =
         id: `algebra-${i}`, index: i, niche: 'algebra', domain: 'math', difficulty: 3, block: 0,
         question: `Solve 2x + ${i} = ${i + 6}.`, hidden: { answer: '3', distractors: ['4'] },
       };
-      side.register(task, spec);
+      side.taskStarted(task, spec);
       const reply = await model.complete({
         messages: contrastPhasePrompt(spec, task, 'You are a solver.', attempt('a'), 'It failed.', attempt('b'), 'It failed.'),
         stage: 'codream', taskId: task.id, seedKey: `c/${i}`,

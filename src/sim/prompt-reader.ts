@@ -1,0 +1,57 @@
+import type { ChatMessage } from '../llm/model';
+
+/** The kinds of request the simulator recognises, by the section headings real prompts carry. */
+export type RequestKind =
+  | 'dream-reflect' | 'dream-contrast' | 'dream-imagine' | 'dream-debate' | 'dream-crystallize'
+  | 'stale' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
+
+/** A prompt split the way the simulator reads it. */
+export interface ReadPrompt {
+  readonly kind: RequestKind;
+  /** The system message (the persona). */
+  readonly persona: string;
+  /** The whole text, system message included. */
+  readonly full: string;
+  /** Text of each `## Heading` section of the user message, by heading (lower-case). */
+  readonly sections: ReadonlyMap<string, string>;
+}
+
+// First match wins: more specific requests also carry the headings of plainer ones.
+const KIND_BY_SECTION: ReadonlyArray<[RequestKind, string]> = [
+  ['dream-reflect', 'codream: reflect'],
+  ['dream-contrast', 'codream: contrast'],
+  ['dream-imagine', 'codream: imagine'],
+  ['dream-debate', 'codream: debate'],
+  ['dream-crystallize', 'codream: crystallize'],
+  ['stale', 'stale update'],
+  ['persona', 'write a persona'],
+  ['choose', 'choose a structure'],
+  ['note', 'leadership note'],
+  ['review', 'review'],
+  ['decompose', 'decompose'],
+  ['synthesize', 'sub-problem solutions'],
+  ['part', 'sub-problem'],
+  ['revise', 'other answers'],
+  ['revise', 'reviewer feedback'],
+  ['reflect', 'reflection'],
+  ['solve', 'answer format'],
+];
+
+/** Split messages into persona and sections and tell which kind of request it is. */
+export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
+  const persona = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+  const user = messages.filter((m) => m.role !== 'system').map((m) => m.content).join('\n');
+  const sections = new Map<string, string>();
+  for (const part of user.split(/^## /m).slice(1)) {
+    const nl = part.indexOf('\n');
+    const head = (nl < 0 ? part : part.slice(0, nl)).trim().toLowerCase();
+    sections.set(head, nl < 0 ? '' : part.slice(nl + 1));
+  }
+  const kind = KIND_BY_SECTION.find(([, head]) => sections.has(head))?.[0] ?? 'unknown';
+  return { kind, persona, full: `${persona}\n${user}`, sections };
+}
+
+/** The agent's own knowledge in a prompt: persona plus its retrieved experience (not teammates' text). */
+export function ownKnowledge(p: ReadPrompt): string {
+  return `${p.persona}\n${p.sections.get('your experience') ?? ''}`;
+}

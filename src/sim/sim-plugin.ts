@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import type { LanguageModel } from '../llm/model';
+import { QWEN3_8B_H100_VLLM } from '../llm/latency-profiles';
+import { ServedSideChannelModel, type RoutedModel } from './served-side-channel';
+import { SimSideChannel, type SimNiche, type SimTask } from './side-channel';
+import { SimModel } from './sim-model';
+import { DEFAULT_SIM_PARAMS, type SimParams } from './sim-params';
+import { VirtualClock } from './virtual/virtual-clock';
+import { VirtualServerModel, type VirtualServerStats } from './virtual/virtual-server-model';
+
+/**
+ * The parts of a scenario the simulator reads. It declares them itself (sim/ sits below engine/);
+ * the engine's `Scenario` satisfies them structurally, and the composition (the package entry, the
+ * CLI) checks that when it registers `simPlugin`.
+ */
+export interface SimScenario {
+  readonly seed: number;
+  readonly sim: Readonly<Record<string, unknown>>;
+  readonly model: { readonly backend: string; readonly latency?: string; readonly simSideChannel?: boolean };
+  readonly engine: { readonly inFlight: number | 'auto' };
+}
+
+/** The latency profile `inFlight: "auto"` runs the in-process simulator under when the scenario names none. */
+export const AUTO_LATENCY_PROFILE = QWEN3_8B_H100_VLLM.name;
+
+/** The scenario's `sim:` section: overrides of DEFAULT_SIM_PARAMS, nothing else. */
+export const simOverridesSchema = z.strictObject(
+  Object.fromEntries(
+    Object.entries(DEFAULT_SIM_PARAMS).map(([k, v]) => [
+      k,
+      typeof v === 'number'
+        ? z.number().optional()
+        : z.strictObject(Object.fromEntries(Object.keys(v).map((m) => [m, z.number().positive().optional()]))).optional(),
+    ]),
+  ),
+);
+
+/** Virtual time as the simulator provides it (the engine's VirtualLatency). */
+export interface SimVirtualLatency {
+  readonly profile: string;
+  wrap(inner: LanguageModel): LanguageModel;
+  hold<T>(work: Promise<T>): Promise<T>;
+  stats(): VirtualServerStats | undefined;
+  now(): number;
+}
+
+/** What the simulator's plug-in builds for a run (the engine's BackendModel). */
+export interface SimBackendModel {
+  readonly model: LanguageModel;
+  readonly observer?: { taskStarted(task: SimTask, spec: SimNiche): void; taskEnded(taskId: string): void };
+  readonly zeroTime: boolean;
+  readonly modelWrittenCode: boolean;
+  readonly freeCalls: boolean;
+  endpointUsage(): undefined;
+  close(): Promise<void>;
+  probe(): Promise<void>;
+  readonly remoteEmbeddings: boolean;
+  readonly latency?: SimVirtualLatency;
+}
+
+/**
+ * The scenario's virtual time, when it asks for it (`model.latency`, in-process simulator only).
+ * `inFlight: "auto"` measures production rates on a clock, and the zero-time simulator has none:
+ * without a profile it runs in virtual time on `AUTO_LATENCY_PROFILE`.
+ */
+export function simLatency(scenario: SimScenario): SimVirtualLatency | undefined {
+  if (scenario.model.backend !== 'sim') return undefined;
+  const profile = scenario.model.latency ?? (scenario.engine.inFlight === 'auto' ? AUTO_LATENCY_PROFILE : undefined);
+  if (profile === undefined) return undefined;
+  const clock = new VirtualClock();
+  let server: VirtualServerModel | undefined;
+  return {
+    profile,
+    wrap: (inner) => {
+      if (server) throw new Error('virtual latency: wrap() is called once per run');
+      server = new VirtualServerModel(inner, { profile, seed: scenario.seed, clock });
+      return server;
+    },
+    hold: (work) => clock.hold(work),
+    stats: () => server?.stats(),
+    now: () => clock.now() / 1000,
+  };
+}
+
+/**
+ * The simulated model as a model plug-in (README, "The simulated model"): it builds the model of
+ * `model.backend: "sim"` scenarios (in zero time, or in virtual time behind a latency profile),
+ * checks their `sim:` overrides, and, when a scenario over HTTP asks for it by name
+ * (`model.simSideChannel: true`), wraps the OpenAI pool so each request carries its task's entry
+ * to a serve-sim on loopback (served-side-channel.ts). It is registered by the package entry and
+ * the CLI; the engine never names it.
+ */
+export const simPlugin = {
+  name: 'sim',
+
+  validate(scenario: SimScenario): { field: string; message: string } | undefined {
+    const parsed = simOverridesSchema.safeParse(scenario.sim);
+    if (parsed.success) return undefined;
+    const issue = parsed.error.issues[0]!;
+    const at = [...issue.path, ...(issue.code === 'unrecognized_keys' ? [issue.keys[0]!] : [])].map(String);
+    return { field: ['sim', ...at].join('.'), message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message };
+  },
+
+  build(scenario: SimScenario): SimBackendModel {
+    const channel = new SimSideChannel();
+    const latency = simLatency(scenario);
+    return {
+      model: new SimModel({ seed: scenario.seed, params: scenario.sim as Partial<SimParams>, sideChannel: channel }),
+      observer: channel,
+      zeroTime: latency === undefined,
+      // Its code candidates are the niches' own reference and distractor programs, not model-written code.
+      modelWrittenCode: false,
+      freeCalls: true,
+      endpointUsage: () => undefined,
+      close: async () => {},
+      probe: async () => {},
+      remoteEmbeddings: false,
+      ...(latency ? { latency } : {}),
+    };
+  },
+
+  latency: simLatency,
+
+  zeroTime: (scenario: SimScenario): boolean => simLatency(scenario) === undefined,
+
+  wrap<B extends { readonly model: LanguageModel }>(built: B, scenario: SimScenario): B {
+    if (scenario.model.backend !== 'openai' || scenario.model.simSideChannel !== true) return built;
+    const pool = built.model as Partial<RoutedModel>;
+    if (typeof pool.baseURLs !== 'function') return built;
+    const channel = new SimSideChannel();
+    return { ...built, model: new ServedSideChannelModel(pool as RoutedModel, channel), observer: channel };
+  },
+};

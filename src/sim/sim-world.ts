@@ -1,0 +1,98 @@
+import { createRng } from '../core/rng';
+import { hash32 } from '../core/hash';
+import type { SimParams } from './sim-params';
+
+/** A latent strategy: knowledge that helps when its phrase is in the prompt. */
+export interface Strategy {
+  /** The exact phrase that carries the strategy in text, e.g. "lattice-ledger pass". */
+  readonly phrase: string;
+  /** What the strategy says to do; rendered after the phrase in lessons. */
+  readonly gloss: string;
+  /** Whose it is: a niche id, `domain:<name>` or `cross`. */
+  readonly scope: string;
+}
+
+// Invented words, so a strategy phrase never occurs in a task or a persona by accident.
+const STEMS = [
+  'lattice', 'ledger', 'pivot', 'mirror', 'anchor', 'cascade', 'prism', 'harbor', 'tandem', 'keystone',
+  'quarry', 'meridian', 'vortex', 'trellis', 'compass', 'beacon', 'crucible', 'delta', 'ember', 'fulcrum',
+  'gyre', 'helix', 'isthmus', 'jetty', 'kiln', 'lodestar', 'mosaic', 'nexus', 'orbit', 'plinth',
+  'quiver', 'rampart', 'sextant', 'tessera', 'umbra', 'vellum', 'warp', 'zenith', 'bramble', 'cinder',
+];
+const FORMS = ['pass', 'sweep', 'check', 'split', 'audit', 'probe', 'frame', 'sieve', 'ladder', 'fold'];
+const GLOSSES = [
+  'rewrite every quantity in one form before combining anything',
+  'work backwards from what is asked and list what it depends on',
+  'test the candidate on the smallest and the largest case first',
+  'name each intermediate result and check it against the statement',
+  'split the problem at its natural seam and solve the halves separately',
+  'look for the one detail that distinguishes this case from the common one',
+  'track units and boundaries explicitly through every step',
+  'compare the result with a rough estimate before committing',
+  'enumerate the edge cases the statement implies but does not say',
+  'locate the exact sentence that supports the answer and quote it',
+  'keep a running table of the entities and their attributes',
+  'recompute the final step a second way and make both agree',
+];
+
+/**
+ * The simulated world: latent strategies per niche, per domain and across domains, and which of
+ * them each task needs. Pure functions of (world seed, niche id, domain, task id): the same
+ * inputs always give the same world, whatever order niches are first seen in.
+ */
+export class SimWorld {
+  private readonly byScope = new Map<string, Strategy[]>();
+  private readonly used = new Map<string, string>();
+  private readonly all: Strategy[] = [];
+
+  constructor(private readonly seed: number, private readonly params: SimParams) {
+    this.scope('cross', params.crossDomainStrategies);
+  }
+
+  /** Strategies of a niche (created on first use). */
+  nicheStrategies(niche: string): readonly Strategy[] {
+    return this.scope(niche, this.params.strategiesPerNiche);
+  }
+
+  /** Shared strategies of a domain. */
+  domainStrategies(domain: string): readonly Strategy[] {
+    return this.scope(`domain:${domain}`, this.params.strategiesPerDomain);
+  }
+
+  /** Strategies that help in every domain. */
+  crossStrategies(): readonly Strategy[] {
+    return this.scope('cross', this.params.crossDomainStrategies);
+  }
+
+  /** The niche strategies a task needs: a seeded subset growing with difficulty. */
+  required(niche: string, taskId: string, difficulty: number): Strategy[] {
+    const pool = this.nicheStrategies(niche);
+    const n = Math.max(1, Math.min(pool.length, this.params.requiredBase + Math.round(difficulty)));
+    return createRng(`${this.seed}/required/${taskId}`).shuffle(pool).slice(0, n);
+  }
+
+  /** Every strategy of every scope seen so far whose phrase occurs in `text` (case-insensitive). */
+  mentioned(text: string): Strategy[] {
+    const lower = text.toLowerCase();
+    return this.all.filter((s) => lower.includes(s.phrase));
+  }
+
+  private scope(scope: string, count: number): Strategy[] {
+    let list = this.byScope.get(scope);
+    if (list) return list;
+    list = [];
+    // Phrases are drawn from a hash of the scope alone, probing on collision, so a niche's
+    // strategies do not depend on which niches were seen before it (except in a collision).
+    for (let i = 0; list.length < count; i++) {
+      const h = hash32(`${this.seed}/${scope}/${i}`);
+      const phrase = `${STEMS[h % STEMS.length]}-${STEMS[(h >>> 8) % STEMS.length]} ${FORMS[(h >>> 16) % FORMS.length]}`;
+      if (this.used.has(phrase) || phrase.split(/[- ]/)[0] === phrase.split(/[- ]/)[1]) continue;
+      const s: Strategy = { phrase, gloss: GLOSSES[(h >>> 20) % GLOSSES.length]!, scope };
+      this.used.set(phrase, scope);
+      list.push(s);
+      this.all.push(s);
+    }
+    this.byScope.set(scope, list);
+    return list;
+  }
+}
