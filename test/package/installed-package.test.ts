@@ -89,6 +89,21 @@ console.log(JSON.stringify(summary));
     expect(stable(summary)).toEqual(stable(expected as unknown as Record<string, unknown>));
   });
 
+  it('runs the README\'s library example as written, from a fresh directory', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const example = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes("from 'evochamber'"));
+    expect(example, 'a ```js block importing evochamber in README.md').toBeDefined();
+    const dir = mkdtempSync(path.join(consumer, 'fresh-'));
+    writeFileSync(path.join(dir, 'example.mjs'), example!);
+    const r = spawnSync(process.execPath, ['example.mjs'], { cwd: dir, encoding: 'utf8', timeout: 90_000, env: { ...process.env, NODE_PATH: '' } });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(r.status).toBe(0);
+    // console.log prints `variant accuracy { …perNiche… }`, the object over several lines.
+    const lines = r.stdout.split('\n').filter((l) => /^[a-z-]+ [0-9.]+ \{/.test(l));
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['single-agent', 'individual']);
+    for (const l of lines) expect(Number(l.split(' ')[1])).toBeGreaterThanOrEqual(0);
+  });
+
   it('runs the evochamber command from the package, each command loaded when it runs', () => {
     const bin = path.join(installed, 'bin', 'evochamber.js');
     expect(nodeIn([bin, '--help'])).toContain('Usage: evochamber <command>');
