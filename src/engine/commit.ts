@@ -1,4 +1,4 @@
-import type { AccountingModel } from '../llm/token-accounting';
+import type { AccountingModel, StageUsage } from '../llm/token-accounting';
 import type { RoutingMode } from '../population/codream/routing';
 import { viewRoster } from '../individual/agent-view';
 import type { ExperienceRequest } from '../population/supervisor-machine';
@@ -24,6 +24,8 @@ export interface CommitDeps {
   readonly observer?: TaskObserver;
   /** Where the task's own token counts are taken from, for its `task.done` and `evolve.applied` events. */
   readonly usage?: Pick<AccountingModel, 'takeTask'>;
+  /** Told what each committed piece of work cost (the tokens its events carry): the run's budget meter. */
+  readonly onCost?: (usage: Readonly<Record<string, StageUsage>> | undefined) => void;
 }
 
 /**
@@ -34,7 +36,9 @@ export interface CommitDeps {
  */
 export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   const changes = applyPoolUpdate(c.supervisor, poolUpdateOf(out));
-  for (const event of taskEvents(out, changes, c.usage?.takeTask(out.deps.task.id))) c.log.append(event);
+  const tokens = c.usage?.takeTask(out.deps.task.id);
+  c.onCost?.(tokens);
+  for (const event of taskEvents(out, changes, tokens)) c.log.append(event);
   addTaskToSummary(c.summary, out);
   return changes;
 }
@@ -84,7 +88,9 @@ export function applyEvolve(c: CommitDeps, evo: EvolveOutcome, prepared: Prepare
   }
   const bank = c.supervisor.getSnapshot().context.bank;
   const changes = applyPoolUpdate(c.supervisor, evolveUpdateOf(evo, prepared.requests, bank.has(leadershipEntryId(evo.out.deps.task.id))));
-  for (const event of evolveEvents(evo, changes, prepared.tally, c.usage?.takeTask(evo.out.deps.task.id))) c.log.append(event);
+  const tokens = c.usage?.takeTask(evo.out.deps.task.id);
+  c.onCost?.(tokens);
+  for (const event of evolveEvents(evo, changes, prepared.tally, tokens)) c.log.append(event);
   addEvolveToSummary(c.summary, evo, changes);
   c.observer?.taskEnded(evo.out.deps.task.id);
   return changes;

@@ -27,6 +27,7 @@ import type { StructureRegistry } from '../team/structures';
 import type { SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 import type { TaskObserver } from './task-observer';
+import type { BudgetMeter, BudgetStop } from './budget';
 
 
 /** Progress after each committed task. */
@@ -42,8 +43,10 @@ export interface Progress {
 /** How the engine loop ended: the whole stream committed, or stopped early (resumable). */
 export interface EngineResult {
   readonly interrupted: boolean;
-  /** Why it stopped early: `stop` (a stop request) or `outage` (no endpoint came back in time). */
-  readonly reason?: 'stop' | 'outage';
+  /** Why it stopped early: `stop` (a stop request), `outage` (no endpoint came back in time) or `budget` (spent). */
+  readonly reason?: 'stop' | 'outage' | 'budget';
+  /** With reason `budget`: the limit that stopped it. */
+  readonly budget?: BudgetStop;
   readonly committed: number;
 }
 
@@ -107,6 +110,12 @@ export interface EngineOptions {
   readonly runClock?: () => number;
   /** Completion tokens generated so far (the adaptive controller's throughput measure). */
   readonly generatedTokens?: () => number;
+  /**
+   * The run's budget: before each task starts, committed work plus the estimated cost of the work
+   * in flight and of the new task must stay within it; once it would not, no task starts (those in
+   * flight finish and commit, as after a stop request) and the run ends with reason `budget`.
+   */
+  readonly budget?: BudgetMeter;
 }
 
 
@@ -185,7 +194,9 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0,
     routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.observer ? { observer: o.observer } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
+    ...(o.budget ? { onCost: (u: Parameters<BudgetMeter['add']>[0]) => o.budget!.add(u) } : {}),
   };
+  let budgetStop: BudgetStop | null = null;
   const stale = stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
   const { judge } = stale;
   const timing = o.evolveTiming ?? 'lag';
@@ -227,10 +238,12 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // Persona writing serves no task: the window's own event carries what it spent.
     const after = o.usage?.stage('lifecycle');
     if (before && after && after.calls > before.calls) {
-      o.log.append({
-        type: 'lifecycle.usage', window: windowNo,
-        tokens: { lifecycle: { calls: after.calls - before.calls, promptTokens: after.promptTokens - before.promptTokens, completionTokens: after.completionTokens - before.completionTokens } },
-      });
+      const spent = {
+        calls: after.calls - before.calls, promptTokens: after.promptTokens - before.promptTokens, completionTokens: after.completionTokens - before.completionTokens,
+        ...(after.costNanoUsd !== undefined ? { costNanoUsd: after.costNanoUsd - (before.costNanoUsd ?? 0) } : {}),
+      };
+      o.budget?.add({ lifecycle: spent });
+      o.log.append({ type: 'lifecycle.usage', window: windowNo, tokens: { lifecycle: spent } });
     }
     recent = {};
   };
@@ -254,12 +267,15 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // Every evolve outcome queued so far (by the last commit) is applied before tasks start; no
     // commit comes between this and the next one, so nothing more is queued before it.
     if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
-    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && replayAllowsStart()) {
+    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && !budgetStop && replayAllowsStart()) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
         if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
         continue;
       }
+      // Spent: start nothing more; the tasks in flight finish and commit, as after a stop request.
+      budgetStop = o.budget?.checkStart(started - committed) ?? null;
+      if (budgetStop) break;
       start();
     }
     if (outage || o.cut?.aborted) break;
@@ -271,6 +287,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     running.delete(committed);
     if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - solveLimit() + 1)))) break;
     const changes = commitTask(commitDeps, outcome);
+    o.budget?.taskCommitted();
     if (ctrl) {
       const t = runNow();
       ctrl.enqueued('evolve', t);
@@ -303,6 +320,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
     return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
   }
+  if (budgetStop && committed < o.total) return { interrupted: true, reason: 'budget', budget: budgetStop, committed };
   // Record where specialization ended even when the stream stops mid-window.
   if (committed % life.every !== 0) await lifecycleWindow(false);
   return { interrupted: false, committed };

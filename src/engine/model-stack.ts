@@ -7,6 +7,7 @@ import type { LanguageModel } from '../llm/model';
 import { OpenAIPoolModel, type PoolDeps } from '../llm/openai/openai-pool-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import { AccountingModel } from '../llm/token-accounting';
+import type { Prices } from '../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from './model-plugins';
 import type { Scenario } from './scenario-schema';
 import type { TaskObserver } from './task-observer';
@@ -132,6 +133,8 @@ export interface ModelStackOptions {
   /** A call a strict replay lacks. */
   readonly onMissing: (m: MissingCall) => void;
   readonly clock: Clock;
+  /** Count each call's cost at these prices (USD per million tokens by model). */
+  readonly prices?: Prices;
 }
 
 /** The run's model: backend, request journal, virtual time, token accounting. */
@@ -160,7 +163,7 @@ export function buildModelStack(o: ModelStackOptions): ModelStack {
     copyServed: o.replaySource !== undefined, fsync: !o.backend.freeCalls, embeddings: o.backend.remoteEmbeddings, onMissing: o.onMissing,
   });
   const latency = o.backend.latency;
-  const model = new AccountingModel(latency ? latency.wrap(journal) : journal);
+  const model = new AccountingModel(latency ? latency.wrap(journal) : journal, o.prices);
   return {
     model, journal, backend: o.backend,
     runClock: latency ? () => latency.now() : () => o.clock.now() / 1000,

@@ -22,6 +22,7 @@ import { finalSummary } from './run-summary';
 import type { RunOptions, RunResult } from './run-scenario';
 import type { LoadedScenario } from './scenario';
 import { SummaryBuilder } from './summary';
+import { BudgetMeter } from './budget';
 
 /** Everything a run in its directory needs, built and checked by `executeRun`. */
 export interface RunContext {
@@ -53,6 +54,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
   const replayStop = new AbortController();
   const stack = buildModelStack({
     backend, runDir, resumed: c.resumed, clock, ...(c.replaySource ? { replaySource: c.replaySource } : {}),
+    ...(scenario.prices ? { prices: scenario.prices } : {}),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });
@@ -135,6 +137,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       evolveTiming: backend.zeroTime ? 'instant' : scenario.engine.evolveTiming,
       runClock: stack.runClock,
       generatedTokens: stack.generatedTokens,
+      ...(scenario.budget ? { budget: new BudgetMeter(scenario.budget) } : {}),
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;
@@ -147,6 +150,11 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     });
     const progress = { committed: outcome.committed, total: scenario.stream.tasks };
     const asRecord = result as unknown as Record<string, unknown>;
+    if (outcome.reason === 'budget') {
+      const b = outcome.budget!;
+      await finish('budget', { type: 'run.budget', ...b, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: `budget (${b.limit})`, budgetStop: b, progress, summary: asRecord });
+      return { summary: result, runDir, interrupted: true, budget: b };
+    }
     if (outcome.interrupted) {
       const reason = outcome.reason === 'outage' ? 'endpoint outage' : 'stop requested';
       await finish('interrupted', { type: 'run.interrupted', reason, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: reason, progress, summary: asRecord });

@@ -20,6 +20,7 @@ import type { StructureDescriptor } from '../team/structures/structure';
 import type { ModelPlugin, VirtualLatency } from './model-plugins';
 import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
+import type { Budget, BudgetStop } from './budget';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -69,6 +70,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   readonly staleness?: { readonly policy?: string; readonly tau?: number };
   /** When evolve outcomes are applied (`engine.evolveTiming`): `lag` or `when-ready`. */
   readonly evolveTiming?: 'lag' | 'when-ready';
+  /** The run's budget, replacing the scenario's (`budget`). */
+  readonly budget?: Budget;
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
@@ -93,6 +96,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
 export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (must answer as the original did). */
   readonly model?: LanguageModel;
+  /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
+  readonly budget?: Budget;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;
@@ -102,8 +107,10 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
 export interface RunResult {
   readonly summary: RunSummary;
   readonly runDir: string;
-  /** True when the run stopped early (signal, outage); `evochamber resume <runDir>` continues it. */
+  /** True when the run stopped early (signal, outage, budget); `evochamber resume <runDir>` continues it. */
   readonly interrupted?: boolean;
+  /** Set when the run's budget stopped it: the limit it hit (`resume` with a larger budget continues it). */
+  readonly budget?: BudgetStop;
 }
 
 /** `--out` names a directory that already holds a run. */
@@ -120,6 +127,7 @@ export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): Loade
     ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.tasks !== undefined ? { stream: { tasks: opts.tasks } } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
     ...(opts.inFlight !== undefined || opts.staleness !== undefined || opts.evolveTiming !== undefined ? {
       engine: {
         ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
@@ -158,7 +166,12 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   const { state, lock } = runState(dir, store.data.status);
   if (state === 'finished') throw new Error(`${runDir}: the run already finished; nothing to resume`);
   if (lock && lockLiveness(lock) !== 'dead' && state === 'running') throw new RunLockedError(runDir, lock, lockLiveness(lock));
-  const loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
+  let loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
+  if (opts.budget) {
+    // The new budget replaces the old one for good: a later resume keeps it.
+    loaded = withOverrides(loaded, { budget: opts.budget });
+    await store.update({ config: loaded.scenario as unknown as Record<string, unknown> });
+  }
   return executeRun(loaded, dir, opts, store);
 }
 

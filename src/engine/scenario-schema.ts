@@ -6,6 +6,8 @@ import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config'
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 import { autoConfigSchema } from './concurrency/auto-config';
+import { budgetSchema } from './budget';
+import { pricesSchema } from '../llm/pricing';
 
 const int = () => z.number().int();
 
@@ -125,6 +127,13 @@ export const scenarioSchema = z.strictObject({
    * checks them when the scenario is parsed (`ModelPlugin.validate`): the engine does not know them.
    */
   sim: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * Stop starting tasks once committed work plus the estimated cost of the work in flight would
+   * pass a limit (docs/running.md, "Budgets"): the run stops as Ctrl-C stops it, with status `budget`.
+   */
+  budget: budgetSchema.optional(),
+  /** US dollars per million tokens, by model name (as the backend reports it; the simulator is `sim`): costs in the summary, and `budget.usd`. */
+  prices: pricesSchema.optional(),
   grading: z.strictObject({
     /** Long-lived sandbox workers for code grading. */
     codeWorkers: int().min(1).max(32).default(2),
@@ -136,6 +145,10 @@ export const scenarioSchema = z.strictObject({
     /** Run candidate code without bubblewrap when it is unavailable (weaker isolation; off by default). */
     allowUnsandboxed: z.boolean().default(false),
   }).default({ codeWorkers: 2, codeTimeoutMs: 3000, allowUnsandboxed: false }),
+}).superRefine((s, ctx) => {
+  if (s.budget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['budget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });
+  }
 });
 
 /** A validated scenario. */

@@ -1,4 +1,5 @@
 import { isCompletionAborted, type Completion, type CompletionRequest, type LanguageModel, type Stage } from './model';
+import type { ModelPrice, Prices } from './pricing';
 
 /** Per-stage totals: calls made and tokens spent. */
 export interface StageUsage {
@@ -16,6 +17,18 @@ export interface StageUsage {
   abortedTokensSaved?: number;
   /** Completion tokens the aborted calls generated before the abort, as the backend reported them (exact or its estimate; 0 where unknown); absent when no call was aborted. */
   abortedCompletionTokens?: number;
+  /**
+   * What the calls cost, in billionths of a US dollar (an integer, so sums never depend on the order
+   * calls finish in), when prices are configured; absent otherwise. `usdOf` turns it into dollars.
+   */
+  costNanoUsd?: number;
+  /** Calls answered by a model with no configured price (counted at 0); absent when 0 or no prices. */
+  unpriced?: number;
+}
+
+/** The dollars a usage's `costNanoUsd` stands for (0 when there is none). */
+export function usdOf(u: Pick<StageUsage, 'costNanoUsd'> | undefined): number {
+  return (u?.costNanoUsd ?? 0) / 1e9;
 }
 
 /** Token usage by stage, plus the total. Stage keys appear in first-use order. */
@@ -50,7 +63,12 @@ export class AccountingModel implements LanguageModel {
   private readonly byTask = new Map<string, Map<Stage, StageUsage>>();
   private readonly cancels: Cancellations = { cancelled: 0, tokensSaved: 0, estimated: 0 };
 
-  constructor(private readonly inner: LanguageModel) {
+  /**
+   * With `prices` (USD per million tokens by model name), every call's cost is counted too
+   * (`costNanoUsd`): the price of the model that answered, else the only price given, else 0 and
+   * the call is `unpriced`.
+   */
+  constructor(private readonly inner: LanguageModel, private readonly prices?: Prices) {
     this.name = inner.name;
   }
 
@@ -62,8 +80,9 @@ export class AccountingModel implements LanguageModel {
       if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated, err.estimated === true);
       throw err;
     }
-    this.forTask(req, (into) => add(into, req.stage, out));
-    add(this.byStage, req.stage, out);
+    const price = this.priceOf(out.model);
+    this.forTask(req, (into) => add(into, req.stage, out, price));
+    add(this.byStage, req.stage, out, price);
     return out;
   }
 
@@ -104,6 +123,8 @@ export class AccountingModel implements LanguageModel {
       total.promptTokens += u.promptTokens;
       total.completionTokens += u.completionTokens;
       if (u.unknownUsage) total.unknownUsage = (total.unknownUsage ?? 0) + u.unknownUsage;
+      if (u.costNanoUsd !== undefined) total.costNanoUsd = (total.costNanoUsd ?? 0) + u.costNanoUsd;
+      if (u.unpriced) total.unpriced = (total.unpriced ?? 0) + u.unpriced;
       if (u.aborted) {
         total.aborted = (total.aborted ?? 0) + u.aborted;
         total.abortedTokensSaved = (total.abortedTokensSaved ?? 0) + (u.abortedTokensSaved ?? 0);
@@ -111,6 +132,15 @@ export class AccountingModel implements LanguageModel {
       }
     }
     return Object.assign(out, { total }) as TokenReport;
+  }
+
+  /** The price of `model`: its own, else the only one configured; null without prices, undefined when unpriced. */
+  private priceOf(model: string): ModelPrice | null | undefined {
+    if (!this.prices) return null;
+    const own = this.prices[model];
+    if (own) return own;
+    const all = Object.values(this.prices);
+    return all.length === 1 ? all[0] : undefined;
   }
 
   private countAbort(req: CompletionRequest, saved: number | null, generated: number | null, estimated: boolean): void {
@@ -143,11 +173,16 @@ export class AccountingModel implements LanguageModel {
   }
 }
 
-function add(into: Map<Stage, StageUsage>, stage: Stage, out: Completion): void {
+function add(into: Map<Stage, StageUsage>, stage: Stage, out: Completion, price: ModelPrice | null | undefined): void {
   const u = into.get(stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
   u.calls += 1;
   u.promptTokens += out.usage.promptTokens;
   u.completionTokens += out.usage.completionTokens;
   if (out.usage.unknown !== undefined) u.unknownUsage = (u.unknownUsage ?? 0) + 1;
+  if (price !== null) {
+    // Nano-dollars: tokens × (USD per million tokens) × 1000, rounded per call to an integer.
+    u.costNanoUsd = (u.costNanoUsd ?? 0) + (price ? Math.round((out.usage.promptTokens * price.input + out.usage.completionTokens * price.output) * 1000) : 0);
+    if (!price) u.unpriced = (u.unpriced ?? 0) + 1;
+  }
   into.set(stage, u);
 }

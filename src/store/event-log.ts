@@ -22,7 +22,7 @@ export type EventBody = { readonly type: string } & Record<string, unknown>;
  * Events about the process rather than the stream (a stop, a resume, a failure). A resumed run
  * does not re-emit them, so the divergence check skips them.
  */
-export const CONTROL_EVENTS: ReadonlySet<string> = new Set(['run.interrupted', 'run.resumed', 'run.failed']);
+export const CONTROL_EVENTS: ReadonlySet<string> = new Set(['run.interrupted', 'run.resumed', 'run.failed', 'run.budget']);
 
 /** A resumed run emitted an event that differs from the one its log holds at that place. */
 export class LogDivergenceError extends Error {

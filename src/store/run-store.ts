@@ -7,11 +7,14 @@ import { lockLiveness, readRunLock, type RunLockInfo } from './run-lock';
 /** Version of `run.json`; bump with a migration when its shape changes. */
 export const RUN_SCHEMA_VERSION = 1;
 
-/** Lifecycle of a run as written in run.json (`interrupted`: stopped cleanly, resumable). */
-export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted';
+/**
+ * Lifecycle of a run as written in run.json: `interrupted` (stopped cleanly, resumable) and
+ * `budget` (stopped cleanly because its budget was spent; resumable with a larger one).
+ */
+export type RunStatus = 'running' | 'finished' | 'failed' | 'interrupted' | 'budget';
 
 /** What `inspect` shows: run.json's status, with `running` split by the lock into live and `crashed`. */
-export type RunState = 'running' | 'interrupted' | 'crashed' | 'finished' | 'failed';
+export type RunState = 'running' | 'interrupted' | 'budget' | 'crashed' | 'finished' | 'failed';
 
 /** The contents of `run.json`. */
 export interface RunFile {
@@ -31,6 +34,8 @@ export interface RunFile {
   interruptReason?: string;
   /** Times this run was resumed. */
   resumes?: number;
+  /** A run stopped by its budget: the limit it hit and what committed work had spent. */
+  budgetStop?: { limit: string; budget: number; spent: number; projected: number };
 }
 
 /** `run.json` through lowdb. Single writer: the engine. */

@@ -26,6 +26,10 @@ export async function inspectCommand(argv: string[]): Promise<void> {
   if (state === 'interrupted' || state === 'crashed') {
     process.stdout.write(`${state === 'crashed' ? 'its process is gone' : `stopped: ${d.interruptReason ?? 'interrupted'}`}; continue with: evochamber resume ${positionals[0]}\n`);
   }
+  if (state === 'budget' && d.budgetStop) {
+    const b = d.budgetStop;
+    process.stdout.write(`stopped by its budget (${b.limit}: ${b.spent} spent of ${b.budget}); continue with a larger one: evochamber resume ${positionals[0]} --budget-${b.limit === 'completionTokens' ? 'completion-tokens' : b.limit} N\n`);
+  }
   if (d.error) process.stdout.write(`error: ${d.error}\n`);
   if (d.summary) process.stdout.write(`${formatSummary(d.summary as unknown as RunSummary)}\n`);
 }

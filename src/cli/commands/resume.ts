@@ -12,6 +12,7 @@ import { withRunSignals } from '../run-signals';
 import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
+import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
 
 /** Help text of `evochamber resume`. */
 export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
@@ -26,6 +27,9 @@ Options:
   --json         print the summary as one JSON line last
   --quiet        no progress output
   --no-report    do not write the HTML report
+  --budget-tokens N, --budget-completion-tokens N, --budget-usd X
+                 a new budget for the rest of the run (a run stopped by its budget goes on with
+                 a larger one); it replaces the old one in run.json
 `;
 
 /** `evochamber resume`. */
@@ -35,12 +39,14 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     allowPositionals: true,
     options: {
       'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
+      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RESUME_HELP); return; }
   if (positionals.length !== 1) throw new UsageError('resume takes exactly one run directory', RESUME_HELP);
   const dir = positionals[0]!;
+  if (values.price?.length) throw new UsageError('--price does not apply to resume (the run keeps the prices it started with)');
+  const budget = budgetFromFlags(values);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -67,6 +73,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
         ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
+        ...(budget ? { budget } : {}),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
       });
       progress.stop();

@@ -12,6 +12,7 @@ import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
+import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags, withPriceFlags } from '../budget-flags';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -19,7 +20,8 @@ export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
 
 Run a scenario's task stream and print the summary. Ctrl-C (or SIGTERM) stops it cleanly:
 no new tasks, those in flight finish, and "evochamber resume <run-dir>" continues it later.
-Exit code 0 when every task was graded, 3 when some failed, 4 when interrupted, 1 on error.
+Exit code 0 when every task was graded, 3 when some failed, 4 when interrupted (or stopped by
+its budget), 1 on error.
 
 Options:
   --variant NAME    preset to run (${Object.keys(PRESETS).join(', ')})
@@ -44,6 +46,8 @@ Options:
   --json            print the summary as one JSON line last
   --quiet           no progress output
 
+${BUDGET_FLAGS_HELP}
+
 ${MODEL_FLAGS_HELP}`;
 
 /** `evochamber run`: exit 0, 3 when any task failed for infrastructure reasons, 4 when interrupted (see exit-codes.ts). */
@@ -55,14 +59,15 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
-      ...MODEL_FLAG_OPTIONS,
+      ...MODEL_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);
-  const loaded = await applyModelFlags(base, values);
+  const loaded = withPriceFlags(await applyModelFlags(base, values), values);
+  const budget = budgetFromFlags(values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = tasks ?? loaded.scenario.stream.tasks;
@@ -81,6 +86,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       inFlight: inFlightFlag(values['in-flight']),
       ...(staleness ? { staleness } : {}),
       ...(evolveTiming ? { evolveTiming } : {}),
+      ...(budget ? { budget } : {}),
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
@@ -112,7 +118,10 @@ export function reportResult(result: RunResult, json: boolean): number {
   const { summary } = result;
   if (result.interrupted) {
     process.stdout.write(`${formatSummary(summary)}\n`);
-    process.stdout.write(`interrupted after ${summary.tasks} committed tasks; continue with: evochamber resume ${result.runDir}\n`);
+    const b = result.budget;
+    process.stdout.write(b
+      ? `budget spent after ${summary.tasks} committed tasks (${b.limit}: ${fmt(b.spent)} spent, ${fmt(b.projected)} with the work in flight, of ${fmt(b.budget)}); continue with a larger one: evochamber resume ${result.runDir} --budget-${b.limit === 'usd' ? 'usd' : b.limit === 'tokens' ? 'tokens' : 'completion-tokens'} N\n`
+      : `interrupted after ${summary.tasks} committed tasks; continue with: evochamber resume ${result.runDir}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ ...summary, interrupted: true })}\n`);
     return EXIT.interrupted;
   }
@@ -120,6 +129,8 @@ export function reportResult(result: RunResult, json: boolean): number {
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   return summary.failures > 0 || (summary.evolve?.failures ?? 0) > 0 ? EXIT.tasksFailed : EXIT.ok;
 }
+
+const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4));
 
 /** The scenario a replayed run ran (from its run.json), when no scenario file is given. */
 async function replayedScenario(dir: string) {
