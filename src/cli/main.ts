@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   let command: Command | undefined;
   try {
     if (!load) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
-    (await import('./plugins')).useBuiltinPlugins();
+    (await import('./composition')).useBuiltinPlugins();
     command = await load();
     return (await command.run(rest)) ?? EXIT.ok;
   } catch (err) {

@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customAlphabet } from 'nanoid';
-import type { LanguageModel } from '../llm/model';
 import { getPreset } from './presets';
-import { continueRun } from './continue-run';
-import { runScenario, type RunResult, type StopOptions } from './run-scenario';
 import { parseScenario, type LoadedScenario } from './scenario';
+import type { Budget } from './budget';
+import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
+import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { InFlight } from './scenario-schema';
 import type { RunSummary } from './summary';
+import { roundUsd } from '../llm/pricing';
 
 /** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
 export const ABLATION_PLAN_FILE = 'ablation-plan.json';
@@ -21,7 +22,11 @@ interface AblationPlanFile {
   readonly seeds: number;
   readonly tasks?: number;
   readonly inFlight?: InFlight;
-  readonly parallel?: number;
+  readonly staleness?: AblationOptions['staleness'];
+  readonly evolveTiming?: AblationOptions['evolveTiming'];
+  readonly parallel?: number | 'auto';
+  readonly jobs?: number;
+  readonly budget?: Budget;
 }
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
@@ -38,17 +43,41 @@ export interface Stat {
   readonly sd: number;
 }
 
+/** One run's figures, as a paper table's per-seed column needs them. */
+export interface SeedResult {
+  readonly seed: number;
+  readonly accuracy: number;
+  readonly perNiche: Record<string, number>;
+  readonly stableSpecialists: number;
+  /** Prompt plus completion tokens, and completion tokens alone. */
+  readonly tokens: number;
+  readonly completionTokens: number;
+  /** US dollars at the scenario's prices; absent without prices. */
+  readonly usd?: number;
+  /** Virtual seconds the run took (virtual time only). */
+  readonly virtualSeconds?: number;
+}
+
 /** One variant's results over the seeds. */
 export interface VariantResult {
   readonly accuracy: Stat;
   readonly perNiche: Record<string, Stat>;
   readonly stableSpecialists: Stat;
+  /** Tokens per run (prompt plus completion), and completion tokens alone. */
+  readonly tokens: Stat;
+  readonly completionTokens: Stat;
+  /** US dollars per run at the scenario's prices; absent without prices. */
+  readonly usd?: Stat;
+  /** Each finished seed's own figures, in seed order. */
+  readonly perSeed: SeedResult[];
   /** Run directories, one per seed that finished, in seed order. */
   readonly runs: string[];
   /** Queued ablations: the host each of `runs` lives on (same order). */
   readonly hosts?: string[];
   /** Seeds whose run failed after its retries; left out of the figures above. */
   readonly failedSeeds?: number[];
+  /** Seeds whose run the sweep's budget kept from starting; left out of the figures above. */
+  readonly notRunSeeds?: number[];
 }
 
 /** What `ablate` writes to `ablation.json` and prints with `--json`. */
@@ -60,21 +89,38 @@ export interface AblationResult {
   readonly outDir: string;
   /** Runs that failed after their retries (queued ablations), each also named in its variant's `failedSeeds`. */
   readonly failed?: FailedRun[];
+  /** Runs the sweep's budget kept from starting, each also named in its variant's `notRunSeeds`. */
+  readonly notRun?: { readonly variant: string; readonly seed: number }[];
+  /** How the runs ran on this machine (local ablations). */
+  readonly execution?: SweepExecution;
 }
 
-/** Options of an ablation. */
-export interface AblationOptions extends StopOptions {
+/** How a local ablation's runs ran, and what the shared server did. */
+export interface SweepExecution {
+  readonly mode: LocalSweepResult['mode'];
+  readonly shared: LocalSweepResult['shared'];
+  /** Speculative completion was switched off in every run (their timing is shared). */
+  readonly speculativeOff: boolean;
+  /** Virtual time: the sweep's virtual seconds on its one server, its output tokens/s and utilization. */
+  readonly virtual?: { readonly profile: string; readonly virtualSeconds: number; readonly tokensPerSecond: number; readonly utilization: number | null; readonly generatedTokens: number };
+  /** HTTP: the shared pool's per-endpoint usage over every run. */
+  readonly endpoints?: Record<string, EndpointUsage>;
+  /** `parallel: auto`: where the number of runs at once ended, and how many times it moved. */
+  readonly window?: { readonly final: number; readonly changes: number };
+  /** The sweep's budget, when it kept runs from starting. */
+  readonly budgetStop?: LocalSweepResult['budgetStop'];
+}
+
+/**
+ * Options of an ablation. Runs go to worker processes (`jobs`: the zero-time simulator) or run in
+ * this process `parallel` at once over one shared backend (sweep-local.ts).
+ */
+export interface AblationOptions extends LocalSweepOptions {
   readonly variants?: readonly string[];
   /** Number of seeds, counted up from the scenario's seed. */
   readonly seeds?: number;
-  readonly tasks?: number;
-  readonly inFlight?: InFlight;
   /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
   readonly outDir?: string;
-  /** Runs at once. In-process simulated runs share one CPU thread, so this mostly helps HTTP backends. */
-  readonly parallel?: number;
-  readonly model?: () => LanguageModel;
-  readonly onRunDone?: (variant: string, seed: number, summary: RunSummary) => void;
 }
 
 /** Mean and sample sd (0 for one value). */
@@ -104,10 +150,7 @@ export interface FailedRun {
   readonly attempts: number;
 }
 
-/** The key of one (variant, seed) run in the maps `aggregateAblation` reads. */
-export function runKey(variant: string, seed: number): string {
-  return `${variant}/${seed}`;
-}
+export { runKey };
 
 /** Validate the variants (unknown names throw before anything runs) and fix the seeds and output directory. */
 export function planAblation(loaded: LoadedScenario, opts: Pick<AblationOptions, 'variants' | 'seeds' | 'outDir'> & { readonly id?: string } = {}): AblationPlan {
@@ -127,31 +170,53 @@ export function planAblation(loaded: LoadedScenario, opts: Pick<AblationOptions,
 export function aggregateAblation(
   plan: AblationPlan,
   results: ReadonlyMap<string, RunSummary>,
-  extra: { readonly failed?: readonly FailedRun[]; readonly hosts?: ReadonlyMap<string, string> } = {},
+  extra: { readonly failed?: readonly FailedRun[]; readonly hosts?: ReadonlyMap<string, string>; readonly notRun?: readonly { variant: string; seed: number }[]; readonly execution?: SweepExecution } = {},
 ): AblationResult {
   const failed = extra.failed ?? [];
+  const notRun = extra.notRun ?? [];
   const out: Record<string, VariantResult> = {};
   for (const variant of plan.variants) {
     const failedSeeds = plan.seedList.filter((s) => failed.some((f) => f.variant === variant && f.seed === s));
-    const seeds = plan.seedList.filter((s) => !failedSeeds.includes(s));
+    const notRunSeeds = plan.seedList.filter((s) => notRun.some((f) => f.variant === variant && f.seed === s));
+    const seeds = plan.seedList.filter((s) => !failedSeeds.includes(s) && !notRunSeeds.includes(s));
     const runs = seeds.map((s) => {
       const r = results.get(runKey(variant, s));
       if (!r) throw new Error(`ablation: no result for ${variant} seed ${s}`);
       return r;
     });
     const niches = [...new Set(runs.flatMap((r) => Object.keys(r.perNiche)))];
+    const perSeed = runs.map((r, i) => seedResult(seeds[i]!, r));
+    const priced = perSeed.length > 0 && perSeed.every((x) => x.usd !== undefined);
     out[variant] = {
       accuracy: stat(runs.map((r) => r.accuracy)),
       perNiche: Object.fromEntries(niches.map((ni) => [ni, stat(runs.map((r) => r.perNiche[ni] ?? 0))])),
       stableSpecialists: stat(runs.map((r) => r.stableSpecialists ?? 0)),
+      tokens: stat(perSeed.map((x) => x.tokens)),
+      completionTokens: stat(perSeed.map((x) => x.completionTokens)),
+      ...(priced ? { usd: stat(perSeed.map((x) => x.usd!)) } : {}),
+      perSeed,
       runs: runs.map((r) => r.runDir),
       ...(extra.hosts ? { hosts: seeds.map((s) => extra.hosts!.get(runKey(variant, s)) ?? '') } : {}),
       ...(failedSeeds.length ? { failedSeeds } : {}),
+      ...(notRunSeeds.length ? { notRunSeeds } : {}),
     };
   }
   return {
     variants: out, seeds: plan.seedList.length, scenario: plan.scenario, seedList: [...plan.seedList], outDir: plan.outDir,
     ...(failed.length ? { failed: [...failed] } : {}),
+    ...(notRun.length ? { notRun: notRun.map((n) => ({ variant: n.variant, seed: n.seed })) } : {}),
+    ...(extra.execution ? { execution: extra.execution } : {}),
+  };
+}
+
+/** One finished run's figures for ablation.json. */
+function seedResult(seed: number, r: RunSummary): SeedResult {
+  const t = r.tokens.total;
+  return {
+    seed, accuracy: r.accuracy, perNiche: { ...r.perNiche }, stableSpecialists: r.stableSpecialists ?? 0,
+    tokens: t.promptTokens + t.completionTokens, completionTokens: t.completionTokens,
+    ...(t.costNanoUsd !== undefined ? { usd: roundUsd(t.costNanoUsd / 1e9) } : {}),
+    ...(r.virtualSeconds !== undefined ? { virtualSeconds: r.virtualSeconds } : {}),
   };
 }
 
@@ -185,7 +250,9 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
   const file: AblationPlanFile = {
     schemaVersion: 1, config: loaded.scenario, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
     ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
-    ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}),
+    ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
+    ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
   };
   writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}\n`);
   return { result: await executeAblation(loaded, plan, opts, false), outDir };
@@ -201,36 +268,28 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
   const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
   const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
-  return executeAblation(loaded, plan, { tasks: file.tasks, inFlight: file.inFlight, parallel: file.parallel, ...opts }, true);
+  const saved = {
+    ...(file.tasks !== undefined ? { tasks: file.tasks } : {}), ...(file.inFlight !== undefined ? { inFlight: file.inFlight } : {}),
+    ...(file.staleness !== undefined ? { staleness: file.staleness } : {}), ...(file.evolveTiming !== undefined ? { evolveTiming: file.evolveTiming } : {}),
+    ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
+    ...(file.budget !== undefined ? { budget: file.budget } : {}),
+  };
+  return executeAblation(loaded, plan, { ...saved, ...opts }, true);
 }
 
 async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {
-  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed })));
-  const results = new Map<string, RunSummary>();
-  let next = 0;
-  let interrupted = false;
-  const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}), ...(opts.onAbandonable ? { onAbandonable: opts.onAbandonable } : {}) };
-  const runOne = (variant: string, seed: number): Promise<RunResult> => {
-    // No per-run HTML reports (no afterRun): `evochamber report <ablation dir>` draws the variants side by side.
-    const runOpts = {
-      variant, seed, tasks: opts.tasks, inFlight: opts.inFlight, outDir: path.join(plan.outDir, `${variant}-s${seed}`),
-      ...(opts.model ? { model: opts.model() } : {}), ...stopOpts,
-    };
-    // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.
-    return resume ? continueRun(loaded, runOpts) : runScenario(loaded, runOpts);
+  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed, outDir: jobDir(plan.outDir, variant, seed) })));
+  const sweep = await runLocalSweep(loaded, jobs, opts, resume);
+  if (sweep.interrupted) return null;
+  const v = sweep.server;
+  const execution: SweepExecution = {
+    mode: sweep.mode, shared: sweep.shared, speculativeOff: sweep.speculativeOff,
+    ...(v ? { virtual: { profile: v.profile, virtualSeconds: Math.round(v.virtualSeconds * 1000) / 1000, tokensPerSecond: Math.round(v.tokensPerSecond * 10) / 10, utilization: v.utilization === null ? null : Math.round(v.utilization * 1e4) / 1e4, generatedTokens: v.generatedTokens } } : {}),
+    ...(sweep.endpoints ? { endpoints: sweep.endpoints } : {}),
+    ...(sweep.window ? { window: { final: sweep.window.final, changes: sweep.window.changes.length } } : {}),
+    ...(sweep.budgetStop ? { budgetStop: sweep.budgetStop } : {}),
   };
-  const worker = async () => {
-    while (next < jobs.length && !interrupted && !opts.stop?.aborted) {
-      const { variant, seed } = jobs[next++]!;
-      const r = await runOne(variant, seed);
-      if (r.interrupted) { interrupted = true; return; }
-      results.set(runKey(variant, seed), r.summary);
-      opts.onRunDone?.(variant, seed, r.summary);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.parallel ?? 1, jobs.length)) }, worker));
-  if (interrupted || results.size < jobs.length) return null;
-  const result = aggregateAblation(plan, results);
+  const result = aggregateAblation(plan, sweep.results, { notRun: sweep.notRun, execution });
   writeAblation(result);
   return result;
 }
@@ -243,18 +302,30 @@ async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts:
 export function formatAblationTable(r: AblationResult): string {
   const names = Object.keys(r.variants);
   const niches = [...new Set(names.flatMap((v) => Object.keys(r.variants[v]!.perNiche)))];
-  const cell = (s: Stat) => `${s.mean.toFixed(3)}±${s.sd.toFixed(3)}`;
+  // One finished seed has no spread: print the value alone, never "± 0.000".
+  const cell = (s: Stat, n: number, digits = 3) => (n > 1 ? `${s.mean.toFixed(digits)}±${s.sd.toFixed(digits)}` : s.mean.toFixed(digits));
+  const kTokens = (s: Stat, n: number) => (n > 1 ? `${(s.mean / 1000).toFixed(0)}k±${(s.sd / 1000).toFixed(0)}k` : `${(s.mean / 1000).toFixed(0)}k`);
+  const priced = names.some((v) => r.variants[v]!.usd !== undefined);
   const w = Math.max(8, ...names.map((n) => n.length));
-  const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n) => n.slice(0, 13).padStart(13)), 'stable'.padStart(11)];
+  const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n) => n.slice(0, 13).padStart(13)), 'stable'.padStart(11),
+    'tokens/run'.padStart(13), ...(priced ? ['USD/run'.padStart(15)] : [])];
   const rows = names.map((v) => {
     const x = r.variants[v]!;
     const failed = x.failedSeeds ?? [];
-    if (failed.length === r.seeds) return [v.padEnd(w), 'FAILED'.padStart(13), `(all ${r.seeds} seeds failed)`].join(' ');
-    return [v.padEnd(w), cell(x.accuracy).padStart(13), ...niches.map((n) => cell(x.perNiche[n] ?? { mean: 0, sd: 0 }).padStart(13)),
-      `${x.stableSpecialists.mean.toFixed(1)}±${x.stableSpecialists.sd.toFixed(1)}`.padStart(11),
-      ...(failed.length ? [`(failed seeds: ${failed.join(', ')})`] : [])].join(' ');
+    const notRun = x.notRunSeeds ?? [];
+    const n = r.seeds - failed.length - notRun.length;
+    if (n === 0) return [v.padEnd(w), (failed.length ? 'FAILED' : 'NOT RUN').padStart(13), failed.length ? `(all ${r.seeds} seeds failed)` : '(the sweep\'s budget was spent before it started)'].join(' ');
+    return [v.padEnd(w), cell(x.accuracy, n).padStart(13), ...niches.map((ni) => cell(x.perNiche[ni] ?? { mean: 0, sd: 0 }, n).padStart(13)),
+      cell(x.stableSpecialists, n, 1).padStart(11), kTokens(x.tokens, n).padStart(13), ...(priced ? [(x.usd ? cell(x.usd, n, 4) : '–').padStart(15)] : []),
+      ...(failed.length ? [`(failed seeds: ${failed.join(', ')})`] : []), ...(notRun.length ? [`(not run, budget spent: seeds ${notRun.join(', ')})`] : [])].join(' ');
   });
   const failures = (r.failed ?? []).map((f) => `failed: ${f.variant} seed ${f.seed} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}: ${f.error}`);
-  return [`ablation of ${r.scenario} over ${r.seeds} seeds (${r.seedList.join(', ')}): mean ± sd`, head.join(' '), ...rows, ...failures,
+  const x = r.execution;
+  const how = [
+    ...(x?.virtual ? [`virtual time on one ${x.virtual.profile} server: ${(x.virtual.virtualSeconds / 3600).toFixed(2)} h for the whole sweep, ${x.virtual.tokensPerSecond.toFixed(0)} output tokens/s, utilization ${x.virtual.utilization === null ? '–' : `${(100 * x.virtual.utilization).toFixed(1)} %`}`] : []),
+    ...(x?.speculativeOff ? ['speculative completion was off in every run (the runs shared one server)'] : []),
+    ...(r.notRun?.length ? [`not run: ${r.notRun.length} runs, the sweep's budget was spent first (${x?.budgetStop ? `${x.budgetStop.limit} ${Math.round(x.budgetStop.spent)} of ${x.budgetStop.budget}` : 'budget'})`] : []),
+  ];
+  return [`ablation of ${r.scenario} over ${r.seeds} seed${r.seeds === 1 ? '' : 's'} (${r.seedList.join(', ')})${r.seeds > 1 ? ': mean ± sd' : ''}`, head.join(' '), ...rows, ...failures, ...how,
     `runs and ablation.json: ${r.outDir}`].join('\n');
 }

@@ -69,6 +69,17 @@ export interface BackendModel {
   readonly latency?: VirtualLatency;
 }
 
+/** A virtual server shared by the runs of a sweep. */
+export interface SharedLatency {
+  readonly profile: string;
+  /** The virtual time of one run of the sweep; `key` orders its requests among the other runs'. */
+  forRun(scenario: Scenario, key: string): VirtualLatency;
+  /** What the server did for the whole sweep. */
+  stats(): VirtualStats;
+  /** The shared clock now, in seconds. */
+  now(): number;
+}
+
 /** A problem with a scenario a plug-in found: the field (dotted path) and what is wrong with it. */
 export interface ScenarioIssue {
   readonly field: string;
@@ -87,8 +98,11 @@ export interface ModelPlugin {
   readonly name: string;
   /** Checks the parts of a scenario it owns (e.g. the simulator's `sim` overrides); called when a scenario is parsed. */
   validate?(scenario: Scenario): ScenarioIssue | undefined;
-  /** Build the model of a scenario whose `model.backend` is `name`. */
-  build?(scenario: Scenario): BackendModel;
+  /**
+   * Build the model of a scenario whose `model.backend` is `name`; with `ctx.latency`, the run is
+   * timed by that virtual time (a sweep's shared server) instead of one of its own.
+   */
+  build?(scenario: Scenario, ctx?: { readonly latency?: VirtualLatency }): BackendModel;
   /**
    * Virtual time for a scenario of this backend, also when the run's model is given directly or
    * replayed from a journal; undefined when the scenario runs in zero or real time.
@@ -99,6 +113,12 @@ export interface ModelPlugin {
    * outcomes the same way (`instant`).
    */
   zeroTime?(scenario: Scenario): boolean;
+  /**
+   * One virtual server and clock for every run of a sweep (`ablate --latency`): each run joins it
+   * with its own key, which orders its requests among the others' at one instant. Undefined when
+   * the scenario does not run in virtual time.
+   */
+  sharedLatency?(scenario: Scenario): SharedLatency | undefined;
   /** Wrap a model another backend built, when the scenario asks for it (serve-sim's side channel over the OpenAI pool); `built` itself otherwise. */
   wrap?(built: BackendModel, scenario: Scenario): BackendModel;
 }

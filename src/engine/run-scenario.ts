@@ -21,6 +21,7 @@ import type { ModelPlugin, VirtualLatency } from './model-plugins';
 import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { Budget, BudgetStop } from './budget';
+import type { SharedBackend } from './shared-backend';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -49,6 +50,11 @@ export interface ExtensionOptions {
    * entry and the CLI register the simulated model). A resume must pass the same ones.
    */
   readonly plugins?: readonly ModelPlugin[];
+  /**
+   * The backend shared with the other runs of a sweep in this process (one pool, one virtual server);
+   * the run takes its own view of it instead of building a backend. Set by `ablate`.
+   */
+  readonly shared?: { readonly backend: SharedBackend; readonly key: string };
 }
 
 /**
@@ -220,7 +226,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
   if (replaySource && !existsSync(replaySource)) throw new Error(`${opts.replayFrom}: no ${JOURNAL_FILE} to replay from`);
-  const backend = backendFor(scenario, opts);
+  const backend = opts.shared ? opts.shared.backend.forRun(scenario, opts.shared.key) : backendFor(scenario, opts);
   try {
     // The sandbox's threat is model-written code. The in-process simulator's programs are the niche's own
     // reference and distractor programs, so a missing bubblewrap does not stop it (it still warns); any

@@ -7,19 +7,31 @@ import { fmt3, vl } from './charts/section';
 import { renderPage, type RenderedPage } from './html/page';
 import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
+import { ablationReproduceCommands, type AblationPlanView, type ReproducibleConfig } from './reproduce';
 
 /** The file an `ablate` output directory is recognised by. */
 export const ABLATION_FILE = 'ablation.json';
 
 const stat = z.object({ mean: z.number(), sd: z.number() });
 
-/** `ablation.json` as `evochamber ablate` writes it (extra fields are allowed). */
+const seedRow = z.looseObject({
+  seed: z.number(), accuracy: z.number(), perNiche: z.record(z.string(), z.number()), stableSpecialists: z.number(),
+  tokens: z.number(), completionTokens: z.number(), usd: z.number().optional(), virtualSeconds: z.number().optional(),
+});
+
+/** `ablation.json` as `evochamber ablate` writes it (extra fields are allowed; an older file lacks tokens and per-seed rows). */
 export const ablationFileSchema = z.looseObject({
   variants: z.record(z.string(), z.looseObject({
     accuracy: stat,
     perNiche: z.record(z.string(), stat),
     stableSpecialists: stat,
     runs: z.array(z.string()),
+    tokens: stat.optional(),
+    completionTokens: stat.optional(),
+    usd: stat.optional(),
+    perSeed: z.array(seedRow).optional(),
+    failedSeeds: z.array(z.number()).optional(),
+    notRunSeeds: z.array(z.number()).optional(),
   })),
   seeds: z.number().int().positive(),
   scenario: z.string().optional(),
@@ -42,7 +54,17 @@ export const ablationReportDataSchema = z.object({
     perNiche: z.array(z.object({ niche: z.string(), mean: z.number(), sd: z.number() })),
     stableSpecialists: stat,
     runs: z.array(z.string()),
+    tokens: stat.nullable(),
+    completionTokens: stat.nullable(),
+    usd: stat.nullable(),
+    perSeed: z.array(seedRow),
+    notRun: z.array(z.number()),
+    failed: z.array(z.number()),
   })),
+  /** How to run this ablation again; null when its ablation-plan.json is missing. */
+  reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string() }).nullable(),
+  /** The scenario as run (from ablation-plan.json), saved beside the report for `reproduce.command`. */
+  scenarioConfig: z.unknown(),
 });
 
 /** Ablation report data. */
@@ -53,8 +75,22 @@ export function isAblationDir(dir: string): boolean {
   return existsSync(path.join(dir, ABLATION_FILE));
 }
 
-/** Read and validate `ablation.json`; fails with the file name and the first problem. */
-export function buildAblationData(dir: string, clock: Clock): AblationReportData {
+/** The plan file `ablate` writes first (engine/ablate.ts ABLATION_PLAN_FILE; report/ reads files, not engine/). */
+const PLAN_FILE = 'ablation-plan.json';
+
+/** What the plan file says about reproducing the ablation, or null when it is missing or unreadable. */
+function readPlan(dir: string): AblationPlanView | null {
+  try {
+    const p = JSON.parse(readFileSync(path.join(dir, PLAN_FILE), 'utf8')) as { config?: ReproducibleConfig; variants?: string[]; seeds?: number; tasks?: number };
+    if (!p.config || !Array.isArray(p.variants) || typeof p.seeds !== 'number') return null;
+    return { config: p.config, variants: p.variants, seeds: p.seeds, ...(typeof p.tasks === 'number' ? { tasks: p.tasks } : {}) };
+  } catch {
+    return null;
+  }
+}
+
+/** Read and validate `ablation.json`; fails with the file name and the first problem. `outDir` is where the report goes (its reproduce command names it). */
+export function buildAblationData(dir: string, clock: Clock, outDir = dir): AblationReportData {
   const file = path.join(dir, ABLATION_FILE);
   let raw: unknown;
   try {
@@ -73,16 +109,29 @@ export function buildAblationData(dir: string, clock: Clock): AblationReportData
     perNiche: Object.entries(v.perNiche).map(([niche, s]) => ({ niche, ...s })),
     stableSpecialists: v.stableSpecialists,
     runs: v.runs,
+    tokens: v.tokens ?? null,
+    completionTokens: v.completionTokens ?? null,
+    usd: v.usd ?? null,
+    perSeed: v.perSeed ?? [],
+    notRun: v.notRunSeeds ?? [],
+    failed: v.failedSeeds ?? [],
   }));
   const niches = [...new Set(variants.flatMap((v) => v.perNiche.map((p) => p.niche)))];
+  const plan = readPlan(dir);
   return ablationReportDataSchema.parse({
     schemaVersion: REPORT_DATA_SCHEMA_VERSION, kind: 'ablation', generatedAt: clock.isoNow(), dir: path.resolve(dir),
     scenario: parsed.data.scenario ?? null, seeds: parsed.data.seeds, seedList: parsed.data.seedList ?? null, niches, variants,
+    reproduce: plan ? ablationReproduceCommands(plan, outDir) : null, scenarioConfig: plan?.config ?? null,
   });
 }
 
 /** Section ids of an ablation report, in page order. */
-export const ABLATION_SECTIONS = ['variants', 'per-niche', 'specialists', 'runs'] as const;
+export const ABLATION_SECTIONS = ['variants', 'per-niche', 'specialists', 'cost', 'seeds', 'runs', 'reproduce'] as const;
+
+/** A mean ± sd cell; one seed has no spread, so its value stands alone. */
+const meanSd = (s: { mean: number; sd: number }, n: number, f: (x: number) => string = fmt3) => (n > 1 ? `${f(s.mean)} ± ${f(s.sd)}` : f(s.mean));
+/** Seeds behind a variant's figures. */
+const seedsOf = (v: AblationReportData['variants'][number], seeds: number) => seeds - v.failed.length - v.notRun.length;
 
 function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string[], color: object, offset = false, scale: object = { domain: [0, 1] }): Record<string, unknown>[] {
   const x = offset ? { xOffset: { field: 'variant', type: 'nominal', sort } } : {};
@@ -115,7 +164,7 @@ export function ablationSections(d: AblationReportData): Section[] {
       height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
       layer: meanSdLayers('mean', 'mean reward', names, color) }),
   });
-  overall.tables.push({ caption: 'Accuracy per variant', headers: ['variant', 'mean', 'sd', 'runs'], rows: d.variants.map((v) => [v.name, fmt3(v.accuracy.mean), fmt3(v.accuracy.sd), v.runs.length]) });
+  overall.tables.push({ caption: 'Accuracy per variant', headers: ['variant', 'mean', 'sd', 'runs'], rows: d.variants.map((v) => [v.name, fmt3(v.accuracy.mean), seedsOf(v, d.seeds) > 1 ? fmt3(v.accuracy.sd) : '–', v.runs.length]) });
   if (d.niches.length === 0) perNiche.notes.push('No per-niche figures in ablation.json.');
   else {
     perNiche.charts.push({
@@ -127,7 +176,7 @@ export function ablationSections(d: AblationReportData): Section[] {
         layer: meanSdLayers('mean', 'mean reward', names, color, true) }),
     });
     perNiche.tables.push({ caption: 'Mean reward per niche (mean ± sd)', headers: ['variant', ...d.niches],
-      rows: d.variants.map((v) => [v.name, ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? `${fmt3(p.mean)} ± ${fmt3(p.sd)}` : '–'; })]) });
+      rows: d.variants.map((v) => [v.name, ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? meanSd(p, seedsOf(v, d.seeds)) : '–'; })]) });
   }
   const most = Math.max(...d.variants.map((v) => v.stableSpecialists.mean + v.stableSpecialists.sd));
   if (most <= 0) {
@@ -144,7 +193,51 @@ export function ablationSections(d: AblationReportData): Section[] {
   specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],
     rows: d.variants.map((v) => [v.name, v.stableSpecialists.mean.toFixed(2), v.stableSpecialists.sd.toFixed(2)]) });
   runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
-  return [overall, perNiche, specialists, runs];
+  return [overall, perNiche, specialists, costSection(d), seedsSection(d), runs, reproduceSection(d)];
+}
+
+/** Tokens and dollars per run, by variant: what each row of the table cost. */
+function costSection(d: AblationReportData): Section {
+  const priced = d.variants.some((v) => v.usd !== null);
+  const s: Section = { id: 'cost', heading: 'Cost per variant', intro: `Tokens per run (prompt plus completion, and completion alone)${priced ? ' and US dollars per run at the scenario\'s prices' : ''}, mean over the seeds.`, charts: [], tables: [], notes: [] };
+  if (d.variants.every((v) => v.tokens === null)) {
+    s.notes.push('This ablation.json has no token figures (written by an older version).');
+    return s;
+  }
+  const k = (x: number) => `${(x / 1000).toFixed(1)}k`;
+  s.tables.push({
+    caption: 'Cost per run', headers: ['variant', 'tokens', 'completion tokens', ...(priced ? ['USD'] : [])],
+    rows: d.variants.map((v) => {
+      const n = seedsOf(v, d.seeds);
+      return [v.name, v.tokens ? meanSd(v.tokens, n, k) : '–', v.completionTokens ? meanSd(v.completionTokens, n, k) : '–', ...(priced ? [v.usd ? meanSd(v.usd, n, (x) => x.toFixed(4)) : '–'] : [])];
+    }),
+  });
+  return s;
+}
+
+/** Every seed's own figures, as a paper's per-seed appendix gives them. */
+function seedsSection(d: AblationReportData): Section {
+  const s: Section = { id: 'seeds', heading: 'Per seed', intro: 'Each run\'s accuracy, stable specialists and tokens; the figures above are their mean ± sd.', charts: [], tables: [], notes: [] };
+  const rows = d.variants.flatMap((v) => [
+    ...v.perSeed.map((r) => [v.name, r.seed, fmt3(r.accuracy), r.stableSpecialists, r.tokens, ...(r.virtualSeconds !== undefined ? [`${(r.virtualSeconds / 3600).toFixed(2)} h`] : [])]),
+    ...v.notRun.map((seed) => [v.name, seed, 'not run (budget spent)', '–', '–']),
+    ...v.failed.map((seed) => [v.name, seed, 'failed', '–', '–']),
+  ]);
+  if (rows.length === 0) s.notes.push('This ablation.json has no per-seed rows (written by an older version).');
+  else s.tables.push({ caption: 'Runs by seed', headers: ['variant', 'seed', 'accuracy', 'stable specialists', 'tokens', ...(rows.some((r) => r.length > 5) ? ['virtual time'] : [])], rows });
+  return s;
+}
+
+function reproduceSection(d: AblationReportData): Section {
+  const base = { id: 'reproduce', heading: 'Reproduce', intro: `${d.variants.length} variants × ${d.seeds} seeds, as ablate ran them.`, charts: [], tables: [] };
+  if (!d.reproduce) return { ...base, notes: ['No ablation-plan.json beside ablation.json: the command that made it is unknown.'] };
+  return {
+    ...base, notes: [],
+    code: [
+      { label: `The scenario exactly as run (saved beside this report as ${d.reproduce.scenarioFile}):`, text: d.reproduce.command },
+      { label: 'Or from the original scenario file, if it is unchanged:', text: d.reproduce.fromOriginal },
+    ],
+  };
 }
 
 /** Render the ablation report page. */
@@ -163,10 +256,15 @@ export function ablationSummaryMarkdown(d: AblationReportData): string {
   return [
     `# EvoChamber ablation: ${d.scenario ?? 'scenario'} · ${d.variants.length} variants × ${d.seeds} seeds`,
     '',
-    markdownTable(['variant', 'accuracy', 'stable specialists', ...d.niches], d.variants.map((v) => [
-      v.name, `${fmt3(v.accuracy.mean)} ± ${fmt3(v.accuracy.sd)}`, `${v.stableSpecialists.mean.toFixed(2)} ± ${v.stableSpecialists.sd.toFixed(2)}`,
-      ...d.niches.map((n) => { const p = v.perNiche.find((x) => x.niche === n); return p ? `${fmt3(p.mean)} ± ${fmt3(p.sd)}` : '–'; }),
-    ])),
+    markdownTable(['variant', 'accuracy', 'stable specialists', ...d.niches, 'tokens/run'], d.variants.map((v) => {
+      const n = seedsOf(v, d.seeds);
+      return [
+        v.name, meanSd(v.accuracy, n), meanSd(v.stableSpecialists, n, (x) => x.toFixed(2)),
+        ...d.niches.map((ni) => { const p = v.perNiche.find((x) => x.niche === ni); return p ? meanSd(p, n) : '–'; }),
+        v.tokens ? meanSd(v.tokens, n, (x) => `${(x / 1000).toFixed(1)}k`) : '–',
+      ];
+    })),
     '',
+    ...(d.reproduce ? ['```sh', d.reproduce.command, `# or, from the original scenario file: ${d.reproduce.fromOriginal}`, '```', ''] : []),
   ].join('\n');
 }

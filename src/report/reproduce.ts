@@ -97,13 +97,41 @@ export function backendFlags(model: ModelSection | undefined): string[] {
  * against a real server it changes which requests overlap, so it is part of the run.)
  */
 export function reproduceFlags(config: ReproducibleConfig, variant: string, seed: number, tasks: number): string[] {
+  return ['--variant', variant, '--seed', String(seed), '--tasks', String(tasks), ...scenarioFlags(config)];
+}
+
+/**
+ * The flags that decide a result beside the variant, the seed and the number of tasks: shared by
+ * a run's reproduce command and an ablation's (`ablate` takes the same ones).
+ */
+export function scenarioFlags(config: ReproducibleConfig): string[] {
   return [
-    '--variant', variant, '--seed', String(seed), '--tasks', String(tasks),
     '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
     '--staleness', config.engine?.staleness?.policy ?? DEFAULT_STALENESS.policy,
     '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
     ...backendFlags(config.model),
   ];
+}
+
+/** What an ablation ran (its `ablation-plan.json`), as far as reproducing it needs. */
+export interface AblationPlanView {
+  readonly config: ReproducibleConfig;
+  readonly variants: readonly string[];
+  readonly seeds: number;
+  readonly tasks?: number;
+}
+
+/** How to run the same ablation again: from the scenario as run (saved beside the report), or the original file. */
+export function ablationReproduceCommands(plan: AblationPlanView, outDir: string): ReportData['reproduce'] {
+  const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds), '--tasks', String(plan.tasks ?? plan.config.stream?.tasks ?? 0)];
+  const flags = [...own, ...scenarioFlags(plan.config)].map(shellWord).join(' ');
+  const rel = path.relative(process.cwd(), outDir);
+  const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : outDir;
+  return {
+    scenarioFile: 'scenario.json',
+    command: `npx evochamber ablate ${shellWord(path.join(where, 'scenario.json'))} ${flags}`,
+    fromOriginal: `npx evochamber ablate ${shellWord(`scenarios/${plan.config.name ?? 'scenario'}.json`)} ${flags}`,
+  };
 }
 
 /** How to run the same scenario again: from the scenario as run (saved beside the report), or the original file. */

@@ -40,8 +40,12 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const clock = opts.clock ?? systemClock;
   const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
   if (isAblationDir(dir)) {
-    const data = buildAblationData(dir, clock);
+    const data = buildAblationData(dir, clock, outDir);
     const page = await renderAblationPage(data);
+    if (data.reproduce) {
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.scenarioConfig, null, 2)}\n`);
+    }
     return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
   }
   const data = await buildReportData(dir, { clock, outDir });

@@ -6,7 +6,7 @@ import { SimSideChannel, type SimNiche, type SimTask } from './side-channel';
 import { SimModel } from './sim-model';
 import { DEFAULT_SIM_PARAMS, type SimParams } from './sim-params';
 import { VirtualClock } from './virtual/virtual-clock';
-import { VirtualServerModel, type VirtualServerStats } from './virtual/virtual-server-model';
+import { VirtualServer, VirtualServerModel, type VirtualServerStats } from './virtual/virtual-server-model';
 
 /**
  * The parts of a scenario the simulator reads. It declares them itself (sim/ sits below engine/);
@@ -82,6 +82,45 @@ export function simLatency(scenario: SimScenario): SimVirtualLatency | undefined
   };
 }
 
+/** The simulator's virtual server shared by a sweep's runs (the engine's SharedLatency). */
+export interface SimSharedLatency {
+  readonly profile: string;
+  forRun(scenario: SimScenario, key: string): SimVirtualLatency;
+  stats(): VirtualServerStats;
+  now(): number;
+}
+
+/**
+ * One virtual server and clock for every run of a sweep (`ablate --latency`), as the runs would
+ * share one GPU server: the batch scheduler sees all their requests. Its latency jitter is drawn
+ * from the sweep's first seed. Undefined when the scenario does not run in virtual time.
+ */
+export function simSharedLatency(scenario: SimScenario): SimSharedLatency | undefined {
+  const own = simLatency(scenario);
+  if (!own) return undefined;
+  const server = new VirtualServer({ profile: own.profile, seed: scenario.seed });
+  const now = () => server.clock.now() / 1000;
+  return {
+    profile: own.profile,
+    forRun: (_run, key) => {
+      let model: VirtualServerModel | undefined;
+      return {
+        profile: own.profile,
+        wrap: (inner) => {
+          if (model) throw new Error('virtual latency: wrap() is called once per run');
+          model = server.join(inner, key);
+          return model;
+        },
+        hold: (work) => server.clock.hold(work),
+        stats: () => model?.stats(),
+        now,
+      };
+    },
+    stats: () => server.stats(),
+    now,
+  };
+}
+
 /**
  * The simulated model as a model plug-in (README, "The simulated model"): it builds the model of
  * `model.backend: "sim"` scenarios (in zero time, or in virtual time behind a latency profile),
@@ -101,9 +140,9 @@ export const simPlugin = {
     return { field: ['sim', ...at].join('.'), message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message };
   },
 
-  build(scenario: SimScenario): SimBackendModel {
+  build(scenario: SimScenario, ctx?: { readonly latency?: SimVirtualLatency }): SimBackendModel {
     const channel = new SimSideChannel();
-    const latency = simLatency(scenario);
+    const latency = ctx?.latency ?? simLatency(scenario);
     return {
       model: new SimModel({ seed: scenario.seed, params: scenario.sim as Partial<SimParams>, sideChannel: channel }),
       observer: channel,
@@ -120,6 +159,8 @@ export const simPlugin = {
   },
 
   latency: simLatency,
+
+  sharedLatency: simSharedLatency,
 
   zeroTime: (scenario: SimScenario): boolean => simLatency(scenario) === undefined,
 

@@ -31,6 +31,10 @@ describe('ablate', () => {
     const table = formatAblationTable(r);
     expect(table).toMatch(/single-agent\s+\d\.\d{3}±\d\.\d{3}/);
     expect(table).toMatch(/evochamber/);
+    // One seed has no spread: its values stand alone, never "± 0.000".
+    const one = formatAblationTable({ ...r, seeds: 1, seedList: [1], variants: { 'single-agent': { ...r.variants['single-agent']!, perSeed: r.variants['single-agent']!.perSeed.slice(0, 1) } } });
+    expect(one).not.toMatch(/±/);
+    expect(one).toMatch(/single-agent\s+\d\.\d{3}\s/);
   });
 
   it('prints the documented JSON line last and rejects unknown variants before running anything', () => {
@@ -41,7 +45,12 @@ describe('ablate', () => {
     const last = JSON.parse(ok.stdout.trim().split('\n').pop()!);
     expect(Object.keys(last)).toEqual(['variants', 'seeds']);
     expect(last.seeds).toBe(2);
-    expect(Object.keys(last.variants.individual)).toEqual(['accuracy', 'perNiche', 'stableSpecialists', 'runs']);
+    expect(Object.keys(last.variants.individual)).toEqual(['accuracy', 'perNiche', 'stableSpecialists', 'tokens', 'completionTokens', 'perSeed', 'runs']);
+    // Per-seed values, as a paper table's appendix needs them: each seed's own accuracy and tokens.
+    const perSeed = last.variants.individual.perSeed as Array<{ seed: number; accuracy: number; tokens: number }>;
+    expect(perSeed.map((x) => x.seed)).toEqual([1, 2]);
+    expect(stat(perSeed.map((x) => x.accuracy))).toEqual(last.variants.individual.accuracy);
+    expect(stat(perSeed.map((x) => x.tokens))).toEqual(last.variants.individual.tokens);
     const bad = cli('--variants', 'evochamber,telepathy', '--out', outDir);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/unknown variant "telepathy"/);

@@ -7,6 +7,11 @@ import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { queueFlag } from '../queue-flag';
+import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
+import { evolveTimingFlag, stalenessFlags } from './run';
+import { withSweepDefaults } from '../composition';
+import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 
 /** Help text of `evochamber ablate`. */
 export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
@@ -21,12 +26,26 @@ With --queue the runs go to a Redis queue, one job per (variant, seed), and any 
 shows progress, then prints the same table and writes the same ablation.json. A job that
 still fails after its attempts is a failed row (exit 3). Ctrl-C stops waiting, not the sweep.
 
+Where the runs go: the simulated model's runs spread over worker processes (--jobs, every
+core by default), each as deterministic as alone; with --latency (virtual time) or an HTTP
+backend they run in this process, --parallel at once, over ONE server: one virtual server and
+clock, or one endpoint pool with one cap per endpoint across every run. Runs that share a server
+run with speculative completion off (its cancellations would depend on the others' timing).
+
 Options:
   --variants a,b,…  variants to run (default: ${DEFAULT_ABLATION_VARIANTS.join(',')})
   --seeds N         seeds, counted up from the scenario's seed (default 3)
   --tasks N         tasks per run (default: the scenario's)
   --in-flight N     tasks in flight per run (a number, or "auto")
-  --parallel N      runs at once (default 1; helps most with HTTP backends; not with --queue)
+  --staleness NAME  staleness policy of every run (${STALENESS_POLICY_NAMES.join(', ')}); --tau N its τ
+  --evolve-timing T lag or when-ready, for every run
+  --jobs N          worker processes for the simulated model's runs (default: the core count)
+  --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
+                    raise the server's measured output tokens/s (default 1; not with --queue)
+  --budget-tokens N, --budget-completion-tokens N, --budget-usd X
+                    the sweep's budget: runs not started when it would be passed are marked in the
+                    table and ablation.json (each run's own budget is the scenario's "budget")
+  --price MODEL=IN/OUT  US dollars per million input / output tokens (tokens and cost per variant)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>)
   --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)
   --attempts N      with --queue: attempts per run before it counts as failed (default 3)
@@ -35,7 +54,8 @@ Options:
                     "evochamber resume <out dir>" continues an interrupted ablation
   --json            print the result as one JSON line last
   --quiet           no per-run progress lines
-`;
+
+${MODEL_FLAGS_HELP}`;
 
 /** `evochamber ablate`: exit 0; 3 when a run failed or any task of any run failed for infrastructure reasons; 4 when interrupted. */
 export async function ablateCommand(argv: string[]): Promise<number | void> {
@@ -46,6 +66,8 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
+      ...MODEL_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -57,16 +79,26 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return attach(values);
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
-  const loaded = loadScenario(positionals[0]!);
+  const loaded = withPriceFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
   let failedTasks = 0;
-  const common = { variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: inFlightFlag(values['in-flight']), outDir: values.out };
+  const staleness = stalenessFlags(values.staleness, values.tau);
+  const evolveTiming = evolveTimingFlag(values['evolve-timing']);
+  const common = {
+    variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: inFlightFlag(values['in-flight']), outDir: values.out,
+    ...(staleness ? { staleness } : {}), ...(evolveTiming ? { evolveTiming } : {}),
+  };
+  const budget = budgetFromFlags(values);
+  const jobs = intFlag(values.jobs, '--jobs', 1);
+  const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
   if (values.queue !== undefined) {
-    if (values.parallel !== undefined) throw new UsageError('--parallel does not apply with --queue (each worker has --concurrency)', ABLATE_HELP);
+    for (const f of ['parallel', 'jobs', 'budget-tokens', 'budget-completion-tokens', 'budget-usd'] as const) {
+      if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (each worker has --concurrency)`);
+    }
     const target = queueFlag(values.queue, ABLATE_HELP);
     const { runQueuedAblation } = await loadSweep();
     return waitAndPrint(values, (watch) => runQueuedAblation(loaded, {
@@ -77,15 +109,16 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   }
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
-  const { result, outDir } = await runAblationResumable(loaded, {
-    ...common, parallel: intFlag(values.parallel, '--parallel', 1),
+  const { result, outDir } = await runAblationResumable(loaded, withSweepDefaults({
+    ...common, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
+    onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
     onRunDone: (v, s, summary) => {
       done++;
       failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
-      if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
+      if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''}\n`);
     },
-  }).finally(() => signals.dispose());
+  })).finally(() => signals.dispose());
   if (!result) {
     process.stdout.write(`ablation interrupted; continue with: evochamber resume ${outDir}\n`);
     return EXIT.interrupted;

@@ -72,10 +72,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = tasks ?? loaded.scenario.stream.tasks;
   const staleness = stalenessFlags(values.staleness, values.tau);
-  const evolveTiming = values['evolve-timing'];
-  if (evolveTiming !== undefined && evolveTiming !== 'lag' && evolveTiming !== 'when-ready') {
-    throw new UsageError(`--evolve-timing: "${evolveTiming}" is neither lag nor when-ready`, RUN_HELP);
-  }
+  const evolveTiming = evolveTimingFlag(values['evolve-timing']);
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -104,13 +101,19 @@ export async function runCommand(argv: string[]): Promise<number | void> {
 }
 
 /** `--staleness` and `--tau` as a run option; a UsageError naming the policies for an unknown one. */
-function stalenessFlags(policy: string | undefined, tau: string | undefined): { policy?: string; tau?: number } | undefined {
+export function stalenessFlags(policy: string | undefined, tau: string | undefined): { policy?: string; tau?: number } | undefined {
   if (policy !== undefined && !STALENESS_POLICY_NAMES.includes(policy)) {
-    throw new UsageError(`--staleness: unknown policy "${policy}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`, RUN_HELP);
+    throw new UsageError(`--staleness: unknown policy "${policy}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`);
   }
   const t = intFlag(tau, '--tau', 0);
   if (policy === undefined && t === undefined) return undefined;
   return { ...(policy !== undefined ? { policy } : {}), ...(t !== undefined ? { tau: t } : {}) };
+}
+
+/** `--evolve-timing` as a run option; a UsageError for anything but lag or when-ready. */
+export function evolveTimingFlag(value: string | undefined): 'lag' | 'when-ready' | undefined {
+  if (value !== undefined && value !== 'lag' && value !== 'when-ready') throw new UsageError(`--evolve-timing: "${value}" is neither lag nor when-ready`);
+  return value;
 }
 
 /** Print a run's summary (or where an interrupted run stopped) and return its exit code. */

@@ -48,6 +48,7 @@ type State = 'preparing' | 'queued' | 'running' | 'done';
 
 interface Call {
   readonly req: CompletionRequest;
+  readonly tenant: Tenant;
   readonly submittedAt: number;
   readonly resolve: (c: Completion) => void;
   readonly reject: (e: unknown) => void;
@@ -62,33 +63,47 @@ interface Call {
   detach?: () => void;
 }
 
+/** What the server keeps per tenant (a run of a sweep; the only one for a run alone). */
+interface Tally {
+  generatedTokens: number;
+  requests: number;
+  aborted: number;
+  rateLimited: number;
+  promptSum: number;
+  contextWeighted: number;
+  lastEnd: number;
+}
+
+const emptyTally = (): Tally => ({ generatedTokens: 0, requests: 0, aborted: 0, rateLimited: 0, promptSum: 0, contextWeighted: 0, lastEnd: 0 });
+
+/** One tenant of a VirtualServer: a run, with the model that answers it and the key that orders its requests among the others'. */
+interface Tenant {
+  readonly inner: LanguageModel;
+  /** Put before each request's admission key ('' for a run alone, so a run alone keeps its order). */
+  readonly key: string;
+  /** Virtual ms when the tenant joined (its run started). */
+  readonly since: number;
+  readonly tally: Tally;
+}
+
 /**
- * A LanguageModel that answers with `inner` (the simulated model, or a journal in front of it)
- * at once and delivers each answer when serve-sim's latency model (a profile's BatchScheduler or
- * ApiScheduler) says its last token exists, in virtual time on a VirtualClock (README, "Virtual
- * time"). `timing` is in virtual milliseconds. Requests submitted at one instant are admitted in
- * the order of (seed key, prompt hash), whatever order the run made them in. An aborted request is
- * cancelled in the scheduler and rejects with CompletionAbortedError(tokens not generated, tokens
- * generated); one already answered resolves. With an api profile the rate limiter delays an
- * admission until it fits, as a client honouring retry-after would, instead of answering 429.
+ * serve-sim's latency model in virtual time, shared by every run that joins it (README, "Virtual
+ * time"; a sweep's runs join one server, as they would share one GPU server): one scheduler, one
+ * discrete-event clock. Each request is answered at once by its run's own model and delivered when
+ * the profile's BatchScheduler or ApiScheduler says its last token exists. Requests submitted at one
+ * instant are admitted in the order of (run key, seed key, prompt hash), whatever order the runs
+ * made them in. With an api profile the rate limiter delays an admission until it fits, as a client
+ * honouring retry-after would, instead of answering 429.
  */
-export class VirtualServerModel implements LanguageModel {
-  readonly name: string;
+export class VirtualServer {
   readonly clock: VirtualClock;
   readonly profile: LatencyProfile;
   private readonly scheduler: LatencyScheduler;
   private readonly limiter: RateLimiter | undefined;
   private queued: Call[] = [];
-  private lastEnd = 0;
-  private generatedTokens = 0;
-  private requests = 0;
-  private aborted = 0;
-  private rateLimited = 0;
-  private promptSum = 0;
-  private contextWeighted = 0;
+  private readonly all = emptyTally();
 
-  constructor(private readonly inner: LanguageModel, opts: VirtualServerOptions) {
-    this.name = inner.name;
+  constructor(opts: VirtualServerOptions) {
     this.clock = opts.clock ?? new VirtualClock();
     this.profile = typeof opts.profile === 'string' ? getProfile(opts.profile) : opts.profile;
     // The same stream serve-sim draws its latency jitter from for this seed.
@@ -100,27 +115,56 @@ export class VirtualServerModel implements LanguageModel {
     this.clock.onQuiescent(() => this.admitQueued());
   }
 
-  /** Keep virtual time still until `work` settles (see VirtualClock.hold). */
-  hold<T>(work: Promise<T>): Promise<T> {
-    return this.clock.hold(work);
+  /**
+   * A run joins: its requests are answered by `inner` and timed by this server. `key` sets the
+   * order of its requests among other runs' at one instant (each run of a sweep has its own).
+   */
+  join(inner: LanguageModel, key = ''): VirtualServerModel {
+    return new VirtualServerModel(inner, { server: this, key });
   }
 
-  complete(req: CompletionRequest): Promise<Completion> {
+  /** What the server did for everyone: the sweep's virtual time and utilization. */
+  stats(): VirtualServerStats {
+    return this.statsOf(this.all, 0);
+  }
+
+  /** @internal One tenant's figures, from when it joined. */
+  statsOf(t: Tally, since: number): VirtualServerStats {
+    const virtualSeconds = Math.max(0, t.lastEnd - since) / 1000;
+    const tokensPerSecond = virtualSeconds > 0 ? t.generatedTokens / virtualSeconds : 0;
+    const max = t.requests > 0 && t.generatedTokens > 0
+      ? maxTokensPerSecond(this.profile, {
+        meanPromptTokens: t.promptSum / t.requests,
+        meanCompletionTokens: t.generatedTokens / t.requests,
+        meanDecodeContext: t.contextWeighted / t.generatedTokens,
+      })
+      : null;
+    const c = this.clock.stats();
+    return {
+      profile: this.profile.name, virtualSeconds, generatedTokens: t.generatedTokens, tokensPerSecond,
+      maxTokensPerSecond: max, utilization: max ? tokensPerSecond / max : null,
+      requests: t.requests, aborted: t.aborted, rateLimited: t.rateLimited, events: c.events, settles: c.settles,
+    };
+  }
+
+  /** @internal Submit one tenant's request. */
+  submit(tenant: Tenant, req: CompletionRequest): Promise<Completion> {
     this.clock.touch();
     if (req.signal?.aborted) return Promise.reject(new CompletionAbortedError(null, 0));
     return new Promise<Completion>((resolve, reject) => {
-      const call: Call = { req, submittedAt: this.clock.now(), resolve, reject, state: 'preparing', generated: 0 };
+      const call: Call = { req, tenant, submittedAt: this.clock.now(), resolve, reject, state: 'preparing', generated: 0 };
       if (req.signal) {
         const onAbort = () => this.abort(call);
         req.signal.addEventListener('abort', onAbort, { once: true });
         call.detach = () => req.signal!.removeEventListener('abort', onAbort);
       }
       // The answer is computed now; holding it keeps the clock still if `inner` is not instant.
-      this.clock.hold(this.inner.complete(req)).then((reply) => {
+      this.clock.hold(tenant.inner.complete(req)).then((reply) => {
         if (call.state !== 'preparing') return;
         call.reply = reply;
         call.promptText = req.messages.map((m) => `${m.role}\n${m.content}`).join('\n');
-        call.key = `${req.seedKey ?? ''}\u0000${hash32(call.promptText).toString(36).padStart(7, '0')}\u0000${req.taskId ?? ''}\u0000${req.agentId ?? ''}\u0000${req.stage}`;
+        const own = `${req.seedKey ?? ''}\u0000${hash32(call.promptText).toString(36).padStart(7, '0')}\u0000${req.taskId ?? ''}\u0000${req.agentId ?? ''}\u0000${req.stage}`;
+        call.key = tenant.key === '' ? own : `${tenant.key}\u0001${own}`;
         call.state = 'queued';
         this.queued.push(call);
       }, (err: unknown) => {
@@ -129,28 +173,6 @@ export class VirtualServerModel implements LanguageModel {
         reject(err);
       });
     });
-  }
-
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.clock.hold(this.inner.embed(texts));
-  }
-
-  stats(): VirtualServerStats {
-    const virtualSeconds = this.lastEnd / 1000;
-    const tokensPerSecond = virtualSeconds > 0 ? this.generatedTokens / virtualSeconds : 0;
-    const max = this.requests > 0 && this.generatedTokens > 0
-      ? maxTokensPerSecond(this.profile, {
-        meanPromptTokens: this.promptSum / this.requests,
-        meanCompletionTokens: this.generatedTokens / this.requests,
-        meanDecodeContext: this.contextWeighted / this.generatedTokens,
-      })
-      : null;
-    const c = this.clock.stats();
-    return {
-      profile: this.profile.name, virtualSeconds, generatedTokens: this.generatedTokens, tokensPerSecond,
-      maxTokensPerSecond: max, utilization: max ? tokensPerSecond / max : null,
-      requests: this.requests, aborted: this.aborted, rateLimited: this.rateLimited, events: c.events, settles: c.settles,
-    };
   }
 
   /** At quiescence: admit this instant's requests in key order. */
@@ -167,14 +189,16 @@ export class VirtualServerModel implements LanguageModel {
     if (this.limiter) {
       const d = this.limiter.take(this.clock.now(), promptTokens + completionTokens);
       if (!d.ok) {
-        this.rateLimited++;
+        for (const t of this.tallies(call)) t.rateLimited++;
         this.clock.timer.after(d.retryAfterMs, () => this.admit(call));
         return;
       }
     }
     call.state = 'running';
-    this.requests++;
-    this.promptSum += promptTokens;
+    for (const t of this.tallies(call)) {
+      t.requests++;
+      t.promptSum += promptTokens;
+    }
     const outputTokens = Math.max(1, completionTokens);
     call.handle = this.scheduler.submit({ promptTokens, outputTokens, prefixBlocks: prefixBlocks(call.promptText!) }, {
       onFirstToken: () => { call.firstAt = this.clock.now(); },
@@ -190,11 +214,12 @@ export class VirtualServerModel implements LanguageModel {
     });
   }
 
-  private abort(call: Call): void {
+  /** @internal Cancel a call its caller aborted. */
+  abort(call: Call): void {
     if (call.state === 'done') return;
     const prior = call.state;
     this.settle(call, 'done');
-    this.aborted++;
+    for (const t of this.tallies(call)) t.aborted++;
     if (prior === 'running') {
       // A fast-forwarded scheduler reports the tokens generated so far through onTokens first.
       call.handle!.cancel();
@@ -208,15 +233,65 @@ export class VirtualServerModel implements LanguageModel {
     call.reject(new CompletionAbortedError(out === null ? null : out - call.generated, call.generated));
   }
 
+  /** The tallies a call counts in: the server's, and its tenant's. */
+  private tallies(call: Call): Tally[] {
+    return [this.all, call.tenant.tally];
+  }
+
   private account(call: Call, generated: number, now: number): void {
-    this.generatedTokens += generated;
-    this.contextWeighted += generated * (call.reply!.usage.promptTokens + generated / 2);
-    this.lastEnd = Math.max(this.lastEnd, now);
+    for (const t of this.tallies(call)) {
+      t.generatedTokens += generated;
+      t.contextWeighted += generated * (call.reply!.usage.promptTokens + generated / 2);
+      t.lastEnd = Math.max(t.lastEnd, now);
+    }
   }
 
   private settle(call: Call, state: State): void {
     call.state = state;
     call.detach?.();
     this.clock.touch();
+  }
+}
+
+/**
+ * A LanguageModel that answers with `inner` (the simulated model, or a journal in front of it)
+ * at once and delivers each answer when serve-sim's latency model says its last token exists, in
+ * virtual time (README, "Virtual time"): a run on a VirtualServer of its own, or one of a sweep's
+ * runs on a shared one (`VirtualServer.join`). `timing` is in virtual milliseconds. An aborted
+ * request is cancelled in the scheduler and rejects with CompletionAbortedError(tokens not
+ * generated, tokens generated); one already answered resolves.
+ */
+export class VirtualServerModel implements LanguageModel {
+  readonly name: string;
+  readonly clock: VirtualClock;
+  readonly profile: LatencyProfile;
+  readonly server: VirtualServer;
+  private readonly tenant: Tenant;
+
+  /** A run alone on a server of its own (`opts` as VirtualServer's), or, with `opts.server`, joining a shared one. */
+  constructor(inner: LanguageModel, opts: VirtualServerOptions | { readonly server: VirtualServer; readonly key: string }) {
+    this.name = inner.name;
+    this.server = 'server' in opts ? opts.server : new VirtualServer(opts);
+    this.clock = this.server.clock;
+    this.profile = this.server.profile;
+    this.tenant = { inner, key: 'key' in opts ? opts.key : '', since: this.clock.now(), tally: emptyTally() };
+  }
+
+  /** Keep virtual time still until `work` settles (see VirtualClock.hold). */
+  hold<T>(work: Promise<T>): Promise<T> {
+    return this.clock.hold(work);
+  }
+
+  complete(req: CompletionRequest): Promise<Completion> {
+    return this.server.submit(this.tenant, req);
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.clock.hold(this.tenant.inner.embed(texts));
+  }
+
+  /** What the server did for this run, from when it joined. */
+  stats(): VirtualServerStats {
+    return this.server.statsOf(this.tenant.tally, this.tenant.since);
   }
 }
