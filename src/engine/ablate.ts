@@ -211,7 +211,7 @@ export function aggregateAblation(
 
 /** One finished run's figures for ablation.json. */
 function seedResult(seed: number, r: RunSummary): SeedResult {
-  const t = r.tokens.total;
+  const t = r.tokens?.total ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
   return {
     seed, accuracy: r.accuracy, perNiche: { ...r.perNiche }, stableSpecialists: r.stableSpecialists ?? 0,
     tokens: t.promptTokens + t.completionTokens, completionTokens: t.completionTokens,

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { runScenario, type RunOptions, type RunResult } from '../run-scenario';
-import { parseScenario, type LoadedScenario } from '../scenario';
+import { parseScenario, withOverrides, type LoadedScenario } from '../scenario';
+import { createSharedBackend, type SharedBackend } from '../shared-backend';
 import { SWEEP_PREFIX, SWEEP_QUEUE, sweepRunDirName } from './queue-names';
 import { closeRedis, openRedis, probeRedis } from './redis-connection';
 import type { RedisTarget } from './redis-target';
@@ -19,7 +20,11 @@ export type ResumeRun = (loaded: LoadedScenario, runDir: string, opts: RunOption
 /** Options of a sweep worker. */
 export interface SweepWorkerOptions {
   readonly target: RedisTarget;
-  /** Jobs at once in this process (default 1). */
+  /**
+   * Jobs at once in this process (default 1). Jobs over HTTP share one endpoint pool per model
+   * section (one cap per endpoint across them), and with more than one at once they run with
+   * speculative completion off, as a local sweep over one pool does.
+   */
   readonly concurrency?: number;
   /** Where run directories go (default `runs`); point every worker at a shared directory when there is one. */
   readonly runsRoot?: string;
@@ -61,6 +66,16 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
   const id = `${host}:${process.pid}`;
   const runsRoot = path.resolve(opts.runsRoot ?? 'runs');
   const connection = openRedis(opts.target, (line) => opts.onFatal?.(line));
+  // One pool per model section for this worker's jobs: the cap per endpoint holds across them.
+  const pools = new Map<string, SharedBackend>();
+  const sharedFor = (loaded: LoadedScenario): SharedBackend | undefined => {
+    if (loaded.scenario.model.backend !== 'openai') return undefined;
+    const key = JSON.stringify(loaded.scenario.model);
+    let shared = pools.get(key);
+    if (!shared) pools.set(key, (shared = createSharedBackend(loaded.scenario)));
+    return shared;
+  };
+  const concurrency = opts.concurrency ?? 1;
 
   const runJob = async (job: Job): Promise<SweepJobResult> => {
     const parsed = sweepJobSchema.safeParse(job.data);
@@ -71,11 +86,14 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
     const d = parsed.data;
     // Validated again here: the job may come from another version, or name a dataset this machine lacks
     // (retried: another worker may have it).
-    const loaded = parseScenario(d.scenario, `${d.scenarioFile} (job ${job.id})`, d.scenarioDir);
+    const asQueued = parseScenario(d.scenario, `${d.scenarioFile} (job ${job.id})`, d.scenarioDir);
+    const shared = sharedFor(asQueued);
+    const loaded = shared && concurrency > 1 && asQueued.scenario.structures.speculative ? withOverrides(asQueued, { structures: { speculative: false } }) : asQueued;
     const runDir = path.join(runsRoot, sweepRunDirName(loaded.scenario.name, d.sweepId, d.variant, d.seed));
     let last = 0;
     const runOpts: RunOptions = {
       variant: d.variant, seed: d.seed, tasks: d.tasks, inFlight: d.inFlight, outDir: runDir,
+      ...(shared ? { shared: { backend: shared, key: `${d.variant}/${d.seed}` } } : {}),
       onProgress: (p) => {
         const pct = Math.floor((100 * p.done) / Math.max(1, p.total));
         if (pct >= last + 10 || p.done === p.total) {
@@ -94,7 +112,7 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
 
   const worker = new Worker(SWEEP_QUEUE, runJob, {
     connection, prefix: SWEEP_PREFIX, name: id,
-    concurrency: opts.concurrency ?? 1,
+    concurrency,
     lockDuration: opts.lockMs ?? 30_000,
     stalledInterval: opts.stalledCheckMs ?? 30_000,
     maxStalledCount: opts.maxStalls ?? 2,
@@ -107,6 +125,7 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
     async close(force = false) {
       await worker.close(force);
       await closeRedis(connection);
+      await Promise.all([...pools.values()].map((p) => p.close()));
     },
   };
 }

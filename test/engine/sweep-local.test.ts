@@ -1,0 +1,99 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadScenario, runAblation, runScenario, withOverrides, type RunSummary } from '../../src/index';
+import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
+import { startServeSim } from '../../src/sim/server/serve-sim';
+import { quickstartOver } from '../llm/openai/e2e-helpers';
+
+const out = () => path.join(mkdtempSync(path.join(tmpdir(), 'evo-sweep-')), 'ablate');
+/** The summary fields that depend on timing alone: a run's shared server changes them, nothing else. */
+const TIMING = ['timing', 'runDir', 'reportPath', 'virtualSeconds', 'tokensPerSecond', 'utilization', 'endpoints'];
+const stable = (s: RunSummary) => Object.fromEntries(Object.entries(s).filter(([k]) => !TIMING.includes(k)));
+const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { tasks: 16 } });
+
+describe('a sweep on one machine', () => {
+  it('runs its virtual-time runs on one server, each giving the summary it gives alone', async () => {
+    const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
+    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, parallel: 4, outDir: out() });
+    expect(r.execution).toMatchObject({ mode: 'in-process', shared: 'virtual', speculativeOff: true });
+    const v = r.execution!.virtual!;
+    // One server for all four runs: the sweep's virtual time is shorter than its runs' added up.
+    const perRun = Object.values(r.variants).flatMap((x) => x.perSeed.map((p) => p.virtualSeconds!));
+    expect(perRun.every((s) => s > 0)).toBe(true);
+    expect(v.virtualSeconds).toBeLessThan(perRun.reduce((a, b) => a + b, 0));
+    expect(v.virtualSeconds).toBeGreaterThanOrEqual(Math.max(...perRun) - 1e-6);
+    // Alone, with speculative completion off as the sweep ran it: the same summary, timing aside.
+    const alone = withOverrides(timed, { structures: { speculative: false } });
+    for (const [variant, seed] of [['evochamber', 2], ['self-consistency', 1]] as const) {
+      const { summary } = await runScenario(alone, { variant, seed, outDir: out(), report: false });
+      const inSweep = r.variants[variant]!.perSeed.find((p) => p.seed === seed)!;
+      expect(inSweep.accuracy).toBe(summary.accuracy);
+      const { readFileSync } = await import('node:fs');
+      const fromRun = JSON.parse(readFileSync(path.join(r.variants[variant]!.runs[seed - 1]!, 'run.json'), 'utf8')).summary as RunSummary;
+      expect(stable(fromRun)).toEqual(stable(summary));
+    }
+  });
+
+  it('spreads the simulator\'s runs over worker processes with the same ablation.json as one process', async () => {
+    const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 12 } });
+    const one = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 1, outDir: out() });
+    const two = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 2, childEntry: RUN_CHILD_ENTRY, outDir: out() });
+    expect(two.execution?.mode).toBe('processes');
+    expect(one.execution?.mode).toBe('in-process');
+    const strip = (x: typeof one) => JSON.stringify(Object.fromEntries(Object.entries(x.variants).map(([k, v]) => [k, { ...v, runs: [] }])));
+    expect(strip(two)).toBe(strip(one));
+  });
+
+  it('leaves the runs its budget cannot cover unstarted, and marks them', async () => {
+    const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 10 } });
+    const first = await runAblation(quick, { variants: ['single-agent'], seeds: 1, outDir: out() });
+    const perRun = first.variants['single-agent']!.tokens.mean;
+    // Room for about two runs of four: the first two start, then the estimate says stop.
+    const r = await runAblation(quick, { variants: ['single-agent', 'individual'], seeds: 2, budget: { tokens: Math.round(perRun * 2.5) }, outDir: out() });
+    expect(r.notRun?.length).toBeGreaterThan(0);
+    const notRun = Object.values(r.variants).flatMap((v) => v.notRunSeeds ?? []);
+    expect(notRun.length).toBe(r.notRun!.length);
+    expect(r.execution?.budgetStop?.limit).toBe('tokens');
+  });
+
+  it('over HTTP, runs share one endpoint pool and never pass its cap on requests in flight', async () => {
+    const sim = await startServeSim({ port: 0, timeScale: 100 });
+    let most = 0;
+    const poll = setInterval(() => {
+      void fetch(sim.url.replace(/\/v1$/, '/metrics')).then((r) => r.text()).then((t) => {
+        const running = Number(/^vllm:num_requests_running\{[^}]*\} (\d+)/m.exec(t)?.[1] ?? 0);
+        most = Math.max(most, running);
+      }).catch(() => {});
+    }, 5);
+    try {
+      const over = withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 3 }] }), { stream: { tasks: 6, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } } as never);
+      const r = await runAblation(over, { variants: ['evochamber', 'self-consistency'], seeds: 1, parallel: 2, inFlight: 4, outDir: out() });
+      expect(r.execution?.shared).toBe('pool');
+      const requests = Object.values(r.execution!.endpoints!).reduce((a, e) => a + e.requests, 0);
+      expect(requests).toBeGreaterThan(20);
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(3);
+      expect(sim.metrics.requests).toBeGreaterThan(20);
+    } finally {
+      clearInterval(poll);
+      await sim.close();
+    }
+  }, 120_000);
+
+  it('gives one line and exit 2 for a bad sweep flag', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'ablate', 'scenarios/quickstart.json', '--out', out(), ...args], { encoding: 'utf8', timeout: 60_000 });
+    for (const [args, msg] of [
+      [['--parallel', '0'], /--parallel takes a whole number ≥ 1, got "0"/],
+      [['--jobs', 'abc'], /--jobs takes a whole number ≥ 1, got "abc"/],
+      [['--budget-tokens=-5'], /--budget-tokens takes a whole number > 0, got "-5"/],
+      [['--price', 'gpt-4o=1/2'], /--price: unknown model "gpt-4o"/],
+    ] as const) {
+      const r = cli(...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    }
+  });
+});
