@@ -2,12 +2,12 @@
 
 import type { LoadedScenario } from './engine/scenario';
 import * as engineRun from './engine/run-scenario';
+import * as engineAblate from './engine/ablate';
 import { withReport, type RunReportOption } from './report/report-after-run';
-import { registerModelPlugin } from './engine/model-plugins';
-import { simPlugin } from './sim/sim-plugin';
+import { useBuiltinPlugins, withSweepDefaults } from './cli/composition';
 
-// The package entry is where models are composed: it plugs in the simulated model (the engine never names it).
-registerModelPlugin(simPlugin);
+// The package entry is where models are composed, as the CLI is: it plugs in the simulated model (the engine never names it).
+useBuiltinPlugins();
 
 /** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
 export interface RunOptions extends engineRun.RunOptions {
@@ -27,6 +27,25 @@ export interface ResumeOptions extends engineRun.ResumeOptions {
  */
 export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Promise<engineRun.RunResult> {
   return engineRun.runScenario(loaded, withReport(opts));
+}
+
+/**
+ * Run each variant over the same seeds and compare them (engine/ablate.ts). Where models are
+ * composed, the simulator's runs spread over worker processes on every core (`jobs`, default the
+ * core count), each as deterministic as alone.
+ */
+export function runAblation(loaded: LoadedScenario, opts: engineAblate.AblationOptions = {}): Promise<engineAblate.AblationResult> {
+  return engineAblate.runAblation(loaded, withSweepDefaults(opts));
+}
+
+/** As `runAblation`, but an interrupted ablation gives a null result (engine/ablate.ts). */
+export function runAblationResumable(loaded: LoadedScenario, opts: engineAblate.AblationOptions = {}): ReturnType<typeof engineAblate.runAblationResumable> {
+  return engineAblate.runAblationResumable(loaded, withSweepDefaults(opts));
+}
+
+/** Continue an interrupted ablation from its directory (engine/ablate.ts). */
+export function resumeAblation(dir: string, opts: Parameters<typeof engineAblate.resumeAblation>[1] = {}): ReturnType<typeof engineAblate.resumeAblation> {
+  return engineAblate.resumeAblation(dir, withSweepDefaults(opts));
 }
 
 /** Continue an interrupted or crashed run (engine/run-scenario.ts), writing its report as `runScenario` does. */
@@ -146,7 +165,15 @@ export { parseStaleVerdict, type StaleVerdict } from './population/staleness/sta
 export { buildStalePrompt } from './population/staleness/staleness-prompt';
 
 // Ablations and reports
-export { runAblation, runAblationResumable, resumeAblation, ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
+export { planSweep, type PlanOptions as SweepPlanOptions, type SweepPlan, type PlannedRun, type PlannedCost } from './engine/plan';
+export { BudgetMeter, budgetSchema, type Budget, type BudgetStop, type BudgetSpent } from './engine/budget';
+export { costOf, parsePriceFlag, pricesSchema, type ModelPrice, type Prices } from './llm/pricing';
+export { usdOf } from './llm/token-accounting';
+export { createSharedBackend, type SharedBackend } from './engine/shared-backend';
+export { runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './engine/sweep-local';
+export { RunProcesses, serveRunJobs, type ProcessJob } from './engine/run-processes';
+export { RunWindow, type RunWindowChange } from './engine/sweep-window';
+export { ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
 export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/ablate';
 // Ablation sweeps across machines (BullMQ on Redis)
 export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepStatus, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';

@@ -10,6 +10,7 @@ Commands:
   run <scenario>     run a scenario's task stream (simulated model by default)
   resume <run-dir>   continue an interrupted or crashed run (or ablation)
   ablate <scenario>  run variants over seeds and compare them (mean ± sd)
+  plan <scenario>    predict a run's or a sweep's calls, tokens, GPU-hours and cost
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => { const m = await import('./commands/run'); return { run: m.runCommand, help: m.RUN_HELP }; },
   resume: async () => { const m = await import('./commands/resume'); return { run: m.resumeCommand, help: m.RESUME_HELP }; },
   ablate: async () => { const m = await import('./commands/ablate'); return { run: m.ablateCommand, help: m.ABLATE_HELP }; },
+  plan: async () => { const m = await import('./commands/plan'); return { run: m.planCommand, help: m.PLAN_HELP }; },
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
   'serve-sim': async () => { const m = await import('./commands/serve-sim'); return { run: m.serveSimCommand, help: m.SERVE_SIM_HELP }; },

@@ -32,6 +32,9 @@ export interface VirtualStats {
   readonly tokensPerSecond: number;
   /** Achieved tokens/s over the profile's maximum at the run's request shape; null when nothing was generated. */
   readonly utilization: number | null;
+  /** Virtual ms from submission to last token, summed over answered requests, and their output tokens. */
+  readonly paceMs?: number;
+  readonly paceTokens?: number;
 }
 
 /** A backend's model for one run, and what the run must do with it. */

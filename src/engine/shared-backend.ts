@@ -23,6 +23,11 @@ export interface SharedBackend {
   now(): number | undefined;
   /** The shared pool's per-endpoint usage over every run (HTTP only). */
   endpointUsage(): Record<string, EndpointUsage> | undefined;
+  /**
+   * Latency and output tokens of every answer so far, summed (ms per token = ms / tokens): the pace a
+   * request gets from the shared server. Undefined when nothing is shared.
+   */
+  pace(): { ms: number; tokens: number } | undefined;
   /** Close what is shared (the pool's health probes). */
   close(): Promise<void>;
 }
@@ -54,13 +59,14 @@ export function createSharedBackend(scenario: Scenario, plugins: readonly ModelP
       stats: () => undefined,
       now: () => undefined,
       endpointUsage: () => pool.usage(),
+      pace: () => pool.pace(),
       close: () => pool.close(),
     };
   }
   const plugin = plugins.find((p) => p.name === cfg.backend && p.build);
   const shared: SharedLatency | undefined = plugin?.sharedLatency?.(scenario);
   if (!plugin || !shared) {
-    return { kind: 'none', forRun: (s) => createModel(s, plugins), stats: () => undefined, now: () => undefined, endpointUsage: () => undefined, close: async () => {} };
+    return { kind: 'none', forRun: (s) => createModel(s, plugins), stats: () => undefined, now: () => undefined, endpointUsage: () => undefined, pace: () => undefined, close: async () => {} };
   }
   return {
     kind: 'virtual',
@@ -68,6 +74,7 @@ export function createSharedBackend(scenario: Scenario, plugins: readonly ModelP
     stats: () => shared.stats(),
     now: () => shared.now(),
     endpointUsage: () => undefined,
+    pace: () => { const s = shared.stats(); return { ms: s.paceMs ?? 0, tokens: s.paceTokens ?? 0 }; },
     close: async () => {},
   };
 }

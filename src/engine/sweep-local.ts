@@ -141,9 +141,9 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   };
   const observeWindow = () => {
     if (!window || !shared) return;
-    const now = shared.now() ?? performance.now() / 1000;
-    const tokens = shared.stats()?.generatedTokens ?? Object.values(shared.endpointUsage() ?? {}).reduce((a, e) => a + e.completionTokens, 0);
-    const c = window.observe(now, tokens, queue.length);
+    const pace = shared.pace();
+    if (!pace) return;
+    const c = window.observe(shared.now() ?? performance.now() / 1000, pace, queue.length);
     if (c) {
       changes.push(c);
       opts.onNote?.(`runs at once ${c.from} → ${c.to}: ${c.step.detail}`);

@@ -18,6 +18,7 @@ import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
 import { benchVirtualTime } from './virtual-time.bench';
+import { benchSweep } from './sweep.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -38,13 +39,14 @@ const benches: [string, () => Promise<void>][] = [
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
   ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
+  ['sweep: the hard table on one virtual server, worker processes, plan (an hour on 2 cores)', benchSweep],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

@@ -126,6 +126,11 @@ export class Endpoint {
     return false;
   }
 
+  /** Time and completion tokens of the answers so far, summed: how fast a request's output comes (ms / tokens). */
+  pace(): { ms: number; tokens: number } {
+    return { ms: this.latencySum, tokens: this.u.completionTokens };
+  }
+
   /** Mean completion tokens of the answers this endpoint gave so far (undefined before the first). */
   meanCompletionTokens(): number | undefined {
     return this.latencyCount > 0 ? this.u.completionTokens / this.latencyCount : undefined;

@@ -106,6 +106,17 @@ export class OpenAIPoolModel implements LanguageModel {
     return true;
   }
 
+  /** Latency and completion tokens of every answer so far, summed over the endpoints (ms per output token = ms / tokens). */
+  pace(): { ms: number; tokens: number } {
+    const out = { ms: 0, tokens: 0 };
+    for (const e of this.router.all()) {
+      const p = e.pace();
+      out.ms += p.ms;
+      out.tokens += p.tokens;
+    }
+    return out;
+  }
+
   /** The base URL of every endpoint requests may be routed to now (removed ones left out). */
   baseURLs(): string[] {
     return this.router.all().filter((e) => e.active).map((e) => e.config.baseURL);

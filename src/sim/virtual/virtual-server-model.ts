@@ -7,7 +7,7 @@ import { prefixBlocks } from '../server/chat-handler';
 import type { LatencyScheduler, SeqHandle } from '../server/latency-scheduler';
 import { getProfile, type LatencyProfile } from '../../llm/latency-profiles';
 import { RateLimiter } from '../server/rate-limiter';
-import { maxTokensPerSecond } from './server-capacity';
+import { maxTokensPerSecond } from '../../llm/server-capacity';
 import { VirtualClock } from './virtual-clock';
 
 /** Options of VirtualServerModel. */
@@ -42,6 +42,9 @@ export interface VirtualServerStats {
   /** Timer events fired and quiescence waits of the clock. */
   readonly events: number;
   readonly settles: number;
+  /** Virtual ms from submission to the last token, summed over answered requests, and their output tokens: the pace a request gets. */
+  readonly paceMs: number;
+  readonly paceTokens: number;
 }
 
 type State = 'preparing' | 'queued' | 'running' | 'done';
@@ -72,9 +75,11 @@ interface Tally {
   promptSum: number;
   contextWeighted: number;
   lastEnd: number;
+  paceMs: number;
+  paceTokens: number;
 }
 
-const emptyTally = (): Tally => ({ generatedTokens: 0, requests: 0, aborted: 0, rateLimited: 0, promptSum: 0, contextWeighted: 0, lastEnd: 0 });
+const emptyTally = (): Tally => ({ generatedTokens: 0, requests: 0, aborted: 0, rateLimited: 0, promptSum: 0, contextWeighted: 0, lastEnd: 0, paceMs: 0, paceTokens: 0 });
 
 /** One tenant of a VirtualServer: a run, with the model that answers it and the key that orders its requests among the others'. */
 interface Tenant {
@@ -144,6 +149,7 @@ export class VirtualServer {
       profile: this.profile.name, virtualSeconds, generatedTokens: t.generatedTokens, tokensPerSecond,
       maxTokensPerSecond: max, utilization: max ? tokensPerSecond / max : null,
       requests: t.requests, aborted: t.aborted, rateLimited: t.rateLimited, events: c.events, settles: c.settles,
+      paceMs: t.paceMs, paceTokens: t.paceTokens,
     };
   }
 
@@ -207,6 +213,10 @@ export class VirtualServer {
         if (call.state !== 'running') return;
         const now = this.clock.now();
         this.account(call, outputTokens, now);
+        for (const t of this.tallies(call)) {
+          t.paceMs += now - call.submittedAt;
+          t.paceTokens += outputTokens;
+        }
         this.settle(call, 'done');
         const timing = { ttftMs: (call.firstAt ?? now) - call.submittedAt, totalMs: now - call.submittedAt };
         call.resolve({ ...call.reply!, timing });

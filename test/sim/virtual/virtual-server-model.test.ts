@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isCompletionAborted, type Completion, type CompletionAbortedError, type CompletionRequest, type LanguageModel } from '../../../src/llm/model';
 import { QWEN3_8B_H100_VLLM, predictedStepMs } from '../../../src/llm/latency-profiles';
-import { maxTokensPerSecond } from '../../../src/sim/virtual/server-capacity';
+import { maxTokensPerSecond } from '../../../src/llm/server-capacity';
 import { VirtualServerModel } from '../../../src/sim/virtual/virtual-server-model';
 
 /** An instant model whose completion length is the number in the prompt ("n=300"). */

@@ -1,4 +1,4 @@
-import { predictedStepMs, type LatencyProfile } from '../../llm/latency-profiles';
+import { predictedStepMs, type LatencyProfile } from './latency-profiles';
 
 /** The request shape of a run, which the maximum throughput depends on. */
 export interface RunShape {

@@ -1,0 +1,72 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_ABLATION_VARIANTS } from '../../engine/ablate';
+import { planSweep, type SweepPlan } from '../../engine/plan';
+import { loadScenario } from '../../engine/scenario';
+import { PROFILES } from '../../llm/latency-profiles';
+import { pricesFromFlags } from '../budget-flags';
+import { UsageError, intFlag } from '../usage';
+
+/** Help text of `evochamber plan`. */
+export const PLAN_HELP = `Usage: evochamber plan <scenario.json> [options]
+
+Predict what a run, or a sweep of variants × seeds, will cost before starting it: calls, prompt
+and completion tokens, the hours it takes on one server of a latency profile, and with --price
+the dollars. Each variant runs a short pilot on the simulated model in virtual time (it costs
+nothing); its cost per task, niche by niche, is extrapolated by each run's own stream.
+
+Options:
+  --variants a,b,…  variants (default: the scenario's own; "all": ${DEFAULT_ABLATION_VARIANTS.length} variants, as ablate runs)
+  --seeds N         seeds, counted up from the scenario's seed (default 1)
+  --tasks N         tasks per run (default: the scenario's)
+  --latency NAME    the server profile (${Object.keys(PROFILES).join(', ')}; default qwen3-8b-h100-vllm)
+  --price MODEL=IN/OUT  US dollars per million input / output tokens of the scenario's model
+  --pilot-tasks N   tasks of each pilot (default: 10 % of the stream, 24 to 120)
+  --json            print the plan as one JSON line last
+`;
+
+/** `evochamber plan`. */
+export async function planCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, latency: { type: 'string' },
+      price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) { process.stdout.write(PLAN_HELP); return; }
+  if (positionals.length !== 1) throw new UsageError('plan takes exactly one scenario file', PLAN_HELP);
+  if (values.latency !== undefined && !Object.hasOwn(PROFILES, values.latency)) {
+    throw new UsageError(`--latency: unknown profile "${values.latency}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
+  }
+  const loaded = loadScenario(positionals[0]!);
+  const prices = pricesFromFlags(values, loaded);
+  const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
+  if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
+  const plan = await planSweep(loaded, {
+    ...(variants ? { variants } : {}), seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
+    ...(values.latency ? { latency: values.latency } : {}), ...(prices ? { prices } : {}),
+    pilotTasks: intFlag(values['pilot-tasks'], '--pilot-tasks', 4),
+    onPilot: (v, n) => process.stderr.write(`plan: pilot of ${v} (${n} tasks) done\n`),
+  });
+  process.stdout.write(`${formatPlan(plan)}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+}
+
+const k = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);
+
+/** The plan as a table: one row per run, then the total. */
+export function formatPlan(p: SweepPlan): string {
+  const priced = p.total.usd !== undefined;
+  const w = Math.max(8, ...p.runs.map((r) => r.variant.length));
+  const row = (name: string, seed: string, c: { calls: number; promptTokens: number; completionTokens: number; virtualHours: number; usd?: number }) =>
+    [name.padEnd(w), seed.padStart(5), String(c.calls).padStart(8), k(c.promptTokens).padStart(9), k(c.completionTokens).padStart(9),
+      c.virtualHours.toFixed(2).padStart(8), ...(priced ? [(c.usd ?? 0).toFixed(2).padStart(9)] : [])].join(' ');
+  return [
+    `predicted from a ${p.pilotTasks}-task pilot per variant in virtual time on ${p.profile}:`,
+    [`${'variant'.padEnd(w)}`, ' seed', '   calls', '   prompt', 'complet.', 'GPU-h', ...(priced ? ['      USD'] : [])].join(' '),
+    ...p.runs.map((r) => row(r.variant, String(r.seed), r)),
+    row('total', '', p.total),
+    `run after run: ${p.total.virtualHours.toFixed(2)} GPU-hours; at the server's maximum output rate for this request shape: ${p.total.hoursAtMaxRate === null ? '–' : p.total.hoursAtMaxRate.toFixed(2)} h (runs sharing one server at once approach it: ablate --latency ${p.profile} --parallel auto)`,
+  ].join('\n');
+}
