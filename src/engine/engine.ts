@@ -28,6 +28,7 @@ import type { SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 import type { TaskObserver } from './task-observer';
 import type { BudgetMeter, BudgetStop } from './budget';
+import type { MetaHarness } from './meta/meta-harness';
 
 
 /** Progress after each committed task. */
@@ -110,6 +111,8 @@ export interface EngineOptions {
   readonly runClock?: () => number;
   /** Completion tokens generated so far (the adaptive controller's throughput measure). */
   readonly generatedTokens?: () => number;
+  /** Meta-editing between segments (AEVO): the harness that cuts segments and edits the procedure. */
+  readonly meta?: MetaHarness;
   /**
    * The run's budget: before each task starts, committed work plus the estimated cost of the work
    * in flight and of the new task must stay within it; once it would not, no task starts (those in
@@ -141,8 +144,10 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 }
 
 async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
-  const inFlight = o.scenario.engine.inFlight;
-  const window = typeof inFlight === 'number' ? inFlight : autoConfigOf(o.scenario.engine).initial;
+  // The procedure tasks start under: the scenario's, or the meta-editor's latest version of it.
+  let scenario = o.meta?.current.scenario ?? o.scenario;
+  const inFlight = scenario.engine.inFlight;
+  let window = typeof inFlight === 'number' ? inFlight : autoConfigOf(o.scenario.engine).initial;
   // `auto`: the adaptive controller sizes the solve window and the evolve workers; a resumed run
   // first replays the decisions its log holds (they followed the first run's clock).
   const runNow = o.runClock ?? (() => performance.now() / 1000);
@@ -180,7 +185,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     ctrl?.started('solve', runNow());
     const actor = createActor(taskRunMachine, {
       input: {
-        model: o.model, preset: o.preset, scenario: o.scenario, niche, task,
+        model: o.model, preset: o.preset, scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
         synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
       },
@@ -190,14 +195,15 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     started++;
   };
 
-  const commitDeps: CommitDeps = {
+  const routingOf = () => scenario.population.codream.routing ?? (o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric');
+  let commitDeps: CommitDeps = {
     supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0,
-    routing: o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric', ...(o.observer ? { observer: o.observer } : {}),
+    routing: routingOf(), ...(o.observer ? { observer: o.observer } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
     ...(o.budget ? { onCost: (u: Parameters<BudgetMeter['add']>[0]) => o.budget!.add(u) } : {}),
   };
   let budgetStop: BudgetStop | null = null;
-  const stale = stalenessJudge({ config: o.scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
+  const stale = stalenessJudge({ config: () => scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
   const { judge } = stale;
   const timing = o.evolveTiming ?? 'lag';
   // Applied as soon as ready, an outcome is judged as soon as it is computed, in parallel with the
@@ -219,9 +225,8 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   // Sequential (one task in flight) is the paper's loop: a task's evolve stage is applied before
   // the next one starts. A zero-time model makes every evolve outcome ready at once: waiting for it
   // costs nothing and keeps application points independent of real I/O.
-  const inline = inFlight === 1;
-  const settleAtSync = inline || timing === 'instant';
-  const life = o.scenario.population.lifecycle;
+  let settleAtSync = inFlight === 1 || timing === 'instant';
+  let life = scenario.population.lifecycle;
   const nichesSeen: string[] = [];
   let recent: Record<string, number> = {};
   let windowNo = 0;
@@ -267,7 +272,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     // Every evolve outcome queued so far (by the last commit) is applied before tasks start; no
     // commit comes between this and the next one, so nothing more is queued before it.
     if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
-    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && !budgetStop && replayAllowsStart()) {
+    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && !budgetStop && replayAllowsStart() && (o.meta?.mayStart(started) ?? true)) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
         if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
@@ -308,6 +313,21 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (committed % life.every === 0) {
       if (settleAtSync && !(await evolved(evolve.settle()))) break;
       await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    }
+    // A segment's end (meta-editing): quiescent, every evolve outcome applied, then the harness reports
+    // the segment and the meta-editor may change the procedure the next tasks start under.
+    if (o.meta?.atBoundary(committed, started) && committed < o.total) {
+      if (!(await evolved(evolve.settle()))) break;
+      const next = (await o.meta.boundary(committed)).scenario;
+      o.budget?.add(o.meta.lastCost);
+      if (next !== scenario) {
+        scenario = next;
+        const w = scenario.engine.inFlight;
+        if (typeof w === 'number' && !ctrl) window = w;
+        settleAtSync = scenario.engine.inFlight === 1 || timing === 'instant';
+        life = scenario.population.lifecycle;
+        commitDeps = { ...commitDeps, routing: routingOf() };
+      }
     }
     o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });

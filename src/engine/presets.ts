@@ -25,6 +25,12 @@ export interface Preset {
   readonly codream: 'off' | 'asymmetric' | 'symmetric';
   /** Lifecycle operators every `population.lifecycle.every` tasks. */
   readonly lifecycle: boolean;
+  /**
+   * Meta-editing between segments (docs/meta.md): `edit`, a meta-editor may change the procedure at
+   * each segment's end; `fixed`, the same segments and reports with the procedure never changed (the
+   * control); absent, no segments.
+   */
+  readonly meta?: 'edit' | 'fixed';
 }
 
 /** The full system: what every ablation removes one part of. */
@@ -45,6 +51,8 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'no-population', codream: 'off', lifecycle: false, description: 'Ablation: individual + team levels only (no CoDream, no lifecycle).' },
   { ...FULL, name: 'symmetric-codream', codream: 'symmetric', description: 'Ablation: CoDream insights broadcast to every agent, like a shared memory.' },
   { ...FULL, name: 'no-team', assembler: 'random-team', chooser: 'fixed', description: 'Ablation: random teams of three, always voting; memories, CoDream and lifecycle kept.' },
+  { ...FULL, name: 'meta', meta: 'edit', description: 'The full system whose procedure (team weights, LeadLearn, CoDream, lifecycle, retrieval, staleness) a meta-editor edits between segments (AEVO).' },
+  { ...FULL, name: 'no-meta', meta: 'fixed', description: 'Control for meta: the same segments, quiescent boundaries and reports, with the procedure never edited.' },
   { ...FULL, name: 'no-leadlearn', chooser: 'random', description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.' },
   ...choosableStructures().map(({ name: structure }) => ({
     ...FULL, name: `fixed-${structure}`, chooser: 'fixed', structure,

@@ -23,6 +23,8 @@ import type { RunOptions, RunResult } from './run-scenario';
 import type { LoadedScenario } from './scenario';
 import { SummaryBuilder } from './summary';
 import { BudgetMeter } from './budget';
+import { MetaHarness } from './meta/meta-harness';
+import { DEFAULT_META } from './meta/meta-config';
 
 /** Everything a run in its directory needs, built and checked by `executeRun`. */
 export interface RunContext {
@@ -100,6 +102,11 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
   supervisor.subscribe({ error: () => {} });
   supervisor.start();
   const t0 = clock.now();
+  // Meta-editing: the harness stamps every event with the procedure version from the first on.
+  const meta = preset.meta
+    ? new MetaHarness({ loaded: c.loaded, preset, structures: c.structures, config: scenario.meta ?? DEFAULT_META, mode: preset.meta, model, log })
+    : undefined;
+  if (meta) log.subscribe((e) => meta.observe(e));
   try {
     log.append({ type: 'run.started', scenario: scenario.name, variant: scenario.variant, seed: scenario.seed, tasks: scenario.stream.tasks });
     for (const [id, n] of niches) {
@@ -138,6 +145,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       runClock: stack.runClock,
       generatedTokens: stack.generatedTokens,
       ...(scenario.budget ? { budget: new BudgetMeter(scenario.budget) } : {}),
+      ...(meta ? { meta } : {}),
     });
     const failure = supervisorFailure(supervisor);
     if (failure) throw failure;
@@ -147,6 +155,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     }
     const result = finalSummary({
       scenario, backend, stack, supervisor, summary, tracker, lineage, outcome, runDir, wallSeconds: (clock.now() - t0) / 1000,
+      ...(meta ? { meta: meta.tally } : {}),
     });
     const progress = { committed: outcome.committed, total: scenario.stream.tasks };
     const asRecord = result as unknown as Record<string, unknown>;

@@ -12,7 +12,7 @@ import type { Grader } from '../tasks/task';
 import { systemClock, type Clock } from '../core/clock';
 import type { Progress } from './engine';
 import { getPreset } from './presets';
-import { parseScenario, withOverrides, type LoadedScenario } from './scenario';
+import { parseScenario, ScenarioError, withOverrides, type LoadedScenario } from './scenario';
 import type { InFlight } from './scenario-schema';
 import type { RunSummary } from './summary';
 import { structureRegistry } from '../team/structures';
@@ -222,6 +222,8 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const preset = getPreset(scenario.variant);
   const structures = structureRegistry(opts.structures);
   if (!structures.has(preset.structure)) throw new Error(`variant "${preset.name}": unknown structure "${preset.structure}"`);
+  const unknownOffered = scenario.team.offered?.find((s) => !structures.get(s)?.choosable);
+  if (unknownOffered !== undefined) throw new ScenarioError(loaded.file, 'team.offered', `"${unknownOffered}" is not a structure a leader can choose (${[...structures.values()].filter((s) => s.choosable).map((s) => s.name).join(', ')})`);
   const clock = opts.clock ?? systemClock;
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;

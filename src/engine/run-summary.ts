@@ -7,6 +7,7 @@ import type { BackendModel, VirtualLatency } from './model-plugins';
 import type { ModelStack } from './model-stack';
 import type { Scenario } from './scenario-schema';
 import type { RunSummary, SummaryBuilder } from './summary';
+import type { MetaTally } from './meta/meta-harness';
 
 /** What the run's summary is made of, once its engine loop has ended. */
 export interface FinalSummaryInput {
@@ -20,6 +21,8 @@ export interface FinalSummaryInput {
   readonly outcome: EngineResult;
   readonly runDir: string;
   readonly wallSeconds: number;
+  /** Meta-editing (the meta presets): segments and edits. */
+  readonly meta?: MetaTally;
 }
 
 /** The run's summary (of the committed tasks, when it was interrupted): the engine's tallies plus the pool as it ended. */
@@ -47,6 +50,7 @@ export function finalSummary(i: FinalSummaryInput): RunSummary {
     timing: { wallSeconds: Math.round(i.wallSeconds * 1000) / 1000, tasksPerSecond: Math.round((i.outcome.committed / Math.max(i.wallSeconds, 1e-9)) * 10) / 10 },
     ...(endpoints ? { endpoints } : {}),
     ...virtualFigures(i.backend.latency),
+    ...(i.meta ? { meta: { ...i.meta } } : {}),
   });
 }
 

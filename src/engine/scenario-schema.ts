@@ -7,6 +7,7 @@ import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 import { autoConfigSchema } from './concurrency/auto-config';
 import { budgetSchema } from './budget';
+import { metaConfigSchema } from './meta/meta-config';
 import { pricesSchema } from '../llm/pricing';
 
 const int = () => z.number().int();
@@ -52,6 +53,8 @@ export const scenarioSchema = z.strictObject({
     k: int().min(0).default(3),
     /** Meta-insights retrieved from the meta pool. */
     kMeta: int().min(0).default(2),
+    /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
+    reflectionNote: z.string().max(300).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),
   structures: z.strictObject({
     /** Samples per task for self-consistency. */
@@ -79,11 +82,15 @@ export const scenarioSchema = z.strictObject({
     synergy0: z.number().min(0).max(1).default(0.5),
     /** Leadership-bank entries the leader retrieves when choosing a structure. */
     leadlearnK: int().min(0).max(64).default(12),
+    /** The structures a leader may choose from (default: every choosable one); checked against the run's structures. */
+    offered: z.array(z.string().min(1)).min(1).optional(),
   }).default({ weights: { wc: 1, ws: 0.5, wo: 0.5, wx: 1 }, synergyEta: 0.2, synergy0: 0.5, leadlearnK: 12 }),
   population: z.strictObject({
     codream: z.strictObject({
       /** CoDream fires when the team's mean member reward is below this (or members disagree). */
       threshold: z.number().min(0).max(1).default(0.5),
+      /** Who receives CoDream's insights; default: the preset's (below-median agents, or everyone for symmetric-codream). */
+      routing: z.enum(['asymmetric', 'symmetric']).optional(),
     }).default({ threshold: 0.5 }),
     /** Lifecycle schedule, roster bounds and operator triggers (src/population/lifecycle/lifecycle-config.ts). */
     lifecycle: lifecycleConfigSchema.prefault({}),
@@ -127,6 +134,12 @@ export const scenarioSchema = z.strictObject({
    * checks them when the scenario is parsed (`ModelPlugin.validate`): the engine does not know them.
    */
   sim: z.record(z.string(), z.unknown()).default({}),
+  /**
+   * Meta-editing between segments (docs/meta.md): every `every` tasks the run stops at a quiescent
+   * point, the harness reports the segment, and (with the `meta` preset) a meta-editor edits the
+   * procedure's knobs within their bounds.
+   */
+  meta: metaConfigSchema.optional(),
   /**
    * Stop starting tasks once committed work plus the estimated cost of the work in flight would
    * pass a limit (docs/running.md, "Budgets"): the run stops as Ctrl-C stops it, with status `budget`.

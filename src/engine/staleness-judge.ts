@@ -12,8 +12,8 @@ import type { SummaryBuilder } from './summary';
 
 /** What a staleness judge needs from the run. */
 export interface StalenessJudgeOptions {
-  /** `engine.staleness`: the policy's name and the gap it tolerates unexamined. */
-  readonly config: { readonly policy: string; readonly tau: number };
+  /** `engine.staleness`: the policy's name and the gap it tolerates unexamined (read at each judgement: a meta edit may change it). */
+  readonly config: () => { readonly policy: string; readonly tau: number };
   readonly supervisor: Supervisor;
   readonly model: LanguageModel;
   readonly summary: SummaryBuilder;
@@ -32,10 +32,10 @@ export interface StalenessJudgeHandle {
  * folded in request order, so the result does not depend on which call answers first.
  */
 export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
-  const policy = getStalenessPolicy(o.config.policy);
-  const { tau } = o.config;
   const history = new AppliedHistory();
   const judge: StalenessJudge = async (requests, evo) => {
+    const { policy: name, tau } = o.config();
+    const policy = getStalenessPolicy(name);
     const snap = o.supervisor.getSnapshot().context;
     const current = snap.poolVersion;
     const roster = viewRoster(snap.agents, false);

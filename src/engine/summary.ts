@@ -123,6 +123,11 @@ export interface RunSummary {
    * request shape (docs/latency-profiles.md, "Utilization"); null when nothing was generated.
    */
   utilization?: number | null;
+  /**
+   * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
+   * reverts, knob changes applied, and the procedure version the run ended under.
+   */
+  meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number };
 }
 
 /** The summary's speculative-completion savings (`RunSummary.speculative`). */

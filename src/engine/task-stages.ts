@@ -55,6 +55,13 @@ export function teamProfile(d: StageDeps, team: Team): number[] {
   return team.members.map((m) => competenceOf(m.agent, d.task.niche, d.scenario.memory.c0));
 }
 
+/** The structures the leader may choose from: the choosable ones, narrowed to `team.offered` when the scenario (or a meta edit) names them. */
+function offeredStructures(d: StageDeps) {
+  const all = choosableStructures(d.structures);
+  const offered = d.scenario.team.offered;
+  return offered ? all.filter((s) => offered.includes(s.name)) : all;
+}
+
 /** Choose: the preset's chooser picks the structure (LeadLearn asks the leader's model from the bank). */
 export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice & { key: Float32Array }> {
   const profile = teamProfile(d, team);
@@ -62,7 +69,7 @@ export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice 
   const choice = await CHOOSERS[d.preset.chooser]!({
     task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
     key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
-    structures: choosableStructures(d.structures),
+    structures: offeredStructures(d),
   });
   return { ...choice, key };
 }
@@ -141,6 +148,7 @@ export function reflectMembers(
       model: d.model, agentId: id, poolVersion: d.poolVersion, persona: m.agent.persona, spec: d.niche.spec, task: d.task,
       experience: experience.get(id) ?? NO_EXPERIENCE, ownAnswer: result.memberAnswers[id]?.extracted ?? null,
       teamAnswer: grading.team.extracted, reward: own.reward, correct: own.correct,
+      ...(d.scenario.memory.reflectionNote ? { note: d.scenario.memory.reflectionNote } : {}),
     });
   }));
 }

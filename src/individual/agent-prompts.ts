@@ -61,6 +61,8 @@ export interface ReflectionInput {
   readonly correct: boolean;
   /** Extra feedback the agent may see (e.g. public-test results); empty for none. */
   readonly feedback?: string;
+  /** Added to the instructions (the procedure's `memory.reflectionNote`); none by default. */
+  readonly note?: string;
 }
 
 /** The reflection prompt asking for `{"lesson", "meta"}` JSON. */
@@ -74,6 +76,7 @@ export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
     reward: input.reward.toFixed(2),
     verdict: input.correct ? 'solved' : input.reward > 0 ? 'partly solved' : 'not solved',
     feedback: input.feedback ? `Feedback: ${input.feedback}\n` : '',
+    note: input.note ? `${input.note}\n` : '',
   });
   return [
     { role: 'system', content: input.persona },

@@ -1,5 +1,5 @@
 /** Pipeline stages that call a model; token usage is accounted per stage. */
-export type Stage = 'solve' | 'reflect' | 'leadlearn' | 'codream' | 'lifecycle' | 'other';
+export type Stage = 'solve' | 'reflect' | 'leadlearn' | 'codream' | 'lifecycle' | 'meta' | 'other';
 
 /** One chat message. */
 export interface ChatMessage {

@@ -3,6 +3,7 @@ import { AccuracyCollector, StructureCollector } from './collect/accuracy-collec
 import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';
 import { LineageCollector } from './collect/lineage-collector';
+import { MetaCollector } from './collect/meta-collector';
 import { openRunDirectory, readEventLog, type RunEvent } from './read-events';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
 import { reproduceCommands, type ReproducibleConfig } from './reproduce';
@@ -25,6 +26,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
   const codream = new CodreamCollector();
   const accuracy = new AccuracyCollector();
   const structures = new StructureCollector();
+  const meta = new MetaCollector();
   const malformed: Record<string, number> = {};
   const solveTokens = { calls: 0, promptTokens: 0, completionTokens: 0 };
   // Each task's (and lifecycle window's) own calls and tokens, by stage, as its events carry them.
@@ -50,6 +52,8 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     'run.started': (e) => { started = e; plan(e.tasks); },
     'agent.spawned': (e) => { lineage.spawned(e, tasksDone); competence.spawned(e.agentId); },
     'task.started': (e) => accuracy.started(e),
+    'meta.report': (e) => meta.report(e),
+    'meta.edit': (e) => meta.edit(e),
     'structure.chosen': (e) => structures.chose(e),
     'task.graded': (e) => accuracy.gradedTask(e),
     'task.done': (e) => { tasksDone += 1; competence.taskDone(tasksDone); if (e.tokens) addTokens(e.tokens); },
@@ -107,6 +111,7 @@ export async function buildReportData(runDir: string, opts: { clock: Clock; outD
     lineage: lineageData,
     codream: codream.finish(),
     structures: structures.finish(),
+    meta: meta.finish(),
     accuracy: accuracy.finish(niches),
     cost: costOf(summary, { eventTokens, solve: solveTokens, codream: codream.tokens, tasksDone, span: spanSeconds(firstTime, lastTime) }),
   };

@@ -98,6 +98,16 @@ export const reportDataSchema = z.object({
     routedByNiche: z.array(z.object({ niche: z.string().nullable(), level: z.string(), count })),
     routed: count,
   }),
+  /** Meta-editing (empty for runs without it): accuracy per segment, the edits, each edited knob's values over the run. */
+  meta: z.object({
+    segments: z.array(z.object({ segment: count, fromTask: count, toTask: count, accuracy: z.number().nullable(), procedureVersion: count })),
+    edits: z.array(z.object({
+      segment: count, atTask: count, accepted: z.boolean(), procedureVersion: count,
+      changes: z.array(z.object({ path: z.string(), from: z.unknown(), to: z.unknown() })),
+      reason: z.string().nullable(), rationale: z.string().nullable(), revertedTo: count.nullable(),
+    })),
+    knobs: z.array(z.object({ path: z.string(), points: z.array(z.object({ task: count, value: z.string(), numeric: z.number().nullable(), version: count })) })),
+  }).default({ segments: [], edits: [], knobs: [] }),
   structures: z.object({
     binSize: count,
     bins: z.array(z.object({ niche: z.string(), bin: count, start: count, end: count, structure: z.string(), count })),

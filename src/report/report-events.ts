@@ -17,6 +17,12 @@ export const REPORT_EVENTS = {
     reason: z.string().optional(),
     window: num.optional(),
   }),
+  'meta.report': z.looseObject({ segment: num, procedureVersion: num, fromTask: num, toTask: num, accuracy: num.nullable().optional() }),
+  'meta.edit': z.looseObject({
+    segment: num, accepted: z.boolean(), procedureVersion: num,
+    changes: z.array(z.looseObject({ path: z.string(), from: z.unknown(), to: z.unknown() })).optional(),
+    reason: z.string().optional(), rationale: z.string().optional(), revertedTo: num.optional(),
+  }),
   'task.started': z.looseObject({ taskId: id, niche: z.string(), block: num.optional() }),
   'structure.chosen': z.looseObject({ taskId: id, niche: z.string(), structure: z.string() }),
   'task.graded': z.looseObject({ taskId: id, niche: z.string(), reward: num, correct: z.boolean().optional() }),

@@ -7,11 +7,12 @@ import { agentColors } from './charts/palette';
 import type { Section } from './charts/section';
 import { specialistSection } from './charts/specialist-charts';
 import { structureSection } from './charts/structure-charts';
+import { metaSection } from './charts/meta-charts';
 import { renderPage, type RenderedPage } from './html/page';
 import type { ReportData } from './report-data';
 
 /** Section ids of a run report, in page order. */
-export const RUN_SECTIONS = ['competence', 'specialists', 'lineage', 'codream', 'structures', 'accuracy', 'cost', 'reproduce'] as const;
+export const RUN_SECTIONS = ['competence', 'specialists', 'lineage', 'codream', 'structures', 'accuracy', 'procedure', 'cost', 'reproduce'] as const;
 
 /** Every section of a run report, built from its data. */
 export function runSections(d: ReportData): Section[] {
@@ -23,6 +24,7 @@ export function runSections(d: ReportData): Section[] {
     codreamSection(d, agents),
     structureSection(d),
     accuracySection(d),
+    metaSection(d),
     costSection(d),
     reproduceSection(d),
   ];

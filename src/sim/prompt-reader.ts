@@ -3,7 +3,7 @@ import type { ChatMessage } from '../llm/model';
 /** The kinds of request the simulator recognises, by the section headings real prompts carry. */
 export type RequestKind =
   | 'dream-reflect' | 'dream-contrast' | 'dream-imagine' | 'dream-debate' | 'dream-crystallize'
-  | 'stale' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
+  | 'stale' | 'meta' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
 
 /** A prompt split the way the simulator reads it. */
 export interface ReadPrompt {
@@ -24,6 +24,7 @@ const KIND_BY_SECTION: ReadonlyArray<[RequestKind, string]> = [
   ['dream-debate', 'codream: debate'],
   ['dream-crystallize', 'codream: crystallize'],
   ['stale', 'stale update'],
+  ['meta', 'edit the procedure'],
   ['persona', 'write a persona'],
   ['choose', 'choose a structure'],
   ['note', 'leadership note'],

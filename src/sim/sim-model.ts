@@ -12,6 +12,7 @@ import { decomposeResponder, partResponder } from './responders/decompose-respon
 import { chooseResponder, noteResponder } from './responders/leader-responder';
 import { personaResponder } from './responders/persona-responder';
 import { staleResponder } from './responders/stale-responder';
+import { metaResponder } from './responders/meta-responder';
 import {
   dreamContrastResponder, dreamCrystallizeResponder, dreamDebateResponder, dreamImagineResponder, dreamReflectResponder,
 } from './responders/codream-responder';
@@ -59,7 +60,7 @@ export class SimModel implements LanguageModel {
       solve: solveResponder, revise: solveResponder, synthesize: solveResponder, reflect: reflectResponder,
       review: reviewResponder, decompose: decomposeResponder, part: partResponder, choose: chooseResponder, note: noteResponder,
       'dream-reflect': dreamReflectResponder, 'dream-contrast': dreamContrastResponder, 'dream-imagine': dreamImagineResponder,
-      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder, stale: staleResponder,
+      'dream-debate': dreamDebateResponder, 'dream-crystallize': dreamCrystallizeResponder, persona: personaResponder, stale: staleResponder, meta: metaResponder,
       ...opts.responders,
     };
   }

@@ -99,6 +99,16 @@ export interface SimParams {
   leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;
+  /** Meta-editor: chance it nudges a knob drawn at random instead of following its rules (a useless edit). */
+  metaUseless: number;
+  /** Meta-editor: accuracy gap below the best structure at which it stops offering a structure. */
+  metaStructureGap: number;
+  /** Meta-editor: tasks a structure needs in the segment before it is judged. */
+  metaMinUses: number;
+  /** Meta-editor: share of tasks with a CoDream session above which CoDream counts as busy. */
+  metaBusyCoDream: number;
+  /** Meta-editor: accuracy change it reads as no change (a rise below it is flat, a fall beyond it hurt). */
+  metaFlatEpsilon: number;
   /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
   ttftMs: number;
   msPerToken: number;
@@ -139,6 +149,11 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   leaderExplore: 0.3,
   leaderPrior: 2,
   leaderNoise: 0.05,
+  metaUseless: 0.2,
+  metaStructureGap: 0.15,
+  metaMinUses: 8,
+  metaBusyCoDream: 0.6,
+  metaFlatEpsilon: 0.01,
   ttftMs: 60,
   msPerToken: 7.3,
 };

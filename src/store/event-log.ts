@@ -79,6 +79,9 @@ export class EventLog {
   /** Offset of the first prior line matched by the current (uncommitted) group. */
   private groupStart: number | undefined;
   private priorEnd = 0;
+  /** The procedure version every event is stamped with (meta-editing runs only). */
+  private procedure: number | undefined;
+  private readonly listeners: Array<(e: EventBase & Record<string, unknown>) => void> = [];
 
   constructor(readonly file: string, opts: EventLogOptions = {}) {
     this.fsync = opts.fsync ?? true;
@@ -113,20 +116,40 @@ export class EventLog {
   append(body: EventBody): EventBase & Record<string, unknown> {
     if (this.replaying && this.next < this.prior.length) {
       const p = this.prior[this.next]!;
-      const { id, seq, time, ...rest } = p.event;
+      const { id, seq, time, procedure, ...rest } = p.event;
       const want = JSON.stringify(rest);
       const got = JSON.stringify(body);
       if (want !== got) throw new LogDivergenceError(seq, want, got);
+      if (procedure !== this.procedure) throw new LogDivergenceError(seq, `procedure version ${String(procedure)}`, `procedure version ${String(this.procedure)}`);
       this.next++;
       this.groupStart ??= p.offset;
-      const event = { id, seq, ...(time === undefined ? {} : { time }), ...body };
+      const event = { id, seq, ...(time === undefined ? {} : { time }), ...(procedure === undefined ? {} : { procedure }), ...body };
       this.buffer.push(event);
+      this.tell(event);
       return event;
     }
     if (this.replaying) this.leaveReplay();
     const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body };
     this.buffer.push(event);
+    this.tell(event);
     return event;
+  }
+
+  /**
+   * Stamp every later event with the procedure version `v` (`procedure`, beside `time`): a
+   * meta-editing run says under which procedure each event happened. Never called otherwise.
+   */
+  stampProcedure(v: number): void {
+    this.procedure = v;
+  }
+
+  /** Be told every event appended (a resumed run's re-executed ones too), in log order. */
+  subscribe(f: (e: EventBase & Record<string, unknown>) => void): void {
+    this.listeners.push(f);
+  }
+
+  private tell(e: EventBase & Record<string, unknown>): void {
+    for (const f of this.listeners) f(e);
   }
 
   /**
@@ -212,8 +235,8 @@ export class EventLog {
     this.replaying = false;
   }
 
-  private stamp(): { time?: string } {
-    return this.clock ? { time: this.clock.isoNow() } : {};
+  private stamp(): { time?: string; procedure?: number } {
+    return { ...(this.clock ? { time: this.clock.isoNow() } : {}), ...(this.procedure !== undefined ? { procedure: this.procedure } : {}) };
   }
 
   private lastSeqBefore(offset: number): number {

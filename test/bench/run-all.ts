@@ -19,6 +19,7 @@ import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
 import { benchVirtualTime } from './virtual-time.bench';
 import { benchSweep } from './sweep.bench';
+import { benchMeta } from './meta.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -39,6 +40,7 @@ const benches: [string, () => Promise<void>][] = [
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
   ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
+  ['meta: meta-editing against the full system and its control on hard (several minutes)', benchMeta],
   ['sweep: the hard table on one virtual server, worker processes, plan (an hour on 2 cores)', benchSweep],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
@@ -46,7 +48,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

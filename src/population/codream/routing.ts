@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import type { ArchiveEntry } from '../../individual/archive';
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../../individual/agent-view';
@@ -74,3 +75,9 @@ export function routeDream(
     };
   });
 }
+
+/** CoDream's settings a meta-editor may change between segments. */
+export const CODREAM_KNOBS: readonly Knob[] = [
+  { kind: 'number', path: 'population.codream.threshold', min: 0.1, max: 0.9, description: 'a session runs when the team\'s mean reward is below this (or members disagree)' },
+  { kind: 'enum', path: 'population.codream.routing', values: ['asymmetric', 'symmetric'], description: 'insights to below-median agents only, or to everyone' },
+];

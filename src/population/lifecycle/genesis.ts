@@ -99,6 +99,11 @@ export const genesis: LifecycleOperator<GenesisDecision> = (ctx: LifecycleContex
 
 /** The genesis operator: decide above; applied by spawning the child with a persona aimed at the niche. */
 export const genesisOperator: LifecycleOperatorDescriptor<GenesisDecision, typeof genesisConfigSchema> = {
+  knobs: [
+    { kind: 'bool', path: 'enabled', description: 'genesis runs' },
+    { kind: 'int', path: 'minRecurrence', min: 3, max: 60, description: 'tasks of a niche in the last window that make it recurring' },
+    { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'new agents per window at most' },
+  ],
   name: 'genesis',
   planRank: 30,
   config: genesisConfigSchema,

@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import { forkOperator } from './fork';
 import { genesisOperator } from './genesis';
 import { mergeOperator } from './merge';
@@ -36,3 +37,13 @@ export const LIFECYCLE_OPERATORS = Object.fromEntries(LIFECYCLE_OPERATOR_LIST.ma
 export function emptyLineage(): Record<LifecycleOperatorName, number> {
   return Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, 0])) as Record<LifecycleOperatorName, number>;
 }
+
+/**
+ * The lifecycle's settings a meta-editor may change between segments: the window's own, then each
+ * operator's (declared in its file, at `population.lifecycle.<name>.<setting>`).
+ */
+export const LIFECYCLE_KNOBS: readonly Knob[] = [
+  { kind: 'int', path: 'population.lifecycle.every', min: 20, max: 400, description: 'tasks between lifecycle windows' },
+  { kind: 'text', path: 'population.lifecycle.personaNote', maxLength: 300, description: 'added to the persona writer\'s instructions' },
+  ...LIFECYCLE_OPERATOR_LIST.flatMap((d: AnyLifecycleOperator) => (d.knobs ?? []).map((k) => ({ ...k, path: `population.lifecycle.${d.name}.${k.path}` }))),
+];

@@ -15,7 +15,7 @@ export const specialistConfigSchema = z.strictObject({
 
 // An operator's settings sit beside the window's own at `lifecycle.<name>`: a name must not take theirs.
 for (const d of LIFECYCLE_OPERATOR_LIST) {
-  if ((['every', 'minAgents', 'maxAgents', 'specialist'] as readonly string[]).includes(d.name)) throw new Error(`lifecycle operator name "${d.name}" is a lifecycle setting`);
+  if ((['every', 'minAgents', 'maxAgents', 'specialist', 'personaNote'] as readonly string[]).includes(d.name)) throw new Error(`lifecycle operator name "${d.name}" is a lifecycle setting`);
 }
 
 type OperatorShape = { [O in (typeof LIFECYCLE_OPERATOR_LIST)[number] as O['name']]: z.ZodPrefault<O['config']> };
@@ -40,6 +40,8 @@ export const lifecycleConfigSchema = z
     maxAgents: int().min(1).default(8),
     /** Who counts as a specialist. */
     specialist: specialistConfigSchema.prefault({}),
+    /** Added to the persona writer's instructions (a meta-editor's edit; none by default). */
+    personaNote: z.string().max(300).optional(),
     /** Each operator's trigger (genesis, fork, merge, prune, specialize: see their files). */
     ...operatorShape,
   })

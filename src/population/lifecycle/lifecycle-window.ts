@@ -74,6 +74,7 @@ export async function runLifecycleWindow(w: WindowInput): Promise<number> {
   const apply = {
     supervisor: w.supervisor, model: w.model, log: w.log, specs: w.specs, window: w.window, nichesSeen: w.nichesSeen,
     c0: w.c0, eta: w.eta, version, newId: () => `agent-${String(next++).padStart(2, '0')}`,
+    ...(w.config.personaNote ? { personaNote: w.config.personaNote } : {}),
   };
   for (const d of plan.applied) {
     // Each operator applies its own decisions (its descriptor's `apply`).

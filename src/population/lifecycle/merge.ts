@@ -99,6 +99,12 @@ export const merge: LifecycleOperator<MergeDecision> = (ctx: LifecycleContext): 
 
 /** The merge operator: decide above; applied by the supervisor's MERGE_AGENTS. */
 export const mergeOperator: LifecycleOperatorDescriptor<MergeDecision, typeof mergeConfigSchema> = {
+  knobs: [
+    { kind: 'bool', path: 'enabled', description: 'merge runs' },
+    { kind: 'number', path: 'minOverlap', min: 0.9, max: 1, description: 'style overlap a pair must reach' },
+    { kind: 'number', path: 'maxGap', min: 0, max: 0.2, description: 'largest competence difference on any niche a pair may have' },
+    { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'merges per window at most' },
+  ],
   name: 'merge',
   planRank: 20,
   config: mergeConfigSchema,

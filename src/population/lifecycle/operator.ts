@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import type { ActorRefFrom } from 'xstate';
 import { z } from 'zod';
 import type { Rng } from '../../core/rng';
@@ -76,6 +77,8 @@ export interface ApplyContext {
   readonly eta: number;
   /** The pool version the window's changes take effect at. */
   readonly version: number;
+  /** Added to the persona writer's instructions (`population.lifecycle.personaNote`); none by default. */
+  readonly personaNote?: string;
   /** A fresh agent id (agent-NN), one per call. */
   newId(): string;
 }
@@ -106,6 +109,11 @@ export interface LifecycleOperatorDescriptor<D extends DecisionBase = DecisionBa
   retires(d: D): string[];
   /** Apply a decision through the supervisor and log what changed; returns the agents involved (new ones included). */
   apply(w: ApplyContext, d: D): Promise<string[]>;
+  /**
+   * Its trigger settings a meta-editor may change between segments, with bounds tighter than the
+   * schema's where a value would make it fire every window; paths relative to `population.lifecycle.<name>`.
+   */
+  readonly knobs?: readonly Knob[];
 }
 
 /** A setting in [0, 1] (margins, competences, overlaps), as every operator's trigger config uses. */

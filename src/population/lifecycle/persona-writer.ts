@@ -18,9 +18,9 @@ export function parsePersona(text: string): string | null {
  * Ask the agent's model to write a persona for `purpose`, aimed at a niche (genesis, fork,
  * specialize). An unusable reply keeps the current persona rather than inventing one.
  */
-export async function writePersona(model: LanguageModel, agent: AgentView, spec: NicheSpec, purpose: string, tag: string): Promise<string> {
+export async function writePersona(model: LanguageModel, agent: AgentView, spec: NicheSpec, purpose: string, tag: string, note?: string): Promise<string> {
   const user = renderTemplate(loadTemplate(import.meta.url, 'persona'), {
-    purpose, persona: agent.persona, area: area(spec), keywords: spec.keywords.join(', '),
+    purpose, persona: agent.persona, area: area(spec), keywords: spec.keywords.join(', '), note: note ? `${note}\n` : '',
   });
   const r = await ask(model, [{ role: 'system', content: agent.persona }, { role: 'user', content: user }], 'lifecycle', agent.id, `lifecycle-${tag}`, `lifecycle/${tag}/${agent.id}`);
   return parsePersona(r.text) ?? agent.persona;

@@ -22,7 +22,7 @@ export interface SpawnDecision {
 export async function spawnChild(w: ApplyContext, d: SpawnDecision, purpose: string): Promise<string[]> {
   const parent = viewAgent(w.supervisor.getSnapshot().context.agents.get(d.parent)!);
   const spec = w.specs.get(d.niche)!;
-  const persona = await writePersona(w.model, parent, spec, purpose, `${w.window}-${d.operator}`);
+  const persona = await writePersona(w.model, parent, spec, purpose, `${w.window}-${d.operator}`, w.personaNote);
   const id = w.newId();
   // The child inherits the parent's knowledge (its archive) but not its record. It starts as an
   // average newcomer — the pool's median competence on each niche seen — so it neither ties its

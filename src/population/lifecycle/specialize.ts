@@ -99,6 +99,12 @@ export const specialize: LifecycleOperator<SpecializeDecision> = (ctx: Lifecycle
 
 /** The specialize operator: decide above; applied by writing the nudged persona and the supervisor's SET_PERSONA. */
 export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision, typeof specializeConfigSchema> = {
+  knobs: [
+    { kind: 'bool', path: 'enabled', description: 'specialize runs' },
+    { kind: 'number', path: 'minCompetence', min: 0.5, max: 0.95, description: 'competence on its niche an agent must reach' },
+    { kind: 'number', path: 'margin', min: 0.05, max: 0.5, description: 'lead needed on that niche' },
+    { kind: 'int', path: 'maxPerWindow', min: 0, max: 3, description: 'persona rewrites per window at most' },
+  ],
   name: 'specialize',
   planRank: 50,
   config: specializeConfigSchema,
@@ -108,7 +114,7 @@ export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision,
   retires: () => [],
   apply: async (w, d) => {
     const agent = viewAgent(w.supervisor.getSnapshot().context.agents.get(d.agent)!);
-    const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this strong agent\'s persona toward the area it dominates.', `${w.window}-specialize`);
+    const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this strong agent\'s persona toward the area it dominates.', `${w.window}-specialize`, w.personaNote);
     sendToSupervisor(w.supervisor, { type: 'SET_PERSONA', id: d.agent, persona });
     w.log.append({ type: 'agent.persona', agentId: d.agent, persona, reason: d.reason, niche: d.niche, window: w.window, poolVersion: w.version });
     return [d.agent];

@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import { full } from './full';
 import { guarded } from './guarded';
 import type { StalenessPolicy } from './policy';
@@ -15,3 +16,9 @@ export function getStalenessPolicy(name: string): StalenessPolicy {
   if (!p) throw new Error(`unknown staleness policy "${name}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`);
   return p;
 }
+
+/** The staleness settings a meta-editor may change between segments. */
+export const STALENESS_KNOBS: readonly Knob[] = [
+  { kind: 'enum', path: 'engine.staleness.policy', values: STALENESS_POLICY_NAMES, description: 'what becomes of lessons and insights applied after the pool moved on' },
+  { kind: 'int', path: 'engine.staleness.tau', min: 0, max: 64, description: 'version gap the policy tolerates unexamined' },
+];

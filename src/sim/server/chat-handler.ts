@@ -9,7 +9,7 @@ import { SIDE_CHANNEL_FIELD } from '../served-side-channel';
 import type { SideChannelEntry } from '../side-channel';
 
 
-const STAGES: ReadonlySet<string> = new Set(['solve', 'reflect', 'leadlearn', 'codream', 'lifecycle', 'other']);
+const STAGES: ReadonlySet<string> = new Set(['solve', 'reflect', 'leadlearn', 'codream', 'lifecycle', 'meta', 'other']);
 /** Characters per prefix-cache block: 16 tokens at the simulator's 4 characters per token. */
 const BLOCK_CHARS = 64;
 

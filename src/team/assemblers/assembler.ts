@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import type { Rng } from '../../core/rng';
 import type { AgentView } from '../../individual/agent-view';
 import type { Task } from '../../tasks/task';
@@ -37,6 +38,8 @@ export interface AssemblerDescriptor {
   readonly assemble: Assembler;
   /** Members of every team it assembles (the roster must stay larger; lifecycle bounds use it). */
   readonly teamSize: number;
+  /** Its settings a meta-editor may change between segments, with their bounds (scenario paths). */
+  readonly knobs?: readonly Knob[];
 }
 
 /** Index of the maximum score; exact ties broken uniformly at random by `rng`. Throws on an empty list. */

@@ -36,4 +36,12 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
 };
 
 /** The `roles` assembler: anchor, complement, scout. */
-export const roles: AssemblerDescriptor = { name: 'roles', assemble: roleAssembler, teamSize: 3 };
+export const roles: AssemblerDescriptor = {
+  name: 'roles', assemble: roleAssembler, teamSize: 3,
+  knobs: [
+    { kind: 'number', path: 'team.weights.wc', min: 0, max: 3, description: 'complement: weight of competence on the niche' },
+    { kind: 'number', path: 'team.weights.ws', min: 0, max: 3, description: 'complement: weight of pair synergy with the anchor' },
+    { kind: 'number', path: 'team.weights.wo', min: 0, max: 3, description: 'complement and scout: penalty on style overlap' },
+    { kind: 'number', path: 'team.weights.wx', min: 0, max: 3, description: 'scout: weight of novelty (under-exposure to the niche)' },
+  ],
+};

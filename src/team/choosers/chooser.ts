@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import type { Rng } from '../../core/rng';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
@@ -50,4 +51,6 @@ export interface ChooserDescriptor {
   readonly choose: StructureChooser;
   /** After each task the leader writes a one-line note for the leadership bank (LeadLearn learns from it). */
   readonly writesNotes: boolean;
+  /** Its settings a meta-editor may change between segments, with their bounds (scenario paths). */
+  readonly knobs?: readonly Knob[];
 }

@@ -35,7 +35,10 @@ export const leadlearnChooser: StructureChooser = (ctx) => {
 };
 
 /** The `leadlearn` chooser: the leader chooses from the bank, and notes each outcome into it. */
-export const leadlearn: ChooserDescriptor = { name: 'leadlearn', choose: leadlearnChooser, writesNotes: true };
+export const leadlearn: ChooserDescriptor = {
+  name: 'leadlearn', choose: leadlearnChooser, writesNotes: true,
+  knobs: [{ kind: 'int', path: 'team.leadlearnK', min: 1, max: 32, description: 'leadership-bank records the leader is shown' }],
+};
 
 /** The model proposes a structure from the task alone, with no records (the `structure-only` baseline). */
 export const zeroShotChooser: StructureChooser = (ctx) => askLeader(ctx, [], null);

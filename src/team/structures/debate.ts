@@ -41,6 +41,7 @@ const run: Structure = async (ctx) => {
 
 /** The `debate` structure (how it works: `run` above). */
 export const debate: StructureDescriptor = {
+  knobs: [{ kind: 'int', path: 'structures.debateRounds', min: 1, max: 4, description: 'revision rounds after the independent round' }],
   name: 'debate',
   description: 'members answer, then see each other\'s answers and revise for {{rounds}} rounds; the majority wins.',
   choosable: true,

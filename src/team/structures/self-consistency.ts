@@ -30,6 +30,7 @@ const run: Structure = async (ctx) => {
 
 /** The `self-consistency` structure (how it works: `run` above). */
 export const selfConsistency: StructureDescriptor = {
+  knobs: [{ kind: 'int', path: 'structures.samples', min: 3, max: 9, description: 'independent samples the majority is taken over' }],
   name: 'self-consistency',
   description: 'you answer several times independently; the majority answer wins.',
   choosable: false,

@@ -1,3 +1,4 @@
+import type { Knob } from '../../core/knob';
 import type { Experience } from '../../individual/agent-prompts';
 import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
@@ -88,4 +89,6 @@ export interface StructureDescriptor {
   readonly choosable: boolean;
   /** Runs the structure on one task. */
   readonly run: Structure;
+  /** Its settings a meta-editor may change between segments, with their bounds (scenario paths). */
+  readonly knobs?: readonly Knob[];
 }

@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildReportData, loadScenario, resumeRun, runScenario, SimModel, systemClock, withOverrides,
+  type Completion, type CompletionRequest, type LanguageModel, type NicheSpec, type RunSummary, type Task,
+} from '../../src/index';
+import { knobViolation } from '../../src/core/knob';
+import { procedureKnobs } from '../../src/engine/meta/procedure';
+import { getPreset } from '../../src/engine/presets';
+import { structureRegistry } from '../../src/team/structures';
+import { startServeSim } from '../../src/sim/server/serve-sim';
+import { quickstartOver } from '../llm/openai/e2e-helpers';
+
+const dir = () => path.join(mkdtempSync(path.join(tmpdir(), 'evo-meta-')), 'run');
+const events = (d: string) => readFileSync(path.join(d, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const stable = (s: RunSummary) => { const { timing: _t, runDir: _r, reportPath: _p, ...rest } = s; return rest; };
+const base = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 120 }, meta: { every: 30, minTasks: 20 } } as never);
+const knobs = procedureKnobs(getPreset('meta'), structureRegistry());
+
+/** The simulated model, with the meta-editor's replies replaced by the ones given, in turn. */
+class HostileEditor implements LanguageModel {
+  readonly name = 'sim';
+  private next = 0;
+  readonly sim: SimModel;
+  constructor(private readonly replies: readonly string[], seed: number) { this.sim = new SimModel({ seed }); }
+  taskStarted(t: Task, n: NicheSpec): void { this.sim.taskStarted(t, n); }
+  taskEnded(id: string): void { this.sim.taskEnded(id); }
+  async complete(req: CompletionRequest): Promise<Completion> {
+    if (req.stage !== 'meta') return this.sim.complete(req);
+    const text = this.replies[this.next++ % this.replies.length]!;
+    return { text, usage: { promptTokens: 100, completionTokens: 10 }, timing: { ttftMs: 1, totalMs: 2 }, model: 'sim' };
+  }
+  embed(texts: readonly string[]): Promise<Float32Array[]> { return this.sim.embed(texts); }
+}
+
+describe('meta-editing between segments', () => {
+  it('edits the procedure at each segment\'s end, within bounds, the same way every time, stamping every event', async () => {
+    const d = dir();
+    const a = await runScenario(base, { variant: 'meta', outDir: d, report: false });
+    const b = await runScenario(base, { variant: 'meta', outDir: dir(), report: false });
+    expect(stable(a.summary)).toEqual(stable(b.summary));
+    expect(a.summary.meta).toMatchObject({ segments: 3 });
+    const ev = events(d);
+    const edits = ev.filter((e) => e.type === 'meta.edit');
+    expect(edits).toHaveLength(3);
+    expect(ev.filter((e) => e.type === 'meta.report')).toHaveLength(3);
+    // Every value an accepted edit set lies within its knob's bounds.
+    for (const e of edits.filter((x) => x.accepted)) {
+      for (const c of e.changes as { path: string; to: unknown }[]) {
+        const k = knobs.find((x) => x.path === c.path)!;
+        expect(k, c.path).toBeDefined();
+        expect(knobViolation(k, c.to)).toBeNull();
+      }
+    }
+    // After the run starts under version 0, every event says the version it happened under.
+    const started = ev.findIndex((e) => e.type === 'run.started');
+    expect(ev.slice(started).every((e) => typeof e.procedure === 'number')).toBe(true);
+    expect(Math.max(...ev.map((e) => Number(e.procedure ?? 0)))).toBe(a.summary.meta!.version);
+    // The report draws the procedure over time from the events alone.
+    const report = await buildReportData(d, { clock: systemClock, outDir: dir() });
+    expect(report.meta.segments.map((x) => x.segment)).toEqual([1, 2, 3]);
+    expect(report.meta.edits).toHaveLength(3);
+    // The control runs the same segments and never edits.
+    const control = await runScenario(base, { variant: 'no-meta', outDir: dir(), report: false });
+    expect(control.summary.meta).toEqual({ segments: 3, accepted: 0, rejected: 0, reverts: 0, version: 0, changes: 0 });
+  });
+
+  it('rejects each hostile reply whole, with the reason logged, and goes on under the same procedure', async () => {
+    const hostile = [
+      JSON.stringify({ patch: { graders: {} } }),
+      JSON.stringify({ patch: { 'gold': 'x' } }),
+      JSON.stringify({ patch: { 'stream.tasks': 10 } }),
+      JSON.stringify({ patch: { 'budget.tokens': 1e12 } }),
+      JSON.stringify({ patch: { 'team.telepathy': 1 } }),
+      `{"patch": {}, "rationale": "${'x'.repeat(1024 * 1024)}"}`,
+      'I would lower the threshold a little.',
+      JSON.stringify({ patch: { 'population.lifecycle.every': 1, 'population.lifecycle.prune.lag': 0 } }),
+      JSON.stringify({ patch: { 'engine.inFlight': 10000 } }),
+    ];
+    const s = withOverrides(base, { stream: { tasks: 200 }, meta: { every: 20, minTasks: 20 } } as never);
+    const d = dir();
+    const model = new HostileEditor(hostile, s.scenario.seed);
+    const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false, model });
+    expect(summary.tasks).toBe(200);
+    const edits = events(d).filter((e) => e.type === 'meta.edit');
+    expect(edits).toHaveLength(hostile.length);
+    const reasons = edits.map((e) => String(e.reason));
+    expect(edits.every((e) => e.accepted === false)).toBe(true);
+    expect(reasons[0]).toMatch(/graders is frozen/);
+    expect(reasons[1]).toMatch(/gold is frozen/);
+    expect(reasons[2]).toMatch(/stream\.tasks is frozen/);
+    expect(reasons[3]).toMatch(/budget\.tokens is frozen/);
+    expect(reasons[4]).toMatch(/team\.telepathy is not a knob/);
+    expect(reasons[5]).toMatch(/characters, more than/);
+    expect(reasons[6]).toMatch(/not a JSON object/);
+    expect(reasons[7]).toMatch(/population\.lifecycle\.every must lie within 20\.\.400, got 1/);
+    expect(reasons[8]).toMatch(/engine\.inFlight must lie within 1\.\.64, got 10000/);
+    expect(summary.meta).toMatchObject({ rejected: hostile.length, accepted: 0, version: 0 });
+  });
+
+  it('resumes a stopped run by re-executing its edits, ending where an uninterrupted run ends', async () => {
+    const full = await runScenario(base, { variant: 'meta', outDir: dir(), report: false });
+    const d = dir();
+    const stop = new AbortController();
+    const first = await runScenario(base, { variant: 'meta', outDir: d, report: false, stop: stop.signal, onProgress: (p) => { if (p.done === 70) stop.abort(); } });
+    expect(first.interrupted).toBe(true);
+    const resumed = await resumeRun(d, { report: false });
+    expect(stable(resumed.summary)).toEqual(stable(full.summary));
+  });
+
+  it('runs over HTTP against serve-sim, the meta-editor answering through the endpoint', async () => {
+    const sim = await startServeSim({ port: 0, timeScale: 3000 });
+    try {
+      const s = withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }] }), {
+        stream: { tasks: 50, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] }, meta: { every: 20, minTasks: 20 },
+      } as never);
+      const d = dir();
+      const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false });
+      expect(summary.meta?.segments).toBe(2);
+      expect(summary.tokens.meta?.calls).toBe(2);
+      expect(events(d).filter((e) => e.type === 'meta.edit')).toHaveLength(2);
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+});
