@@ -43,5 +43,7 @@ export default defineConfig({
     // independent, so use both.
     maxWorkers: 2,
     sequence: { sequencer: SlowFirstSequencer },
+    // Nothing is written in the repository: checked after the run (test/tools/clean-repo.setup.ts).
+    globalSetup: ['test/tools/clean-repo.setup.ts'],
   },
 });

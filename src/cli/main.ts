@@ -56,12 +56,10 @@ export async function main(argv: string[]): Promise<number> {
     return (await command.run(rest)) ?? EXIT.ok;
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (err instanceof UsageError) {
-      process.stderr.write(`evochamber: error: ${e.message}\n${err.help ?? ''}`);
-      return EXIT.usage;
-    }
-    if (e.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`evochamber: error: ${e.message}\n${command?.help ?? ''}`);
+    // A command-line mistake is one line (never the help: it would bury the line), exit 2.
+    if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
+      const where = load && command ? `evochamber ${cmd} --help` : 'evochamber --help';
+      process.stderr.write(`evochamber: error: ${oneLine(e.message)} (see ${where})\n`);
       return EXIT.usage;
     }
     const msg = e.message ?? String(err);
@@ -71,8 +69,27 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Node's parse errors span lines (the mistake, then a hint): one line, the hint kept. */
+function oneLine(s: string): string {
+  return s.split('\n').map((l) => l.trim()).filter(Boolean).join(' ');
+}
+
+/**
+ * A reader that stops reading (`evochamber inspect … | head`) closes the pipe: stop writing and end
+ * quietly with the exit code so far, instead of an unhandled EPIPE.
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw err;
+    });
+  }
+}
+
 /** Run the CLI as a process: `bin/evochamber.js` (on dist/) and `tsx src/cli/main.ts` both end here. */
 export async function runCli(argv: string[]): Promise<void> {
+  quietOnClosedPipe();
   const code = await main(argv);
   // An interrupted run may leave abandoned requests or timers behind: exit now, everything is on disk.
   if (code === EXIT.interrupted) process.exit(code);

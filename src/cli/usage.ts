@@ -1,4 +1,4 @@
-/** A command-line mistake: printed with the command's help, exit code 2. */
+/** A command-line mistake: one line on stderr (pointing at the command's --help), exit code 2. */
 export class UsageError extends Error {
   constructor(message: string, readonly help?: string) {
     super(message);
@@ -22,3 +22,4 @@ export function inFlightFlag(value: string | undefined): number | 'auto' | undef
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--in-flight takes a whole number ≥ 1 or "auto", got "${value}"`);
   return n;
 }
+

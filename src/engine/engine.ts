@@ -27,6 +27,7 @@ import type { StructureRegistry } from '../team/structures';
 import type { SummaryBuilder } from './summary';
 import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 import type { TaskObserver } from './task-observer';
+import type { ModelHealth } from './model-plugins';
 import type { BudgetMeter, BudgetStop } from './budget';
 import type { MetaHarness } from './meta/meta-harness';
 
@@ -51,13 +52,6 @@ export interface EngineResult {
   readonly committed: number;
 }
 
-/** A model that can say whether any endpoint is up; the engine pauses while none is. */
-export interface ModelHealth {
-  /** True when some endpoint can take requests now. */
-  available(): boolean;
-  /** Resolves at the next health change (or soon after; callers check `available()` again). */
-  nextChange(): Promise<void>;
-}
 
 /** What the engine loop needs. */
 export interface EngineOptions {

@@ -1,6 +1,5 @@
 import type { LanguageModel } from '../llm/model';
 import type { EndpointUsage } from '../llm/openai/endpoint';
-import type { ModelHealth } from './engine';
 import type { Scenario } from './scenario-schema';
 import type { TaskObserver } from './task-observer';
 
@@ -35,6 +34,14 @@ export interface VirtualStats {
   /** Virtual ms from submission to last token, summed over answered requests, and their output tokens. */
   readonly paceMs?: number;
   readonly paceTokens?: number;
+}
+
+/** A model that can say whether any endpoint is up; the engine pauses while none is. */
+export interface ModelHealth {
+  /** True when some endpoint can take requests now. */
+  available(): boolean;
+  /** Resolves at the next health change (or soon after; callers check `available()` again). */
+  nextChange(): Promise<void>;
 }
 
 /** A backend's model for one run, and what the run must do with it. */

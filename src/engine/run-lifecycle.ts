@@ -19,7 +19,7 @@ import type { BackendModel } from './model-plugins';
 import { buildModelStack } from './model-stack';
 import type { getPreset } from './presets';
 import { finalSummary } from './run-summary';
-import type { RunOptions, RunResult } from './run-scenario';
+import type { RunOptions, RunResult } from './run-options';
 import type { LoadedScenario } from './scenario';
 import { SummaryBuilder } from './summary';
 import { BudgetMeter } from './budget';

@@ -66,7 +66,7 @@ describe('evochamber run: run directories, failures and exit codes', () => {
   it('fails fast with one line and exit 1 on an address nothing listens on, even with --model, writing nothing', async () => {
     const out = path.join(dir, 'wrong-address');
     const port = await freePort();
-    const r = await mainCapturing(['run', scenarioFile, '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'sim', '--tasks', '1', '--out', out, '--quiet']);
+    const r = await mainCapturing(['run', scenarioFile, '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'sim', '--tasks', '1', '--out', out, '--quiet', '--no-report']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(new RegExp(`^evochamber: error: cannot reach the endpoint 127\\.0\\.0\\.1:${port}/v1 \\(GET /models: `));
@@ -138,7 +138,7 @@ describe('credentials in a base URL', () => {
 
   it('rejects --base-url with a key in it, in one line that does not hold the key', async () => {
     for (const url of [`http://user:${KEY}@127.0.0.1:9/v1`, `http://127.0.0.1:9/v1?api_key=${KEY}`]) {
-      const r = await mainCapturing(['run', scenarioFile, '--base-url', url, '--out', path.join(dir, 'key-flag')]);
+      const r = await mainCapturing(['run', scenarioFile, '--base-url', url, '--no-report', '--out', path.join(dir, 'key-flag')]);
       expect(r.code).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/--base-url http:\/\/127\.0\.0\.1:9\/v1 (holds credentials|has a query string)/);
@@ -154,7 +154,7 @@ describe('credentials in a base URL', () => {
       model: { backend: 'openai', endpoints: [{ baseURL: `https://me:${KEY}@api.example.com/v1`, model: 'm' }] },
     }));
     const before = readdirSync(dir).length;
-    const r = await mainCapturing(['run', file, '--out', path.join(dir, 'key-file')]);
+    const r = await mainCapturing(['run', file, '--no-report', '--out', path.join(dir, 'key-file')]);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([`evochamber: error: ${file}: model.endpoints[0].baseURL: https://api.example.com/v1 holds credentials (user:key@); keys are never stored in a run: put the key in an environment variable and name it in "apiKeyEnv" (--api-key-env)`]);
     expect(r.stderr).not.toContain(KEY);

@@ -18,7 +18,7 @@ function scenario(name: string, body: unknown): string {
 describe('evochamber CLI', () => {
   // One run, read by the run test and inspected by the inspect test.
   let run1: ReturnType<typeof cli>;
-  beforeAll(() => { run1 = cli('run', 'scenarios/quickstart.json', '--tasks', '12', '--json', '--quiet', '--out', path.join(dir, 'run1')); });
+  beforeAll(() => { run1 = cli('run', 'scenarios/quickstart.json', '--tasks', '12', '--json', '--quiet', '--no-report', '--out', path.join(dir, 'run1')); });
 
   it('runs a scenario and prints the JSON summary as the last line', () => {
     const r = run1;
@@ -61,16 +61,16 @@ describe('evochamber CLI', () => {
   it('rejects a bad flag value as a usage error (exit 2)', () => {
     const r = cli('run', 'scenarios/quickstart.json', '--tasks', 'many');
     expect(r.code).toBe(2);
-    expect(r.stderr[0]).toBe('evochamber: error: --tasks takes a whole number ≥ 1, got "many"');
+    expect(r.stderr).toEqual(['evochamber: error: --tasks takes a whole number ≥ 1, got "many" (see evochamber run --help)']);
     const w = cli('run', 'scenarios/quickstart.json', '--in-flight', 'lots');
     expect(w.code).toBe(2);
-    expect(w.stderr[0]).toBe('evochamber: error: --in-flight takes a whole number ≥ 1 or "auto", got "lots"');
+    expect(w.stderr).toEqual(['evochamber: error: --in-flight takes a whole number ≥ 1 or "auto", got "lots" (see evochamber run --help)']);
   });
 
   it('rejects an unknown --staleness policy or a negative --tau as usage errors (exit 2)', () => {
     const r = cli('run', 'scenarios/quickstart.json', '--staleness', 'lazy');
     expect(r.code).toBe(2);
-    expect(r.stderr[0]).toBe('evochamber: error: --staleness: unknown policy "lazy" (policies: full, guarded, reflective)');
+    expect(r.stderr).toEqual(['evochamber: error: --staleness: unknown policy "lazy" (policies: full, guarded, reflective) (see evochamber run --help)']);
     expect(cli('run', 'scenarios/quickstart.json', '--tau', '-1').code).toBe(2);
   });
 

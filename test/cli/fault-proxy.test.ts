@@ -65,7 +65,7 @@ describe('an outage of one structure behind a fault proxy', () => {
     process.stdout.write = ((s: string) => { printed += s; return true; }) as typeof process.stdout.write;
     let code: number;
     try {
-      code = await main(['run', file, '--tasks', '40', '--json', '--quiet', '--out', out]);
+      code = await main(['run', file, '--tasks', '40', '--json', '--quiet', '--no-report', '--out', out]);
     } finally {
       process.stdout.write = write;
     }

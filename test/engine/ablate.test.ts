@@ -52,7 +52,7 @@ describe('ablate', () => {
     expect(stat(perSeed.map((x) => x.accuracy))).toEqual(last.variants.individual.accuracy);
     expect(stat(perSeed.map((x) => x.tokens))).toEqual(last.variants.individual.tokens);
     const bad = cli('--variants', 'evochamber,telepathy', '--out', outDir);
-    expect(bad.status).toBe(1);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown variant "telepathy"/);
   });
 });

@@ -6,6 +6,7 @@ import type { RedisTarget } from '../../engine/sweep/redis-target';
 import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
+import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
@@ -82,6 +83,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const loaded = withPriceFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
+  variantFlags(variants, '--variants');
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;

@@ -5,6 +5,7 @@ import { loadScenario } from '../../engine/scenario';
 import { PROFILES } from '../../llm/latency-profiles';
 import { pricesFromFlags } from '../budget-flags';
 import { UsageError, intFlag } from '../usage';
+import { variantFlags } from '../variant-flags';
 
 /** Help text of `evochamber plan`. */
 export const PLAN_HELP = `Usage: evochamber plan <scenario.json> [options]
@@ -43,6 +44,7 @@ export async function planCommand(argv: string[]): Promise<void> {
   const prices = pricesFromFlags(values, loaded);
   const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
+  variantFlags(variants, '--variants');
   const plan = await planSweep(loaded, {
     ...(variants ? { variants } : {}), seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
     ...(values.latency ? { latency: values.latency } : {}), ...(prices ? { prices } : {}),

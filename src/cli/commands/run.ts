@@ -11,6 +11,7 @@ import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
+import { variantFlags } from '../variant-flags';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags, withPriceFlags } from '../budget-flags';
 
@@ -63,6 +64,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
+  variantFlags(values.variant === undefined ? undefined : [values.variant], '--variant');
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);

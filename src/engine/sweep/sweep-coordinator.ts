@@ -56,8 +56,13 @@ export interface QueuedAblationOptions extends SweepWatch {
   readonly retryDelayMs?: number;
   /** Stamps the sweep record (default: the system clock). */
   readonly clock?: Clock;
-  /** Told the sweep id once every job is enqueued (for `--attach`). */
+  /** Told the sweep id once every job is enqueued (for `--attach`). Workers may already be running them. */
   readonly onEnqueued?: (sweepId: string, jobs: number) => void;
+  /**
+   * Told once the scenario has been checked as the workers will see it, before any job exists:
+   * nothing a worker does can have happened yet.
+   */
+  readonly onValidated?: (sweepId: string) => void | Promise<void>;
 }
 
 /** Waiting on a sweep was stopped by its caller; the jobs keep running. */
@@ -102,6 +107,7 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   const scenario: unknown = JSON.parse(JSON.stringify(loaded.scenario));
   const sent = parseScenario(scenario, loaded.file, loaded.dir);
   for (const variant of plan.variants) applyRunOptions(sent, { variant, seed: plan.seedList[0], tasks: opts.tasks, inFlight: opts.inFlight });
+  await opts.onValidated?.(id);
 
   const session = await openSession(opts.target);
   try {

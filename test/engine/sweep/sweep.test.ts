@@ -145,14 +145,16 @@ describe('ablation sweeps on BullMQ', () => {
   }, 30_000);
 
   it('reports a run that still fails after its attempts as a failed row, validated again by the worker', async () => {
-    // The dataset is there when the scenario is checked and enqueued, gone when a worker validates it.
+    // The dataset is there when the scenario is checked, gone before any job exists, so gone when a
+    // worker validates it. (Removing it once the jobs were enqueued raced the workers: one could take
+    // a job and validate the dataset before the file went, and the run then succeeded.)
     const data = path.join(dir, 'gsm8k.jsonl');
     copyFileSync('test/fixtures/datasets/gsm8k.jsonl', data);
     const file = path.join(dir, 'lost-dataset.json');
     writeFileSync(file, JSON.stringify({ name: 'lost-dataset', stream: { tasks: 4, niches: [{ id: 'gsm', dataset: { format: 'gsm8k', path: 'gsm8k.jsonl' } }] } }));
     const r = await runQueuedAblation(loadScenario(file), {
       target: parseRedisTarget(url), variants: ['single-agent'], seeds: 1, attempts: 2, retryDelayMs: 100, pollMs: 100,
-      outDir: path.join(dir, 'lost'), onEnqueued: () => rmSync(data),
+      outDir: path.join(dir, 'lost'), onValidated: () => rmSync(data),
     });
     expect(r.failed).toHaveLength(1);
     expect(r.failed![0]).toMatchObject({ variant: 'single-agent', seed: 1, attempts: 2 });

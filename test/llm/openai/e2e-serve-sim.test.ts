@@ -37,7 +37,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
   it('runs the quickstart through the CLI (evochamber run --backend openai --base-url …)', async () => {
     const dir = outDir();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'run', 'scenarios/quickstart.json',
-      '--backend', 'openai', '--base-url', sim.url, '--api-key-env', KEY_VAR, '--tasks', '12', '--json', '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [KEY_VAR]: KEY } });
+      '--backend', 'openai', '--base-url', sim.url, '--api-key-env', KEY_VAR, '--tasks', '12', '--json', '--no-report', '--out', dir], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [KEY_VAR]: KEY } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => { out += d; });
