@@ -151,7 +151,8 @@ export { routeInsights, type Delivery, type RoutingMode } from './population/cod
 export { planLifecycle, LIFECYCLE_ORDER, LIFECYCLE_OPERATORS, type PlanOptions } from './population/lifecycle/plan';
 export { LIFECYCLE_OPERATOR_LIST, emptyLineage, type LifecycleOperatorName } from './population/lifecycle';
 export { lifecycleConfigSchema, DEFAULT_LIFECYCLE, type LifecycleConfig } from './population/lifecycle/lifecycle-config';
-export type { LifecycleContext, LifecycleDecision, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext } from './population/lifecycle/operator';
+export type { LifecycleContext, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext, LifecycleSettings } from './population/lifecycle/operator';
+export type { LifecycleDecision } from './population/lifecycle';
 export { specialists, specialistOf, anchorOf, median, StabilityTracker } from './population/specialization';
 // Population level: staleness policies for evolve outputs applied after the pool moved on
 export { STALENESS_POLICIES, STALENESS_POLICY_NAMES, getStalenessPolicy } from './population/staleness';

@@ -16,7 +16,7 @@ import { ReplayedConcurrency, type ConcurrencyController } from './concurrency/r
 import { taskStartedEvent } from './events-from-changes';
 import { autoConfigOf, autoGapBound } from './concurrency/auto-config';
 import { runLifecycleWindow } from '../population/lifecycle/lifecycle-window';
-import type { LifecycleOperatorName } from '../population/lifecycle/operator';
+import type { LifecycleOperatorName } from '../population/lifecycle';
 import type { StabilityTracker } from '../population/specialization';
 import { ASSEMBLERS } from './presets';
 import type { Preset } from './presets';

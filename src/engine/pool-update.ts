@@ -5,16 +5,10 @@ import { CHOOSER_REGISTRY } from '../team/choosers';
 import { cancelledMembers } from '../team/structures/structure';
 import type { EvolveOutcome } from './evolve-stage';
 import { teamProfile } from './task-stages';
-import type { TaskOutcome } from './task-run-machine';
+import { taskFailed, type TaskOutcome } from './task-run-machine';
 
-/**
- * A task fails when a stage met an infrastructure failure (a member call out of retries, a
- * grader or sandbox error). It is never graded and updates nothing: no competence, synergy,
- * LeadLearn record, lesson or insight — an outage says nothing about agents or structures.
- */
-export function taskFailed(out: TaskOutcome): boolean {
-  return out.error !== null || !out.grading;
-}
+export { taskFailed };
+
 
 /**
  * Competence measures the agent's own ability: its independent first answer where it gave one

@@ -1,5 +1,5 @@
 import { viewRoster } from '../individual/agent-view';
-import type { LifecycleOperatorName } from '../population/lifecycle/operator';
+import type { LifecycleOperatorName } from '../population/lifecycle';
 import type { StabilityTracker } from '../population/specialization';
 import type { Supervisor } from '../population/supervisor-ops';
 import type { EngineResult } from './engine';

@@ -1,7 +1,7 @@
 import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { Cancellations, TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
-import type { LifecycleOperatorName } from '../population/lifecycle/operator';
+import type { LifecycleOperatorName } from '../population/lifecycle';
 import { DEFAULT_STALENESS_TAU, type StalenessDecision } from '../population/staleness/policy';
 
 /** Evolve stages that fall back to a default when the model's reply is missing or unusable. */

@@ -126,3 +126,12 @@ export const taskRunMachine = setup({
   },
   output: ({ context }) => ({ ...context }),
 });
+
+/**
+ * A task fails when a stage met an infrastructure failure (a member call out of retries, a
+ * grader or sandbox error). It is never graded and updates nothing: no competence, synergy,
+ * LeadLearn record, lesson or insight — an outage says nothing about agents or structures.
+ */
+export function taskFailed(out: TaskOutcome): boolean {
+  return out.error !== null || !out.grading;
+}

@@ -144,3 +144,35 @@ describe('import rule (docs/architecture.md)', () => {
     expect(relativeImports(src).sort()).toEqual(['../../f/g', '../b/c', '../e', './a', './d', './side-effect']);
   });
 });
+
+describe('import cycles', () => {
+  it('has none under src/, type-only imports included', () => {
+    const files = tsFiles(SRC);
+    const resolve = (from: string, spec: string): string | undefined => {
+      const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
+      return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => files.includes(f));
+    };
+    const graph = new Map(files.map((f) => [f, relativeImports(readFileSync(f, 'utf8')).map((s) => resolve(f, s)).filter((t): t is string => t !== undefined)]));
+    // Tarjan's strongly connected components: any with more than one file is a cycle.
+    let index = 0;
+    const stack: string[] = [];
+    const on = new Set<string>();
+    const ix = new Map<string, number>();
+    const low = new Map<string, number>();
+    const cycles: string[][] = [];
+    const visit = (v: string): void => {
+      ix.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+      for (const w of graph.get(v) ?? []) {
+        if (!ix.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, ix.get(w)!));
+      }
+      if (low.get(v) !== ix.get(v)) return;
+      const scc: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; on.delete(w); scc.push(path.relative(SRC, w)); } while (w !== v);
+      if (scc.length > 1) cycles.push(scc.sort());
+    };
+    for (const f of files) if (!ix.has(f)) visit(f);
+    expect(graph.size).toBeGreaterThan(200);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -17,6 +17,9 @@ export const forkConfigSchema = z.strictObject({
   maxPerWindow: z.number().int().min(0).default(1),
 });
 
+/** Fork's settings, as the window hands them over (`population.lifecycle.fork`). */
+export type ForkConfig = z.infer<typeof forkConfigSchema>;
+
 /** A fork decision: clone `parent` (kept) into a child aimed at the `niche` it dominates. */
 export interface ForkDecision {
   readonly operator: 'fork';
@@ -35,7 +38,7 @@ export interface ForkDecision {
  * `maxAgents`.
  */
 export const fork: LifecycleOperator<ForkDecision> = (ctx: LifecycleContext): ForkDecision[] => {
-  const cfg = ctx.config.fork;
+  const cfg = ctx.config.fork as ForkConfig;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, ctx.bounds.maxAgents - roster.length);
   if (room <= 0 || roster.length < 2) return [];

@@ -17,6 +17,9 @@ export const genesisConfigSchema = z.strictObject({
   maxPerWindow: z.number().int().min(0).default(1),
 });
 
+/** Genesis's settings, as the window hands them over (`population.lifecycle.genesis`). */
+export type GenesisConfig = z.infer<typeof genesisConfigSchema>;
+
 /** A genesis decision: spawn a child of `parent` aimed at the uncovered `niche`. */
 export interface GenesisDecision {
   readonly operator: 'genesis';
@@ -62,7 +65,7 @@ export function rankGeneralists(roster: readonly AgentView[], niches: readonly s
  * most `genesis.maxPerWindow`, and never past `maxAgents`.
  */
 export const genesis: LifecycleOperator<GenesisDecision> = (ctx: LifecycleContext): GenesisDecision[] => {
-  const cfg = ctx.config.genesis;
+  const cfg = ctx.config.genesis as GenesisConfig;
   const sp = ctx.config.specialist;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, ctx.bounds.maxAgents - roster.length);

@@ -31,7 +31,7 @@ export const LIFECYCLE_PLAN: readonly AnyLifecycleOperator[] = [...LIFECYCLE_OPE
 export const LIFECYCLE_ORDER: readonly LifecycleOperatorName[] = LIFECYCLE_PLAN.map((d) => d.name as LifecycleOperatorName);
 
 /** The built-in decision function for each name. */
-export const LIFECYCLE_OPERATORS = Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, d.decide])) as Readonly<Record<LifecycleOperatorName, LifecycleOperator>>;
+export const LIFECYCLE_OPERATORS = Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, d.decide])) as Readonly<Record<LifecycleOperatorName, LifecycleOperator<LifecycleDecision>>>;
 
 /** Lifecycle decisions applied, by operator: every counter at 0, in registry order (the summary's `lineage`). */
 export function emptyLineage(): Record<LifecycleOperatorName, number> {

@@ -4,7 +4,7 @@ import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
 import type { LifecycleConfig } from './lifecycle-config';
-import type { LifecycleOperatorName } from './operator';
+import type { LifecycleOperatorName } from './index';
 import { operatorOf, planLifecycle, type LifecycleSwitches } from './plan';
 import { viewRoster } from '../../individual/agent-view';
 import { specialists, type StabilityTracker } from '../specialization';

@@ -20,6 +20,9 @@ export const mergeConfigSchema = z.strictObject({
   maxPerWindow: z.number().int().min(0).default(1),
 });
 
+/** Merge's settings, as the window hands them over (`population.lifecycle.merge`). */
+export type MergeConfig = z.infer<typeof mergeConfigSchema>;
+
 /** A merge decision: `keep` absorbs `retire`'s archive; `retire` retires with `keep` as its successor. */
 export interface MergeDecision {
   readonly operator: 'merge';
@@ -60,7 +63,7 @@ export function mergeSurvivor(a: AgentView, b: AgentView, niches: readonly strin
  * most one merge; at most `merge.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
  */
 export const merge: LifecycleOperator<MergeDecision> = (ctx: LifecycleContext): MergeDecision[] => {
-  const cfg = ctx.config.merge;
+  const cfg = ctx.config.merge as MergeConfig;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
   if (room <= 0 || ctx.niches.length === 0) return [];

@@ -7,8 +7,6 @@ import type { LanguageModel } from '../../llm/model';
 import type { EventLog } from '../../store/event-log';
 import type { NicheSpec } from '../../tasks/niche';
 import type { supervisorMachine } from '../supervisor-machine';
-import type { LifecycleDecision, LifecycleOperatorName } from './index';
-import type { LifecycleConfig } from './lifecycle-config';
 
 /** Hard limits on the number of active agents. */
 export interface RosterBounds {
@@ -33,8 +31,11 @@ export interface LifecycleContext {
   readonly c0: number;
   /** Authoritative bounds (the integrator derives them from `config` and the team size). */
   readonly bounds: RosterBounds;
-  /** Triggers; see `lifecycle-config.ts`. */
-  readonly config: LifecycleConfig;
+  /**
+   * Triggers (`lifecycle-config.ts`): the window's own settings, and each operator's block under its
+   * name, which that operator reads as its own config type (the window validated it with its schema).
+   */
+  readonly config: LifecycleSettings;
   /** Words that name each niche besides its id (title, keywords), to tell whether a persona already aims at it. */
   readonly nicheTerms?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -54,8 +55,18 @@ export interface DecisionBase {
   readonly reason: string;
 }
 
-// The union of the built-in operators' decisions and their names, derived from the registry.
-export type { LifecycleDecision, LifecycleOperatorName };
+/**
+ * The lifecycle settings as an operator reads them: the window's own (schedule, roster bounds, who
+ * counts as a specialist) and each operator's block by name. Declared here, apart from the schema
+ * built from the registry, so the operator contract does not depend on the operators.
+ */
+export type LifecycleSettings = {
+  readonly every: number;
+  readonly minAgents: number;
+  readonly maxAgents: number;
+  readonly specialist: { readonly margin: number; readonly minExposure: number; readonly stableWindows: number };
+  readonly personaNote?: string | undefined;
+} & { readonly [operator: string]: unknown };
 
 /**
  * A lifecycle operator's decision function: a pure function from a pool snapshot to decisions.
@@ -63,7 +74,7 @@ export type { LifecycleDecision, LifecycleOperatorName };
  * its own `maxPerWindow` and the roster bounds given the roster it was shown (the planner
  * re-checks bounds across operators).
  */
-export type LifecycleOperator<D extends DecisionBase = LifecycleDecision> = (ctx: LifecycleContext) => D[];
+export type LifecycleOperator<D extends DecisionBase = DecisionBase> = (ctx: LifecycleContext) => D[];
 
 /** What applying one decision may use: the supervisor (the only writer of agents), the model for personas, the log. */
 export interface ApplyContext {

@@ -16,6 +16,9 @@ export const pruneConfigSchema = z.strictObject({
   maxPerWindow: z.number().int().min(0).default(1),
 });
 
+/** Prune's settings, as the window hands them over (`population.lifecycle.prune`). */
+export type PruneConfig = z.infer<typeof pruneConfigSchema>;
+
 /** A prune decision: retire `agent`, with no successor. */
 export interface PruneDecision {
   readonly operator: 'prune';
@@ -59,7 +62,7 @@ function relativeScores(judged: readonly { a: AgentView; score: number }[], wind
  * `prune.maxPerWindow`; never below `max(minAgents, teamSize + 1)`.
  */
 export const prune: LifecycleOperator<PruneDecision> = (ctx: LifecycleContext): PruneDecision[] => {
-  const cfg = ctx.config.prune;
+  const cfg = ctx.config.prune as PruneConfig;
   const roster = activeRoster(ctx);
   const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
   if (room <= 0) return [];

@@ -20,6 +20,9 @@ export const specializeConfigSchema = z.strictObject({
   maxPerWindow: z.number().int().min(0).default(2),
 });
 
+/** Specialize's settings, as the window hands them over (`population.lifecycle.specialize`). */
+export type SpecializeConfig = z.infer<typeof specializeConfigSchema>;
+
 /** A specialize decision: rewrite `agent`'s persona toward `niche`. */
 export interface SpecializeDecision {
   readonly operator: 'specialize';
@@ -75,7 +78,7 @@ export function personaNames(persona: string, niche: string): boolean {
  * (ties: spawn order); at most `specialize.maxPerWindow`. The roster size does not change.
  */
 export const specialize: LifecycleOperator<SpecializeDecision> = (ctx: LifecycleContext): SpecializeDecision[] => {
-  const cfg = ctx.config.specialize;
+  const cfg = ctx.config.specialize as SpecializeConfig;
   if (cfg.maxPerWindow <= 0 || ctx.niches.length < 2) return [];
   const candidates: Array<{ a: AgentView; i: number; d: DominantNiche }> = [];
   activeRoster(ctx).forEach((a, i) => {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../../src/core/rng';
 import type { LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
 import {
-  rosterFloor, type LifecycleContext, type LifecycleDecision, type LifecycleOperator, type LifecycleOperatorName,
+  rosterFloor, type LifecycleContext, type LifecycleOperator, 
 } from '../../../src/population/lifecycle/operator';
+import type { LifecycleDecision, LifecycleOperatorName } from '../../../src/population/lifecycle';
 import {
   decisionAgents, LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, planLifecycle, retiredBy, rosterDelta, type PlanOptions,
 } from '../../../src/population/lifecycle/plan';
