@@ -6,7 +6,8 @@
  */
 
 /** The answer formats the simulator writes replies in. */
-export type SimDomain = 'math' | 'code' | 'qa';
+/** The answer formats the simulator writes replies in: a domain's name (its reply format is the domain descriptor's, src/tasks/domains/). */
+export type SimDomain = string;
 
 /** A task as the simulator sees it: the world may read the gold answer, as graders do. */
 export interface SimTask {

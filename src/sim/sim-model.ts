@@ -17,7 +17,7 @@ import {
   dreamContrastResponder, dreamCrystallizeResponder, dreamDebateResponder, dreamImagineResponder, dreamReflectResponder,
 } from './responders/codream-responder';
 import { SimSideChannel, type SideChannelEntry, type SimNiche, type SimTask } from './side-channel';
-import { resolveSimParams, type SimParams } from './sim-params';
+import { medianTokensOf, resolveSimParams, type SimParams } from './sim-params';
 import { SimWorld } from './sim-world';
 
 /** Options of the simulated model. */
@@ -92,7 +92,7 @@ export class SimModel implements LanguageModel {
     // Billed length: log-normal around the class median, with a per-prompt effect so the same
     // prompt gets similar lengths (docs/latency-profiles.md, "Output lengths").
     const zPrompt = createRng(`${this.opts.seed}/len/${hash32(prompt.full)}`).normal();
-    const median = this.params.medianTokens[reply.lengthClass];
+    const median = medianTokensOf(this.params, reply.lengthClass);
     const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));
     const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? Infinity, drawn));
     if (req.signal?.aborted) throw new CompletionAbortedError(completionTokens, 0);

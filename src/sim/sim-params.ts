@@ -61,8 +61,11 @@ export interface SimParams {
    * about named techniques goes wrong. Set from that, not tuned to any result.
    */
   staleMisjudge: number;
-  /** Median simulated output length (tokens) per request kind; log-normal with `lengthSigma`. */
-  medianTokens: { math: number; code: number; qa: number; json: number };
+  /**
+   * Median simulated output length (tokens) per request kind: a domain's answers, or `json` replies;
+   * `default` for a domain not listed. Log-normal with `lengthSigma`.
+   */
+  medianTokens: { math: number; code: number; qa: number; json: number; default: number } & Record<string, number>;
   /** Log-normal σ of output lengths. */
   lengthSigma: number;
   /**
@@ -90,7 +93,7 @@ export interface SimParams {
    */
   testFeedback: number;
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
-  criticBase: { math: number; code: number; qa: number };
+  criticBase: { math: number; code: number; qa: number; default: number } & Record<string, number>;
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
   criticCoverage: number;
   /** Leader's exploration bonus c/√(1+n) for a structure with n records on the niche (shrinks with evidence). */
@@ -138,13 +141,13 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   thinkBlock: 0.2,
   malformed: 0.02,
   staleMisjudge: 0.1,
-  medianTokens: { math: 1500, code: 600, qa: 300, json: 300 },
+  medianTokens: { math: 1500, code: 600, qa: 300, json: 300, default: 600 },
   lengthSigma: 0.8,
   recognize: 1.2,
   conformity: 0.8,
   peerUptake: 0.5,
   testFeedback: 1.2,
-  criticBase: { math: 0.6, code: 0.2, qa: 0.8 },
+  criticBase: { math: 0.6, code: 0.2, qa: 0.8, default: 0.5 },
   criticCoverage: 1.5,
   leaderExplore: 0.3,
   leaderPrior: 2,
@@ -166,4 +169,14 @@ export function resolveSimParams(overrides: Partial<SimParams> = {}): SimParams 
     medianTokens: { ...DEFAULT_SIM_PARAMS.medianTokens, ...(overrides.medianTokens ?? {}) },
     criticBase: { ...DEFAULT_SIM_PARAMS.criticBase, ...(overrides.criticBase ?? {}) },
   };
+}
+
+/** The median output length of a request kind (a domain, or `json`), `default` for one not listed. */
+export function medianTokensOf(p: SimParams, kind: string): number {
+  return p.medianTokens[kind] ?? p.medianTokens.default;
+}
+
+/** A reviewer's base logit on a domain's candidates, `default` for one not listed. */
+export function criticBaseOf(p: SimParams, domain: string): number {
+  return p.criticBase[domain] ?? p.criticBase.default;
 }

@@ -30,7 +30,8 @@ export const simOverridesSchema = z.strictObject(
       k,
       typeof v === 'number'
         ? z.number().optional()
-        : z.strictObject(Object.fromEntries(Object.keys(v).map((m) => [m, z.number().positive().optional()]))).optional(),
+        // Per-domain numbers (and `default`): any domain may be named, a registered one or not yet.
+        : z.record(z.string(), z.number().positive()).optional(),
     ]),
   ),
 );

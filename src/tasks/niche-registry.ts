@@ -2,10 +2,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NicheEntry } from './niche-entry';
 import { DATASET_SPECS } from './datasets/formats';
-import { createGrader } from './graders';
+import { getDomain } from './domains';
 import { getGenerator } from './generators';
 import type { GeneratedTask, Niche, NicheSpec } from './niche';
-import { loadNicheSpecs } from './niche-schema';
+import { loadNicheSpecs, parseNicheSpec } from './niche-schema';
 import type { Domain, Grader } from './task';
 
 /** The repo's `niches/` folder. */
@@ -13,10 +13,22 @@ export const BUILTIN_NICHES_DIR = fileURLToPath(new URL('../../niches/', import.
 
 let builtin: Map<string, NicheSpec> | undefined;
 
-/** Built-in niche specs by id, loaded and validated once. */
+/** Built-in niche specs by id (and any `registerNicheSpec` added), loaded and validated once. */
 export function loadBuiltinNicheSpecs(): Map<string, NicheSpec> {
   builtin ??= new Map(loadNicheSpecs(BUILTIN_NICHES_DIR).map((s) => [s.id, s]));
   return builtin;
+}
+
+/**
+ * Make a niche known to every later scenario of this process, as if its file were in `niches/`
+ * (checked like one: its domain must be registered, its generator too when the stream draws from it).
+ */
+export function registerNicheSpec(raw: unknown): NicheSpec {
+  const spec = parseNicheSpec(raw, '<registered niche>');
+  const had = loadBuiltinNicheSpecs().get(spec.id);
+  if (had && JSON.stringify(had) !== JSON.stringify(spec)) throw new Error(`niche "${spec.id}" is registered already`);
+  loadBuiltinNicheSpecs().set(spec.id, spec);
+  return spec;
 }
 
 /** Grader options for a run. */
@@ -36,9 +48,7 @@ export class GraderSet {
   get(domain: Domain): Grader {
     let g = this.graders.get(domain);
     if (!g) {
-      g = domain === 'code'
-        ? createGrader('code', { workers: this.opts.codeWorkers, timeoutMs: this.opts.codeTimeoutMs, allowUnsandboxed: this.opts.allowUnsandboxed })
-        : createGrader(domain);
+      g = getDomain(domain).createGrader(this.opts);
       this.graders.set(domain, g);
     }
     return g;

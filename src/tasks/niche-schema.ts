@@ -2,12 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { NicheSpec } from './niche';
+import { domainNames } from './domains';
 
 /** Zod schema for a niche file (`niches/*.json`); unknown keys are rejected at every level. */
 export const nicheSpecSchema = z
   .strictObject({
     id: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'expected a kebab-case id'),
-    domain: z.enum(['math', 'code', 'qa']),
+    /** A registered answer domain (src/tasks/domains/). */
+    domain: z.string().refine((d) => domainNames().includes(d), { error: (i) => `unknown domain ${JSON.stringify(i.input)} (domains: ${domainNames().join(', ')})` }),
     title: z.string().min(1),
     description: z.string().min(1),
     keywords: z.array(z.string().min(1)).min(1),

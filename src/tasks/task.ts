@@ -1,5 +1,6 @@
 /** The answer domains EvoChamber knows how to grade. */
-export type Domain = 'math' | 'code' | 'qa';
+/** An answer domain's name (`math`, `code`, `qa`, or one registered with `registerDomain`: src/tasks/domains/). */
+export type Domain = string;
 
 /**
  * What only the grader (and the simulated model's side channel) may see.

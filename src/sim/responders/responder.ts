@@ -17,7 +17,8 @@ export interface ResponderContext {
 /** A simulated reply and the output-length class it is billed as. */
 export interface SimReply {
   readonly text: string;
-  readonly lengthClass: 'math' | 'code' | 'qa' | 'json';
+  /** A domain's name for an answer, `json` for a structured reply (sim-params `medianTokens`). */
+  readonly lengthClass: string;
 }
 
 /** Answers one kind of request. */

@@ -1,3 +1,4 @@
+import { criticBaseOf } from '../sim-params';
 import { ownKnowledge } from '../prompt-reader';
 import type { Responder } from './responder';
 import { goldMarker } from './solve-responder';
@@ -23,7 +24,7 @@ export const reviewResponder: Responder = ({ prompt, entry, world, params, rng }
   let verdict: 'correct' | 'incorrect';
   if (tests !== undefined && /FAILED|ERROR|No Python function/.test(tests)) verdict = 'incorrect';
   else {
-    const judgedRight = rng.chance(sigmoid(params.criticBase[task.domain] + params.criticCoverage * coverage));
+    const judgedRight = rng.chance(sigmoid(criticBaseOf(params, task.domain) + params.criticCoverage * coverage));
     verdict = judgedRight === right ? 'correct' : 'incorrect';
   }
   let feedback = 'The answer follows from the statement.';

@@ -1,3 +1,4 @@
+import { getDomain, type ReplyFormat } from '../../tasks/domains';
 import type { Rng } from '../../core/rng';
 import type { SimParams } from '../sim-params';
 import type { SimWorld } from '../sim-world';
@@ -63,9 +64,10 @@ export function successBreakdown(
 export function wrongAnswer(task: SimTask, params: SimParams, rng: Rng): string {
   const ds = task.hidden.distractors;
   const numeric = Number(task.hidden.answer);
-  if (ds.length === 0 || (task.domain === 'math' && Number.isFinite(numeric) && rng.chance(params.uniqueMistake))) {
-    if (task.domain === 'math' && Number.isFinite(numeric)) return String(numeric + (rng.int(40) + 3) * (rng.chance(0.5) ? 1 : -1));
-    if (ds.length === 0) return task.domain === 'code' ? 'def solution(*args):\n    return None' : 'unknown';
+  const format = replyFormat(task);
+  if (ds.length === 0 || (format.numeric && Number.isFinite(numeric) && rng.chance(params.uniqueMistake))) {
+    if (format.numeric && Number.isFinite(numeric)) return String(numeric + (rng.int(40) + 3) * (rng.chance(0.5) ? 1 : -1));
+    if (ds.length === 0) return format.blank;
   }
   const weights = ds.map((_, i) => params.distractorSkew ** i);
   let u = rng.next() * weights.reduce((a, b) => a + b, 0);
@@ -78,11 +80,7 @@ export function wrongAnswer(task: SimTask, params: SimParams, rng: Rng): string 
 
 /** How a right answer appears in the simulator's own replies (used to recognise it in teammates' text). */
 export function goldMarker(task: SimTask): string {
-  switch (task.domain) {
-    case 'math': return `\\boxed{${task.hidden.answer}}`;
-    case 'code': return task.hidden.answer;
-    case 'qa': return `Answer: ${task.hidden.answer}`;
-  }
+  return replyFormat(task).marker(task.hidden.answer);
 }
 
 /** The task's required strategies that `text` names, as a sentence for a reply ('' when none). */
@@ -97,26 +95,12 @@ function render(task: SimTask, answer: string, params: SimParams, rng: Rng, meth
   if (rng.chance(params.malformed)) {
     return { text: `${think}I am not sure how to approach this one.`, lengthClass: task.domain };
   }
-  switch (task.domain) {
-    case 'math':
-      return { text: `${think}${method}Working through the steps carefully.\nSo the final answer is \\boxed{${answer}}.`, lengthClass: 'math' };
-    case 'code':
-      return { text: `${think}${method}Here is the function.\n\n\`\`\`python\n${answer}\n\`\`\``, lengthClass: 'code' };
-    case 'qa': {
-      // A member that applied a method knows where the passage says it, and quotes that evidence.
-      const support = method ? 'Evidence: the sentence of the passage that settles it, quoted above my answer.' : 'The passage states it directly.';
-      return { text: `${think}${method}${support}\nAnswer: ${answer}`, lengthClass: 'qa' };
-    }
-  }
+  return { text: `${think}${method}${replyFormat(task).write(answer, { applied: method !== '' })}`, lengthClass: task.domain };
 }
 
 /** The answer one of the simulator's own replies gives, in the task's domain format (null: none). */
 function answerIn(task: SimTask, text: string): string | null {
-  switch (task.domain) {
-    case 'math': return [...text.matchAll(/\\boxed\{([^}]*)\}/g)].at(-1)?.[1] ?? null;
-    case 'code': return /```python\n([\s\S]*?)\n```/.exec(text)?.[1] ?? null;
-    case 'qa': return /^Answer:\s*(.+)$/m.exec(text)?.[1]?.trim() ?? null;
-  }
+  return replyFormat(task).read(text);
 }
 
 /**
@@ -125,11 +109,12 @@ function answerIn(task: SimTask, text: string): string | null {
  * (a bug hides from reading), only by running tests.
  */
 export function showsCheckableWork(task: SimTask, block: string): boolean {
-  switch (task.domain) {
-    case 'math': return block.includes('Working through the steps');
-    case 'qa': return /^Evidence:/m.test(block);
-    case 'code': return false;
-  }
+  return replyFormat(task).checkable(block);
+}
+
+/** How replies in the task's domain give their answer (the domain's descriptor, src/tasks/domains/). */
+function replyFormat(task: SimTask): ReplyFormat {
+  return getDomain(task.domain).replies;
 }
 
 /** The teammates' blocks of a debate revision prompt ("Teammate k:" blocks). */

@@ -26,7 +26,7 @@ export const BUILTIN_GRADERS: readonly GraderDescriptor[] = [mathGrader, qaGrade
 /** Built-in graders by domain (derived from the descriptors). */
 export const GRADERS: ReadonlyMap<Domain, GraderDescriptor> = new Map(BUILTIN_GRADERS.map((d) => [d.domain, d]));
 
-/** The grader for a domain. Code graders own worker processes: call `close()` when done. */
+/** The grader for a built-in domain. Code graders own worker processes: call `close()` when done. (A run creates its graders through the domain registry, src/tasks/domains/.) */
 export function createGrader(domain: Domain, opts?: GraderOptions): Grader {
   const d = GRADERS.get(domain);
   if (!d) throw new Error(`no grader for domain ${String(domain)} (known: ${[...GRADERS.keys()].join(', ')})`);

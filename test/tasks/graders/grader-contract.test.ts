@@ -1,5 +1,5 @@
+import { BUILTIN_DOMAINS, getDomain } from '../../../src/tasks/domains';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGrader } from '../../../src/tasks/graders';
 import type { Domain, Grader, Task } from '../../../src/tasks/task';
 import { taskOf } from './completions.fixtures';
 
@@ -21,11 +21,14 @@ const PATHOLOGICAL = ['`'.repeat(100_000), '<think>'.repeat(20_000), '\\boxed{'.
   `${'\n'.repeat(100_000)}#### `, `final${' '.repeat(100_000)}`, `1 ${'a'.repeat(60)}!`, `\\boxed{1 ${'ab'.repeat(40)}!}`,
   `def ${' '.repeat(100_000)}`, `${'```py\n'.repeat(30_000)}`];
 
-for (const domain of ['math', 'qa', 'code'] as const) {
+// Every built-in domain's grader: a domain added to the registry needs a case here.
+for (const domain of BUILTIN_DOMAINS.map((d) => d.name)) {
   describe(`grader contract: ${domain}`, () => {
     // No input here loops, so the sandbox limit only matters when the machine is loaded: keep it out of reach.
-    const grader: Grader = createGrader(domain, { workers: 1, timeoutMs: 30_000 });
-    const { task, good } = CASES[domain];
+    const grader: Grader = getDomain(domain).createGrader({ codeWorkers: 1, codeTimeoutMs: 30_000 });
+    const c = CASES[domain];
+    if (!c) throw new Error(`grader contract: no case for domain "${domain}"`);
+    const { task, good } = c;
     afterAll(async () => {
       await grader.close?.();
       await grader.close?.(); // idempotent
