@@ -164,18 +164,22 @@ async function waitForSweep(session: Session, sweepId: string, plan: AblationPla
       if (watch.signal?.aborted) throw new SweepDetached(sweepId);
       let running = 0;
       for (const [jobId, { variant, seed }] of pending) {
-        const job = await session.queue.getJob(jobId);
         const fail = (error: string, attempts: number) => {
           const f: FailedRun = { variant, seed, error, attempts };
           failed.push(f);
           pending.delete(jobId);
           watch.onRunFailed?.(f);
         };
-        if (!job) { fail('job not in the queue (removed, or the queue was flushed)', 0); continue; }
-        const state = await job.getState();
+        // The state first, then the job: a job read before its state could be a snapshot from before it
+        // finished (attempts, failure reason and result of an earlier attempt, or none), while the state
+        // read after says it is done. A finished job no longer changes, so reading it after is final.
+        const state = await session.queue.getJobState(jobId);
         if (state === 'active') running++;
+        if (state !== 'failed' && state !== 'completed' && state !== 'unknown') continue;
+        const job = await session.queue.getJob(jobId);
+        if (state === 'unknown' || !job) { fail('job not in the queue (removed, or the queue was flushed)', 0); continue; }
         if (state === 'failed') fail(String(job.failedReason ?? 'failed').split('\n')[0]!, job.attemptsMade);
-        else if (state === 'completed') {
+        else {
           const out = sweepJobResultSchema.safeParse(job.returnvalue);
           if (!out.success) { fail(`unreadable job result: ${out.error.issues[0]!.path.join('.')}: ${out.error.issues[0]!.message}`, job.attemptsMade); continue; }
           const { summary, ...place } = out.data;

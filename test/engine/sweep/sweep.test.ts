@@ -186,6 +186,7 @@ describe('ablation sweeps on BullMQ', () => {
         },
         onRunDone: (_v, _s, _summary, place) => expect(place.resumed).toBe(true),
       });
+      expect(r.failed ?? []).toEqual([]);
       expect(resumed).toEqual([r.variants['single-agent']!.runs[0]]);
     } finally {
       await worker?.close();
