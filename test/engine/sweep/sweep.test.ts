@@ -181,7 +181,7 @@ describe('ablation sweeps on BullMQ', () => {
         onEnqueued: (id) => {
           // As if a dead worker had left its run directory on a shared root.
           mkdirSync(path.join(runsRoot, sweepRunDirName('quickstart', id, 'single-agent', 1)), { recursive: true });
-          void startSweepWorker({ target, runsRoot, resume: async (loaded, runDir, opts) => { resumed.push(runDir); return runScenario(loaded, opts); } })
+          void startSweepWorker({ target, runsRoot, resume: async (loaded, runDir, opts) => { resumed.push(runDir); return runScenario(loaded, { ...opts, report: false }); } })
             .then((w) => { worker = w; });
         },
         onRunDone: (_v, _s, _summary, place) => expect(place.resumed).toBe(true),
