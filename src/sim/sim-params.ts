@@ -98,7 +98,7 @@ export interface SimParams {
   criticCoverage: number;
   /** Leader's exploration bonus c/√(1+n) for a structure with n records on the niche (shrinks with evidence). */
   leaderExplore: number;
-  /** Weight, in records, of the leader's prior for a structure (its mean for similar teams) against the niche's evidence. */
+  /** Weight, in records, of the leader's prior for a structure (the prompt's prior line) against the niche's evidence. */
   leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;

@@ -3,6 +3,7 @@ import { createHashEmbedder, loadBuiltinNicheSpecs } from '../../src/index';
 import { leadlearnChooser, zeroShotChooser } from '../../src/team/choosers/leadlearn-chooser';
 import { formatRecord, parseStructureChoice } from '../../src/team/leadlearn/choose-prompt';
 import { LeadershipBank, leadershipKey, type LeadershipEntry } from '../../src/team/leadlearn/leadership-bank';
+import { wilsonInterval } from '../../src/team/leadlearn/leadership-stats';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel } from '../fakes/recording-model';
 
@@ -82,7 +83,7 @@ describe('LeadLearn chooser', () => {
 });
 
 describe('leadership statistics', () => {
-  it('keeps count, mean and standard error per niche and per team-profile bucket, as of a pool version', () => {
+  it('keeps count, mean and standard error per niche, as of a pool version', () => {
     const bank = new LeadershipBank(embedder.dim);
     bank.add(entry('algebra', [0.5, 0.5, 0.5], 'debate', 1, 1));
     bank.add(entry('algebra', [0.5, 0.5, 0.5], 'debate', 0, 2));
@@ -95,31 +96,61 @@ describe('leadership statistics', () => {
     expect(debate!.stderr).toBeCloseTo(Math.sqrt(1 / 3 / 3), 6); // sample variance 1/3
     // As of version 1 only the first record counts (in-flight tasks read their start version).
     expect(bank.stats.forNiche('algebra', ['debate'], 1)[0]).toMatchObject({ count: 1, mean: 1, stderr: null });
-    // Team bucket: mean competence 0.4–0.6, any niche.
-    const team = bank.stats.forTeam([0.45, 0.5, 0.55], ['voting', 'debate']);
-    expect(team.map((s) => [s.structure, s.count])).toEqual([['voting', 1], ['debate', 2]]);
   });
 
-  it('shows the leader the statistics, and the simulated leader follows the evidence in the prompt text', async () => {
+  it('the prior counts other niches, one mean each, only where a structure led at least three tasks', () => {
+    const bank = new LeadershipBank(embedder.dim);
+    const add = (niche: string, structure: string, outcomes: number[], at = 1) => { for (const o of outcomes) bank.add(entry(niche, [0.5, 0.5, 0.5], structure, o, at)); };
+    add('algebra', 'debate', [1, 1, 1, 1, 1, 1, 1, 1, 1, 0]); // 0.9 over ten records: one area
+    add('people-qa', 'debate', [0, 1, 0]); // 1/3 over three: one area, same weight
+    add('list-functions', 'debate', [0, 0]); // two records: not an area yet
+    add('arithmetic', 'debate', [0, 0, 0, 0]); // the niche asked about never counts in its own prior
+    add('list-functions', 'voting', [1, 1, 1], 9); // committed later than the reader's version
+    const [debate, voting] = bank.stats.priorFor('arithmetic', ['debate', 'voting'], 5);
+    expect(debate!.areas).toBe(2);
+    expect(debate!.mean).toBeCloseTo((0.9 + 1 / 3) / 2, 6);
+    expect([debate!.low, debate!.high].map((x) => x.toFixed(2))).toEqual(['0.33', '0.90']);
+    expect(voting).toEqual({ structure: 'voting', areas: 0, mean: 0, low: 0, high: 0 });
+    expect(bank.stats.priorFor('arithmetic', ['voting'])[0]!.areas).toBe(1);
+  });
+
+  it('the 95% interval stays in [0, 1] and narrows with records', () => {
+    expect(wilsonInterval(0, 0)).toBeNull();
+    const one = wilsonInterval(1, 0)!;
+    expect(one.low).toBe(0);
+    expect(one.high).toBeCloseTo(0.79, 2);
+    const many = wilsonInterval(100, 0.7)!;
+    expect(many.low).toBeGreaterThan(0.6);
+    expect(many.high).toBeLessThan(0.79);
+  });
+
+  it('shows this area first with its interval, then the prior labelled as one; the simulated leader follows the evidence in the prompt text', async () => {
     const { SimModel } = await import('../../src/index');
     const { chooseStructurePrompt } = await import('../../src/team/leadlearn/choose-prompt');
     const spec = loadBuiltinNicheSpecs().get('algebra')!;
     const sim = new SimModel({ seed: 1, params: { malformed: 0 } });
     const stat = (structure: string, count: number, mean: number) => ({ structure, count, mean, stderr: count > 1 ? 0.05 : null });
-    const ask = async (niche: ReturnType<typeof stat>[], i: number) => {
-      const messages = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche, team: niche, bucket: '0.4-0.6' });
+    const prior = (structure: string, areas: number, mean: number) => ({ structure, areas, mean, low: mean, high: mean });
+    const none = ['voting', 'debate', 'generator-critic', 'decompose'].map((s) => prior(s, 0, 0));
+    const ask = async (niche: ReturnType<typeof stat>[], priors: ReturnType<typeof prior>[], i: number) => {
+      const messages = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche, prior: priors });
       const reply = await sim.complete({ messages, stage: 'leadlearn', seedKey: `choose/${i}` });
       return parseStructureChoice(reply.text)!.structure;
     };
     const strong = [stat('voting', 60, 0.55), stat('debate', 60, 0.75), stat('generator-critic', 60, 0.5), stat('decompose', 60, 0.45)];
     const weak = [stat('voting', 0, 0), stat('debate', 60, 0.75), stat('generator-critic', 0, 0), stat('decompose', 0, 0)];
-    const picks = async (s: typeof strong) => { const out: string[] = []; for (let i = 0; i < 40; i++) out.push(await ask(s, i)); return out; };
-    const withEvidence = await picks(strong);
-    const withLittle = await picks(weak);
-    expect(withEvidence.filter((x) => x === 'debate').length).toBe(40);
+    const empty = ['voting', 'debate', 'generator-critic', 'decompose'].map((s) => stat(s, 0, 0));
+    const picks = async (s: typeof strong, p: typeof none) => { const out: string[] = []; for (let i = 0; i < 40; i++) out.push(await ask(s, p, i)); return out; };
+    expect((await picks(strong, none)).filter((x) => x === 'debate').length).toBe(40);
     // Untried structures still get tried: exploration shrinks only as their own evidence grows.
-    expect(withLittle.filter((x) => x === 'debate').length).toBeLessThan(20);
-    const prompt = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche: strong, team: strong, bucket: '0.4-0.6' })[1]!.content;
-    expect(prompt).toContain('- this area: voting 60 tasks, mean 0.55 ± 0.05; debate 60 tasks, mean 0.75 ± 0.05');
+    expect((await picks(weak, none)).filter((x) => x === 'debate').length).toBeLessThan(20);
+    // With no evidence on this area, the prior line decides.
+    const fromPrior = await picks(empty, [prior('voting', 5, 0.2), prior('debate', 5, 0.2), prior('generator-critic', 5, 0.9), prior('decompose', 5, 0.2)]);
+    expect(fromPrior.filter((x) => x === 'generator-critic').length).toBe(40);
+    const prompt = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche: strong, prior: [prior('voting', 2, 0.4), ...none.slice(1)] })[1]!.content;
+    expect(prompt).toContain('- this area: voting 60 tasks, mean 0.55, 95% CI 0.42-0.67; debate 60 tasks, mean 0.75, 95% CI 0.63-0.84');
+    expect(prompt).toContain('- prior, other areas: voting 2 areas, mean 0.40, range 0.40-0.40; debate 0 areas');
+    expect(prompt.indexOf('- this area:')).toBeLessThan(prompt.indexOf('A prior, not evidence about this area'));
+    expect(prompt.indexOf('A prior, not evidence about this area')).toBeLessThan(prompt.indexOf('- prior, other areas:'));
   });
 });

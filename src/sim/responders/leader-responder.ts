@@ -24,13 +24,15 @@ const alternation = (names: readonly string[]) => names.join('|');
 type Tally = { n: number; mean: number };
 
 /**
- * Read a statistics line of the prompt (`formatStat`: `debate 12 tasks, mean 0.71 ± 0.08`) into
- * structure → (count, mean); null when the line is absent.
+ * Read a statistics line of the prompt into structure → (count, mean); null when the line is
+ * absent. A count is of tasks (`formatStat`: `debate 12 tasks, mean 0.71, 95% CI 0.45-0.88`) or,
+ * on the prior's line, of areas (`formatPrior`: `debate 3 areas, mean 0.55, range 0.40-0.78`);
+ * what follows the mean is not read.
  */
 function readStats(text: string, prefix: string, names: readonly string[]): Map<string, Tally> | null {
   const line = text.split('\n').find((l) => l.startsWith(prefix));
   if (!line) return null;
-  const stat = new RegExp(`(${alternation(names)}) (\\d+) tasks(?:, mean ([0-9.]+))?`, 'g');
+  const stat = new RegExp(`(${alternation(names)}) (\\d+) (?:tasks?|areas?)(?:, mean ([0-9.]+))?`, 'g');
   const out = new Map<string, Tally>(names.map((s) => [s, { n: 0, mean: 0.5 }]));
   for (const m of line.matchAll(stat)) out.set(m[1]!, { n: Number(m[2]), mean: m[3] ? Number(m[3]) : 0.5 });
   return out;
@@ -53,8 +55,9 @@ function readRecords(text: string, names: readonly string[]): Map<string, Tally>
 /**
  * Answers a structure-choice prompt from the evidence it shows, as a leader reading it would,
  * choosing among the structures the prompt lists (`offeredStructures`).
- * With bank statistics: each structure's niche mean, shrunk towards its mean for similar teams
- * (itself shrunk towards 0.5) with weight `leaderPrior` records, plus an exploration bonus
+ * With bank statistics: each structure's niche mean, shrunk towards its prior (the prompt's prior
+ * line: its mean over other areas, or, in the older format, for similar teams; itself shrunk
+ * towards 0.5 by one unit of its count) with weight `leaderPrior` records, plus an exploration bonus
  * `leaderExplore`/√(1+n) that shrinks as the niche's evidence n grows, plus `leaderNoise`. Without
  * statistics it reads the listed records the same way; with neither, a uniform pick.
  */
@@ -64,11 +67,11 @@ export const chooseResponder: Responder = ({ prompt, params, rng }) => {
   // Nothing offered: nothing to choose, so the reply names none (the caller falls back).
   if (names.length === 0) return { text: 'No structure is listed to choose from.', lengthClass: 'json' };
   const niche = readStats(text, '- this area:', names) ?? readRecords(text, names);
-  const team = readStats(text, '- teams with', names);
-  const any = [...niche.values()].some((s) => s.n > 0) || [...(team?.values() ?? [])].some((s) => s.n > 0);
+  const priors = readStats(text, '- prior, other areas:', names) ?? readStats(text, '- teams with', names);
+  const any = [...niche.values()].some((s) => s.n > 0) || [...(priors?.values() ?? [])].some((s) => s.n > 0);
   const score = (name: string) => {
     const nn = niche.get(name)!;
-    const t = team?.get(name) ?? { n: 0, mean: 0.5 };
+    const t = priors?.get(name) ?? { n: 0, mean: 0.5 };
     const prior = (t.n * t.mean + 0.5) / (t.n + 1);
     const post = (nn.n * nn.mean + params.leaderPrior * prior) / (nn.n + params.leaderPrior);
     return post + params.leaderExplore / Math.sqrt(1 + nn.n) + params.leaderNoise * rng.normal();

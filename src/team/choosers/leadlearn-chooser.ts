@@ -2,7 +2,6 @@ import { ask } from '../../llm/ask';
 import { chooseStructurePrompt, parseStructureChoice } from '../leadlearn/choose-prompt';
 import type { LeadershipEntry } from '../leadlearn/leadership-bank';
 import { choosableStructures } from '../structures';
-import { profileBucket } from '../leadlearn/leadership-stats';
 import type { ChoiceEvidence } from '../leadlearn/choose-prompt';
 import type { Choice, ChoiceContext, ChooserDescriptor, StructureChooser } from './chooser';
 
@@ -20,17 +19,16 @@ async function askLeader(ctx: ChoiceContext, records: readonly LeadershipEntry[]
 }
 
 /**
- * LeadLearn: the leader sees every structure's statistics over the whole bank for this niche and
- * for teams of a similar profile (kept incrementally), plus the bank entries nearest to
- * `[niche, team competence profile]`, all as of the task's start version; its model proposes a
- * structure from them. An unusable reply falls back to the preset's structure and is counted.
+ * LeadLearn: the leader sees every structure's statistics over the whole bank for this niche (count,
+ * mean, 95% interval), then, labelled as a prior, its mean over the other niches (one mean per
+ * niche), then the bank entries nearest to `[niche, team competence profile]`, all as of the task's
+ * start version; its model proposes a structure from them. An unusable reply falls back to the preset's structure and is counted.
  */
 export const leadlearnChooser: StructureChooser = (ctx) => {
   const names = (ctx.structures ?? choosableStructures()).map((d) => d.name);
   return askLeader(ctx, ctx.bank.query(ctx.key, ctx.k, ctx.poolVersion), {
     niche: ctx.bank.stats.forNiche(ctx.task.niche, names, ctx.poolVersion),
-    team: ctx.bank.stats.forTeam(ctx.profile, names, ctx.poolVersion),
-    bucket: profileBucket(ctx.profile),
+    prior: ctx.bank.stats.priorFor(ctx.task.niche, names, ctx.poolVersion),
   });
 };
 

@@ -6,7 +6,7 @@ import type { NicheSpec } from '../../tasks/niche';
 import { choosableStructures } from '../structures';
 import type { StructureDescriptor } from '../structures/structure';
 import { STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './leadership-bank';
-import type { StructureStat } from './leadership-stats';
+import { wilsonInterval, MIN_AREA_RECORDS, type AreaPrior, type StructureStat } from './leadership-stats';
 
 const f2 = (x: number) => x.toFixed(2);
 
@@ -15,31 +15,35 @@ export function formatRecord(e: LeadershipEntry): string {
   return `- ${e.niche}; team ${e.teamProfile.map(f2).join('/')}; ${e.structure}; reward ${f2(e.outcome)}; "${e.note}"`;
 }
 
-/** Bank-wide evidence shown to the leader: each structure's statistics on this niche and for similar teams. */
+/** Bank-wide evidence shown to the leader: each structure's statistics on this niche, then its prior from the other niches. */
 export interface ChoiceEvidence {
   readonly niche: readonly StructureStat[];
-  /** Teams in the same profile bucket (`profileBucket`), on any niche. */
-  readonly team: readonly StructureStat[];
-  readonly bucket: string;
+  /** The cross-area prior (`LeadershipStats.priorFor`), shown apart and labelled as a prior. */
+  readonly prior: readonly AreaPrior[];
 }
 
-/** One structure's statistics as the leader reads them: `debate 12 tasks, mean 0.71 ± 0.08`. */
+/** One structure's statistics on this area: `debate 12 tasks, mean 0.71, 95% CI 0.45-0.88` (`0 tasks` with none). */
 export function formatStat(s: StructureStat): string {
-  if (s.count === 0) return `${s.structure} 0 tasks`;
-  return `${s.structure} ${s.count} tasks, mean ${f2(s.mean)} ± ${s.stderr === null ? '?' : f2(s.stderr)}`;
+  const ci = wilsonInterval(s.count, s.mean);
+  if (!ci) return `${s.structure} 0 tasks`;
+  return `${s.structure} ${s.count} tasks, mean ${f2(s.mean)}, 95% CI ${f2(ci.low)}-${f2(ci.high)}`;
 }
 
-function formatEvidence(e: ChoiceEvidence | null): string {
-  if (!e) return '(none)';
-  return [
-    `- this area: ${e.niche.map(formatStat).join('; ')}`,
-    `- teams with mean competence ${e.bucket}, any area: ${e.team.map(formatStat).join('; ')}`,
-  ].join('\n');
+/** One structure's prior: `debate 3 areas, mean 0.55, range 0.40-0.78` (`0 areas` with none). */
+export function formatPrior(p: AreaPrior): string {
+  if (p.areas === 0) return `${p.structure} 0 areas`;
+  return `${p.structure} ${p.areas} areas, mean ${f2(p.mean)}, range ${f2(p.low)}-${f2(p.high)}`;
+}
+
+function formatEvidence(e: ChoiceEvidence | null): { stats: string; prior: string } {
+  if (!e) return { stats: '(none)', prior: '(none)' };
+  return { stats: `- this area: ${e.niche.map(formatStat).join('; ')}`, prior: `- prior, other areas: ${e.prior.map(formatPrior).join('; ')}` };
 }
 
 /**
- * The leader's structure-choice prompt, showing bank-wide statistics and the retrieved records
- * (neither for zero-shot choice). The structures offered are listed from their descriptors, one
+ * The leader's structure-choice prompt, showing this area's statistics first (with a 95% interval),
+ * then the other areas' prior, labelled as one, then the retrieved records (none of them for
+ * zero-shot choice). The structures offered are listed from their descriptors, one
  * `- name: description` line each, in the order given (default: the built-in choosable ones).
  */
 export function chooseStructurePrompt(
@@ -47,12 +51,13 @@ export function chooseStructurePrompt(
   evidence: ChoiceEvidence | null = null, structures: readonly StructureDescriptor[] = choosableStructures(),
 ): ChatMessage[] {
   const values = {
-    stats: formatEvidence(evidence),
+    ...formatEvidence(evidence),
     teamSize: String(teamSize),
     area: area(spec),
     profile: `anchor ${f2(profile[0] ?? 0)}, complement ${f2(profile[1] ?? 0)}, scout ${f2(profile[2] ?? 0)}`,
     rounds: String(rounds),
     records: records.length ? records.map(formatRecord).join('\n') : '(none yet)',
+    minArea: String(MIN_AREA_RECORDS),
   };
   const user = renderTemplate(loadTemplate(import.meta.url, 'choose-structure'), {
     ...values,

@@ -49,7 +49,7 @@ export function leadershipKey(nicheEmbedding: Float32Array, profile: readonly nu
  */
 export class LeadershipBank {
   private readonly index: VectorIndex<LeadershipEntry>;
-  /** Per-niche and per-team-profile statistics of every structure, updated with each entry. */
+  /** Per-niche statistics of every structure (and the cross-niche prior), updated with each entry. */
   readonly stats = new LeadershipStats();
   private readonly byId = new Map<string, LeadershipEntry>();
 
@@ -67,7 +67,7 @@ export class LeadershipBank {
     if (this.byId.has(entry.id)) throw new Error(`leadership bank: entry ${entry.id} added twice`);
     this.index.add(entry);
     this.byId.set(entry.id, entry);
-    this.stats.add(entry.niche, entry.teamProfile, entry.structure, entry.outcome, entry.committedAt ?? 0);
+    this.stats.add(entry.niche, entry.structure, entry.outcome, entry.committedAt ?? 0);
   }
 
   /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf` (a note applied later reads as empty). */
