@@ -2,6 +2,7 @@ import type { AgentView } from '../individual/agent-view';
 import { routeDream, type RoutingMode } from '../population/codream/routing';
 import type { ExperienceRequest, PoolUpdate } from '../population/supervisor-machine';
 import { CHOOSER_REGISTRY } from '../team/choosers';
+import { keepsRecords } from '../team/choosers/chooser';
 import { cancelledMembers } from '../team/structures/structure';
 import type { EvolveOutcome } from './evolve-stage';
 import { teamProfile } from './task-stages';
@@ -46,7 +47,7 @@ export function poolUpdateOf(out: TaskOutcome): PoolUpdate {
   const members = out.team?.members.map((m) => m.agent.id) ?? [];
   const reward = failed ? 0 : out.grading!.team.reward;
   const team = !failed && members.length > 1 ? { members, niche: task.niche, reward } : undefined;
-  const leadership = !failed && out.choice && out.team && CHOOSER_REGISTRY.get(out.deps.preset.chooser)?.writesNotes ? {
+  const leadership = !failed && out.choice && out.team && keepsRecords(CHOOSER_REGISTRY.get(out.deps.preset.chooser)) ? {
     id: leadershipEntryId(task.id), taskId: task.id, niche: task.niche, difficulty: task.difficulty,
     teamProfile: teamProfile(out.deps, out.team), structure: out.choice.structure, outcome: reward,
     note: '', poolVersion: out.deps.poolVersion, key: out.choice.key,

@@ -46,6 +46,10 @@ const ALONE = {
 /** Every built-in preset. */
 export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'evochamber', description: 'The full system: private memories, anchor/complement/scout teams with LeadLearn, CoDream routed to below-median agents, lifecycle.' },
+  {
+    ...FULL, name: 'evochamber-bandit', chooser: 'bandit',
+    description: 'The full system with the structure chosen by Thompson sampling over the leadership bank\'s per-niche outcomes (no model call, no notes) instead of the leader\'s model.',
+  },
   { ...FULL, name: 'no-codream', codream: 'off', description: 'Ablation: the full system without CoDream (no knowledge transfer between agents).' },
   { ...FULL, name: 'no-lifecycle', lifecycle: false, description: 'Ablation: the full system with a fixed roster (no genesis, fork, merge, prune or specialize).' },
   { ...FULL, name: 'no-population', codream: 'off', lifecycle: false, description: 'Ablation: individual + team levels only (no CoDream, no lifecycle).' },

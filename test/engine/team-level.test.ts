@@ -48,6 +48,15 @@ describe('team level in the simulated world', () => {
     expect(full.every((r) => r.leadlearn.entries === TASKS - r.failures)).toBe(true);
   }, 300_000); // six 360-task runs: a guard against a hang, sized for a loaded 2-core machine
 
+  it('evochamber-bandit chooses with no model call: the bank gets every outcome, the leader writes no note', async () => {
+    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber-bandit', tasks: 24, report: false, outDir: out() });
+    expect(summary.leadlearn.entries).toBe(24);
+    expect(summary.tokens.leadlearn).toBeUndefined();
+    const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'structure.chosen').every((e) => e.source === 'bandit')).toBe(true);
+    expect(events.filter((e) => e.type === 'leadlearn.note')).toHaveLength(0);
+  });
+
   it('no-team always votes: every structure it records is voting', async () => {
     // Whether the team level pays (evochamber beats no-team, 3 seeds × 360 tasks) is a bench that
     // checks its claim: npm run bench -- team-level.

@@ -33,8 +33,8 @@ export interface ChoiceContext {
 /** A chosen structure and why. */
 export interface Choice {
   readonly structure: string;
-  /** `model`: the leader's model chose; `fallback`: its reply was unusable; `fixed`/`random`: no model asked. */
-  readonly source: 'model' | 'fallback' | 'fixed' | 'random';
+  /** `model`: the leader's model chose; `fallback`: its reply was unusable; `fixed`/`random`/`bandit`: no model asked. */
+  readonly source: 'model' | 'fallback' | 'fixed' | 'random' | 'bandit';
   /** The leadership entries the choice was made from. */
   readonly retrieved: readonly LeadershipEntry[];
   readonly why: string;
@@ -53,4 +53,14 @@ export interface ChooserDescriptor {
   readonly writesNotes: boolean;
   /** Its settings a meta-editor may change between segments, with their bounds (scenario paths). */
   readonly knobs?: readonly Knob[];
+  /**
+   * After each task its outcome is appended to the leadership bank (default: `writesNotes`). A
+   * chooser that learns from outcomes alone (`bandit`) keeps records without paying for notes.
+   */
+  readonly keepsRecords?: boolean;
+}
+
+/** Whether a chooser's tasks append a record to the leadership bank. */
+export function keepsRecords(d: ChooserDescriptor | undefined): boolean {
+  return d ? (d.keepsRecords ?? d.writesNotes) : false;
 }
