@@ -36,7 +36,7 @@ export interface LifecycleContext {
    * name, which that operator reads as its own config type (the window validated it with its schema).
    */
   readonly config: LifecycleSettings;
-  /** Words that name each niche besides its id (title, keywords), to tell whether a persona already aims at it. */
+  /** Words that name each niche besides its id, its title first, then its keywords: to tell whether a persona already aims at it. */
   readonly nicheTerms?: Readonly<Record<string, readonly string[]>>;
   /**
    * Niche → consecutive lifecycle windows, up to and including this one, in which it had no

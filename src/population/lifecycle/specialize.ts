@@ -6,15 +6,22 @@ import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleO
 import { writePersona } from './persona-writer';
 import { sendToSupervisor } from '../supervisor-ops';
 
-/** Specialize: a strong agent's persona is nudged toward its dominant niche. */
+/** Specialize: an agent's persona is nudged toward the niche where it leads the pool by the most. */
 export const specializeConfigSchema = z.strictObject({
   /** Whether the operator runs at all. */
   enabled: z.boolean().default(true),
-  /** Competence on the agent's dominant niche it must reach. */
-  minCompetence: unitInterval().default(0.7),
-  /** Lead of the dominant niche over the agent's own second-best niche. */
-  margin: unitInterval().default(0.15),
-  /** Tasks on the dominant niche the agent must have seen (exposure). */
+  /**
+   * Competence on the niche it must have at least: c0 by default, so an agent is never steered
+   * toward a niche it does worse on than one that never worked it.
+   */
+  minCompetence: unitInterval().default(0.5),
+  /**
+   * Lead over the best other active agent on the niche (`poolLead`) it must have. Half the
+   * specialist margin by default: the nudge goes to a niche's leader while it is on its way to
+   * being the specialist, which the persona's match then helps it become.
+   */
+  margin: unitInterval().default(0.05),
+  /** Tasks on the niche the agent must have seen (exposure). */
   minExposure: z.number().int().min(0).default(5),
   /** Specialize decisions per window at most. */
   maxPerWindow: z.number().int().min(0).default(2),
@@ -31,33 +38,35 @@ export interface SpecializeDecision {
   readonly reason: string;
 }
 
-/** An agent's best niche and how far it leads the agent's own second best. */
-export interface DominantNiche {
+/** The niche where an agent leads the pool by the most, and by how much. */
+export interface PoolLead {
   readonly niche: string;
   readonly competence: number;
-  /** The agent's competence on its second-best niche (equal to `competence` with one niche). */
-  readonly secondBest: number;
-  readonly margin: number;
+  /** Competence of the best other active agent on that niche (c0 when there is none). */
+  readonly bestOther: number;
+  /** `competence − bestOther`; negative when the agent leads no niche. */
+  readonly lead: number;
 }
 
-/** The agent's highest-competence niche among `niches` (ties: first-seen order), or null for no niches. */
-export function dominantNiche(agent: AgentView, niches: readonly string[], c0: number): DominantNiche | null {
-  let best: string | undefined;
-  let bestC = -Infinity;
-  let secondC = -Infinity;
-  for (const n of niches) {
-    const c = competenceOf(agent, n, c0);
-    if (c > bestC) {
-      secondC = bestC;
-      bestC = c;
-      best = n;
-    } else if (c > secondC) {
-      secondC = c;
-    }
+/**
+ * The niche (among `niches`) where `agent` leads the rest of `roster` by the most: its competence
+ * minus the best other agent's there (an unseen niche counts at `c0`). Ties: first-seen order.
+ * Null for no niches. The lead is over the best other agent, not the median: a specialist is the
+ * agent the assembler anchors on the niche by a clear margin (`specialistOf`), so this is the gap
+ * that makes one, and each niche has one agent with a positive lead, so two agents are never
+ * steered toward the same niche.
+ */
+export function poolLead(agent: AgentView, roster: readonly AgentView[], niches: readonly string[], c0: number): PoolLead | null {
+  let best: PoolLead | null = null;
+  for (const niche of niches) {
+    const competence = competenceOf(agent, niche, c0);
+    let bestOther = -Infinity;
+    for (const o of roster) if (o.id !== agent.id) bestOther = Math.max(bestOther, competenceOf(o, niche, c0));
+    if (bestOther === -Infinity) bestOther = c0;
+    const lead = competence - bestOther;
+    if (!best || lead > best.lead) best = { niche, competence, bestOther, lead };
   }
-  if (best === undefined) return null;
-  const secondBest = secondC === -Infinity ? bestC : secondC;
-  return { niche: best, competence: bestC, secondBest, margin: bestC - secondBest };
+  return best;
 }
 
 /**
@@ -71,32 +80,53 @@ export function personaNames(persona: string, niche: string): boolean {
 }
 
 /**
- * Specialize: an agent whose competence on its dominant niche is at least
- * `specialize.minCompetence`, leads its own second-best niche by at least `specialize.margin`,
- * with at least `specialize.minExposure` tasks there, and whose persona does not yet name the
- * niche (by id, or by one of `ctx.nicheTerms`), gets its persona nudged toward it. Needs two or more seen niches. Largest margins first
- * (ties: spawn order); at most `specialize.maxPerWindow`. The roster size does not change.
+ * Whether `persona` is aimed at `niche`: it names the niche's id or title (`ctx.nicheTerms`, title
+ * first), or at least two of its keywords. One keyword is not enough: the seed persona's "work
+ * step by step" names arithmetic's keyword "step-by-step" without aiming at arithmetic.
+ */
+export function aimedAt(persona: string, niche: string, terms: readonly string[] = []): boolean {
+  const [title, ...keywords] = terms;
+  if (personaNames(persona, niche) || (title !== undefined && personaNames(persona, title))) return true;
+  return keywords.filter((k) => personaNames(persona, k)).length >= 2;
+}
+
+const names = (ctx: LifecycleContext, persona: string, niche: string) => aimedAt(persona, niche, ctx.nicheTerms?.[niche]);
+
+/**
+ * Specialize: an agent gets its persona nudged toward the niche where it leads the pool by the
+ * most (`poolLead`) when that lead is at least `specialize.margin`, its competence there at least
+ * `specialize.minCompetence`, with at least `specialize.minExposure` tasks there, and its persona
+ * names neither that niche (by id, or by one of `ctx.nicheTerms`) nor another niche it still
+ * leads by the margin (a persona is rewritten toward one niche at a time; an agent already aimed at
+ * a niche it holds keeps it). Not toward its own easiest niche: where everyone is strong, leading
+ * oneself says nothing about the pool. Needs two or more seen niches and two or more agents.
+ * Largest leads first (ties: spawn order); at most `specialize.maxPerWindow`. The roster size does
+ * not change.
  */
 export const specialize: LifecycleOperator<SpecializeDecision> = (ctx: LifecycleContext): SpecializeDecision[] => {
   const cfg = ctx.config.specialize as SpecializeConfig;
-  if (cfg.maxPerWindow <= 0 || ctx.niches.length < 2) return [];
-  const candidates: Array<{ a: AgentView; i: number; d: DominantNiche }> = [];
-  activeRoster(ctx).forEach((a, i) => {
-    const d = dominantNiche(a, ctx.niches, ctx.c0);
-    const named = personaNames(a.persona, d?.niche ?? '') || (d !== null && (ctx.nicheTerms?.[d.niche] ?? []).some((t) => personaNames(a.persona, t)));
-    if (!d || named || (a.exposure[d.niche] ?? 0) < cfg.minExposure) return;
-    if (meetsThreshold(d.competence, cfg.minCompetence) && meetsThreshold(d.margin, cfg.margin)) candidates.push({ a, i, d });
+  const roster = activeRoster(ctx);
+  if (cfg.maxPerWindow <= 0 || ctx.niches.length < 2 || roster.length < 2) return [];
+  const candidates: Array<{ a: AgentView; i: number; d: PoolLead }> = [];
+  // A niche some active persona already names has its aimed agent; an agent already aimed keeps its aim.
+  const aimed = (n: string) => roster.some((o) => names(ctx, o.persona, n));
+  const open = ctx.niches.filter((n) => !aimed(n));
+  roster.forEach((a, i) => {
+    if (ctx.niches.some((n) => names(ctx, a.persona, n))) return;
+    const d = poolLead(a, roster, open, ctx.c0);
+    if (!d || !meetsThreshold(d.lead, cfg.margin) || !meetsThreshold(d.competence, cfg.minCompetence)) return;
+    if ((a.exposure[d.niche] ?? 0) >= cfg.minExposure) candidates.push({ a, i, d });
   });
   return candidates
-    .sort((x, y) => y.d.margin - x.d.margin || x.i - y.i)
+    .sort((x, y) => y.d.lead - x.d.lead || x.i - y.i)
     .slice(0, cfg.maxPerWindow)
     .map(({ a, d }) => ({
       operator: 'specialize' as const,
       agent: a.id,
       niche: d.niche,
       reason:
-        `${a.id} is strongest on ${d.niche}: competence ${fmt(d.competence)} (≥ ${fmt(cfg.minCompetence)}) leads its next niche ` +
-        `(${fmt(d.secondBest)}) by ${fmt(d.margin)} (≥ ${fmt(cfg.margin)}) over ${a.exposure[d.niche] ?? 0} tasks, and its persona does not name ${d.niche}`,
+        `${a.id} leads the pool most on ${d.niche}: competence ${fmt(d.competence)} against the best other agent's ${fmt(d.bestOther)}, ` +
+        `a lead of ${fmt(d.lead)} (≥ ${fmt(cfg.margin)}) over ${a.exposure[d.niche] ?? 0} tasks, and its persona does not name ${d.niche}`,
     }));
 };
 
@@ -117,7 +147,7 @@ export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision,
   retires: () => [],
   apply: async (w, d) => {
     const agent = viewAgent(w.supervisor.getSnapshot().context.agents.get(d.agent)!);
-    const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this strong agent\'s persona toward the area it dominates.', `${w.window}-specialize`, w.personaNote);
+    const persona = await writePersona(w.model, agent, w.specs.get(d.niche)!, 'Nudge this agent\'s persona toward the area where it leads the pool.', `${w.window}-specialize`, w.personaNote);
     sendToSupervisor(w.supervisor, { type: 'SET_PERSONA', id: d.agent, persona });
     w.log.append({ type: 'agent.persona', agentId: d.agent, persona, reason: d.reason, niche: d.niche, window: w.window, poolVersion: w.version });
     return [d.agent];
