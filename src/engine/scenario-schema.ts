@@ -3,6 +3,7 @@ import { openaiModelSchema } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
+import { DREAM_TRIGGER_MODES } from '../population/codream/codream';
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 import { autoConfigSchema } from './concurrency/auto-config';
@@ -91,7 +92,9 @@ export const scenarioSchema = z.strictObject({
       threshold: z.number().min(0).max(1).default(0.5),
       /** Who receives CoDream's insights; default: the preset's (below-median agents, or everyone for symmetric-codream). */
       routing: z.enum(['asymmetric', 'symmetric']).optional(),
-    }).default({ threshold: 0.5 }),
+      /** What fires it: a failed team or a disagreement (default), or a failed team only (the paper's reading). */
+      trigger: z.enum(DREAM_TRIGGER_MODES).default('failure-or-disagreement'),
+    }).prefault({}),
     /** Lifecycle schedule, roster bounds and operator triggers (src/population/lifecycle/lifecycle-config.ts). */
     lifecycle: lifecycleConfigSchema.prefault({}),
   }).prefault({}),

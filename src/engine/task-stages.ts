@@ -156,7 +156,8 @@ export function reflectMembers(
 /** CoDream, when the preset has it and the task failed or members disagreed (routing happens at commit). */
 export async function dream(d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>): Promise<KeyedDream | null> {
   if (d.preset.codream === 'off') return null;
-  const trigger = dreamTrigger(team, grading.members, grading.team, result.disagreement, d.scenario.population.codream.threshold);
+  const { threshold, trigger: mode } = d.scenario.population.codream;
+  const trigger = dreamTrigger(team, grading.members, grading.team, result.disagreement, threshold, mode);
   if (!trigger) return null;
   const session = await runCoDream({
     model: d.model, spec: d.niche.spec, grader: d.niche.grader, task: d.task, team, result, members: grading.members, teamGrade: grading.team,

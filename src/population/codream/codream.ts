@@ -51,10 +51,28 @@ export interface DreamInput {
   readonly niches: ReadonlySet<string>;
 }
 
-/** CoDream fires when the team's mean member reward is below `threshold` or members disagreed. */
-export function dreamTrigger(team: Team, members: Readonly<Record<string, Grade>>, teamGrade: Grade, disagreement: boolean, threshold: number): DreamTrigger | null {
+/**
+ * What makes CoDream fire (`population.codream.trigger`): a failed team (mean member reward below
+ * the threshold) or members who disagreed (the default), or a failed team only — the paper's
+ * reading ("when the team fails"), for streams where members disagree on most tasks.
+ */
+export type DreamTriggerMode = 'failure-or-disagreement' | 'failure';
+
+/** The trigger modes, in the order the settings list them (the first is the default). */
+export const DREAM_TRIGGER_MODES = ['failure-or-disagreement', 'failure'] as const satisfies readonly DreamTriggerMode[];
+
+/**
+ * Whether CoDream fires, and why: the team's mean member reward is below `threshold` (`failure`),
+ * members disagreed (`disagreement`), or both. Under `mode: 'failure'` disagreement alone never
+ * fires it (a failed team that also disagreed is still `both`).
+ */
+export function dreamTrigger(
+  team: Team, members: Readonly<Record<string, Grade>>, teamGrade: Grade, disagreement: boolean, threshold: number,
+  mode: DreamTriggerMode = 'failure-or-disagreement',
+): DreamTrigger | null {
   const rewards = team.members.map((m) => (members[m.agent.id] ?? teamGrade).reward);
   const failed = rewards.reduce((a, b) => a + b, 0) / rewards.length < threshold;
+  if (mode === 'failure' && !failed) return null;
   return failed && disagreement ? 'both' : failed ? 'failure' : disagreement ? 'disagreement' : null;
 }
 

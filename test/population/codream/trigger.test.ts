@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dreamTrigger } from '../../../src/population/codream/codream';
+import { loadScenario } from '../../../src/index';
+import { parseScenario } from '../../../src/engine/scenario';
+import type { Grade } from '../../../src/tasks/task';
+import { agentView, teamOf } from '../../fakes/agents';
+
+const team = teamOf(agentView('a'), agentView('b'), agentView('c'));
+const grade = (reward: number): Grade => ({ reward, correct: reward === 1, extracted: String(reward), detail: '' });
+const members = (...r: number[]) => ({ a: grade(r[0]!), b: grade(r[1]!), c: grade(r[2]!) });
+
+describe('CoDream trigger', () => {
+  it('fires on a failed team or a disagreement by default, and says which', () => {
+    expect(dreamTrigger(team, members(0, 0, 1), grade(0), false, 0.5)).toBe('failure');
+    expect(dreamTrigger(team, members(1, 1, 0), grade(1), true, 0.5)).toBe('disagreement');
+    expect(dreamTrigger(team, members(0, 0, 1), grade(0), true, 0.5)).toBe('both');
+    expect(dreamTrigger(team, members(1, 1, 1), grade(1), false, 0.5)).toBeNull();
+  });
+
+  it('under the failure trigger, a disagreement alone never fires it', () => {
+    expect(dreamTrigger(team, members(1, 1, 0), grade(1), true, 0.5, 'failure')).toBeNull();
+    expect(dreamTrigger(team, members(0, 0, 1), grade(0), false, 0.5, 'failure')).toBe('failure');
+    expect(dreamTrigger(team, members(0, 0, 1), grade(0), true, 0.5, 'failure')).toBe('both');
+  });
+
+  it('is a scenario setting, failure-or-disagreement unless set, and an unknown value is refused naming the field', () => {
+    const loaded = loadScenario(path.resolve('scenarios/quickstart.json'));
+    expect(loaded.scenario.population.codream.trigger).toBe('failure-or-disagreement');
+    const raw = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
+    expect(parseScenario({ ...raw, population: { codream: { trigger: 'failure' } } }).scenario.population.codream).toEqual({ threshold: 0.5, trigger: 'failure' });
+    expect(() => parseScenario({ ...raw, population: { codream: { trigger: 'always' } } })).toThrow(/population\.codream\.trigger/);
+  });
+});
