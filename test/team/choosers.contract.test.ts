@@ -17,6 +17,7 @@ const EXCEPTIONS: Readonly<Record<string, { readonly asksModel: boolean; readonl
   random: { asksModel: false, why: 'draws from the offered structures with the seeded rng' },
   leadlearn: { asksModel: true, why: 'the leader\'s model picks, from the bank\'s evidence' },
   'zero-shot': { asksModel: true, why: 'the leader\'s model picks, with no evidence' },
+  bandit: { asksModel: false, why: 'Thompson draws over the bank\'s per-niche outcomes, from the seeded rng' },
 };
 
 const embedder = createHashEmbedder();
@@ -48,7 +49,7 @@ describe.each(BUILTIN_CHOOSERS.map((d) => [d.name, d] as const))('chooser contra
   it('never throws on an unusable reply or a failed call, and says where its choice came from', async () => {
     for (const answer of ['{{{', '', 'I cannot say', (() => { throw new Error('503'); }) as FakeAnswer]) {
       const choice = await d.choose(ctx(answer));
-      expect(['model', 'fallback', 'fixed', 'random']).toContain(choice.source);
+      expect(['model', 'fallback', 'fixed', 'random', 'bandit']).toContain(choice.source);
       if (declared!.asksModel) expect(choice.source).toBe('fallback');
     }
   });
