@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Grade, Grader, Task } from '../task';
+import { createRng } from '../../core/rng';
 import { stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
@@ -13,13 +14,17 @@ type MathJs = typeof import('mathjs');
 let mathjs: MathJs | undefined;
 /** mathjs takes seconds to load, so only runs that grade math load it (every CLI start used to pay). */
 const math = (): MathJs => (mathjs ??= createRequire(import.meta.url)('mathjs') as MathJs);
-
 /** Only the last 64 KiB of a completion are searched for its final answer (it comes last). */
 export const MAX_ANSWER_TEXT = 64 * 1024;
 const tail = (s: string, n: number): string => (s.length > n ? s.slice(-n) : s);
 /** mathjs only ever sees strings this short: long inputs could make parse/simplify crawl. */
 const MAX_PARSE = 200;
+/** Relative tolerance, used only where an answer or gold is itself a decimal (a rounded value). */
 const REL_TOL = 1e-9;
+/** Relative tolerance between two 64-digit evaluations of exact inputs (roots, logs): rounding only. */
+const PRECISE_TOL = 1e-40;
+/** Values beyond this (in doubles) are not evaluated exactly: their exact forms can take minutes. */
+const MAX_EXACT_MAGNITUDE = 1e300;
 /** simplify() only runs when both sides together are this short (see symbolicEqual). */
 const MAX_SIMPLIFY = 40;
 /** Longer letter runs are words, not products of variables; more variables is not an answer. */
@@ -28,8 +33,12 @@ const MAX_VARS = 6;
 /** Names mathjs may see as functions/constants; every other identifier is split into variables. */
 const KNOWN_NAMES = new Set(['sqrt', 'nthRoot', 'pi', 'e', 'i', 'Infinity', 'log', 'exp', 'sin', 'cos', 'tan', 'abs']);
 const FUNCTIONS = new Set(['sqrt', 'nthRoot', 'log', 'exp', 'sin', 'cos', 'tan', 'abs']);
-/** Fixed, sign-mixed sample points for the numeric identity check (no randomness: determinism). */
-const SAMPLES = [0.5377, -1.8339, 2.2588, -0.8622, 0.3188, 1.3077, -0.4336, 3.5784];
+/**
+ * Points at which two expressions with variables are compared. They are rationals drawn from an rng
+ * seeded by the two expressions (so grading is deterministic, yet no answer can be fitted to points
+ * known in advance), and many of them: a wrong polynomial of degree < POINTS cannot agree at all.
+ */
+const POINTS = 24;
 
 // Single character classes between the parts keep these linear on adversarial whitespace runs.
 const ANSWER_PHRASE = /(?:final\s+answer|answer)[ \t*]*(?::|is\b)[\s*]*([^\n]+)/gi;
@@ -116,10 +125,159 @@ function toMathjs(norm: string): ParsedExpr | null {
   return vars.size > MAX_VARS ? null : { expr: out.join(''), vars };
 }
 
+/** An exact rational `num/den` (den > 0), and whether it was written as a decimal (a rounded value). */
+interface Rational {
+  readonly num: bigint;
+  readonly den: bigint;
+  readonly decimal: boolean;
+}
+
+const LITERAL = /^[-+]?\d+(?:\.\d+)?$/;
+const gcd = (a: bigint, b: bigint): bigint => { a = a < 0n ? -a : a; b = b < 0n ? -b : b; while (b) [a, b] = [b, a % b]; return a; };
+
+function literal(s: string): Rational | null {
+  if (!LITERAL.test(s) || s.length > 400) return null;
+  const neg = s.startsWith('-');
+  const body = s.replace(/^[-+]/, '');
+  const [int, frac = ''] = body.split('.');
+  const num = BigInt(int! + frac) * (neg ? -1n : 1n);
+  return { num, den: 10n ** BigInt(frac.length), decimal: frac.length > 0 };
+}
+
+/** `7`, `-0.25`, `3/4`, `(3)/(4)`, `-(3)/(4)` as an exact rational; null for anything else. */
+export function exactRational(norm: string): Rational | null {
+  const m = /^([-+]?)\(?([-+]?[\d.]+)\)?(?:\/\(?([-+]?[\d.]+)\)?)?$/.exec(norm);
+  if (!m) return null;
+  const a = literal(m[2]!);
+  const b = m[3] === undefined ? { num: 1n, den: 1n, decimal: false } : literal(m[3]);
+  if (!a || !b || b.num === 0n) return null;
+  let num = a.num * b.den * (m[1] === '-' ? -1n : 1n);
+  let den = a.den * b.num;
+  if (den < 0n) { num = -num; den = -den; }
+  const g = gcd(num, den) || 1n;
+  return { num: num / g, den: den / g, decimal: a.decimal || b.decimal };
+}
+
+const toNumber = (r: Rational): number => Number(r.num) / Number(r.den);
+
+/**
+ * When two values may differ by REL_TOL: `either` (two answers compared with each other, as votes
+ * are) when either side is a decimal, a rounded value; `gold` (an answer against its gold) only when
+ * the gold itself is decimal. So `1000000001` is not gold `1000000000`, `42.00000004` is not 42, and
+ * `1.4142135623` is not gold `\sqrt{2}`; `\sqrt{3}/2` is gold `0.8660254037844386`.
+ */
+type Tolerance = 'either' | 'gold';
+const rounded = (tol: Tolerance, aDecimal: boolean, bDecimal: boolean): boolean => (tol === 'gold' ? bDecimal : aDecimal || bDecimal);
+
+/** Two rationals: exactly equal, or within REL_TOL where `tol` allows rounding. */
+function rationalEqual(a: Rational, b: Rational, tol: Tolerance): boolean {
+  if (a.num * b.den === b.num * a.den) return true;
+  return rounded(tol, a.decimal, b.decimal) && close(toNumber(a), toNumber(b));
+}
+
+type Compiled = { evaluate: (scope?: Record<string, unknown>) => unknown };
+type Kind = 'number' | 'fraction' | 'bignumber';
+const PI_64 = '3.141592653589793238462643383279502884197169399375105820974944592';
+const E_64 = '2.718281828459045238360287471352662497757247093699959574966967628';
+/** Compiled once per expression and kind: grading compares the same answers many times. */
+const compiled = new Map<string, Compiled | null>();
+
+/**
+ * The expression compiled for one kind of arithmetic: its number literals (and pi, e) become
+ * mathjs Fractions (exact: + − × ÷ and integer powers stay exact) or 64-digit BigNumbers. The
+ * default mathjs instance computes with either type, so no second instance is built.
+ */
+function compile(expr: string, kind: Kind): Compiled | null {
+  const key = `${kind}\u0000${expr}`;
+  if (!compiled.has(key)) {
+    if (compiled.size > 4096) compiled.clear();
+    try {
+      const m = math();
+      let node = m.parse(expr);
+      if (kind !== 'number') {
+        const big = (v: string | number) => (kind === 'fraction' ? m.fraction(v as number) : m.bignumber(v));
+        node = node.transform((n) => {
+          const c = n as unknown as { isConstantNode?: boolean; isSymbolNode?: boolean; value?: unknown; name?: string };
+          if (c.isConstantNode && typeof c.value === 'number') {
+            // Integers beyond 2^53 were already rounded by the parser: no exact value to keep.
+            if (!Number.isSafeInteger(c.value) && kind === 'fraction') throw new RangeError('inexact literal');
+            return new m.ConstantNode(big(c.value));
+          }
+          if (kind === 'bignumber' && c.isSymbolNode && (c.name === 'pi' || c.name === 'e')) return new m.ConstantNode(m.bignumber(c.name === 'pi' ? PI_64 : E_64));
+          return n;
+        });
+      }
+      compiled.set(key, node.compile() as Compiled);
+    } catch {
+      compiled.set(key, null);
+    }
+  }
+  return compiled.get(key) ?? null;
+}
+
+/** Exact value of an expression of rationals (+ − × ÷, integer powers) at a rational point; null otherwise. */
+function fractionValue(expr: string, scope: Record<string, Rational> = {}): Rational | null {
+  const c = compile(expr, 'fraction');
+  if (!c) return null;
+  try {
+    const m = math();
+    const s: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(scope)) s[k] = m.fraction(Number(v.num), Number(v.den));
+    const v = c.evaluate(s) as { s?: unknown; n?: unknown; d?: unknown } | null;
+    if (!m.isFraction(v)) return null;
+    const f = v as unknown as { s: bigint | number; n: bigint | number; d: bigint | number };
+    return { num: BigInt(f.s) * BigInt(f.n), den: BigInt(f.d), decimal: false };
+  } catch {
+    return null;
+  }
+}
+
+/** 64-digit value of an expression at a rational point, as a mathjs BigNumber; null off the reals or on error. */
+function preciseValue(expr: string, scope: Record<string, Rational> = {}): import('mathjs').BigNumber | null {
+  const c = compile(expr, 'bignumber');
+  if (!c) return null;
+  try {
+    const m = math();
+    const s: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(scope)) s[k] = m.divide(m.bignumber(v.num.toString()), m.bignumber(v.den.toString()));
+    const v = c.evaluate(s) as unknown;
+    return m.isBigNumber(v) && v.isFinite() ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Values of two expressions of exact inputs at one point: 'equal', 'different' or 'unknown' (off the
+ * reals, overflow, or not computable). Exact where mathjs can keep fractions, else 64 digits.
+ */
+function compareAt(a: string, b: string, scope: Record<string, Rational> = {}): 'equal' | 'different' | 'unknown' {
+  // Doubles first, as a gate: exact arithmetic on 9^9^9^9 would run for minutes. Both off the reals
+  // or overflowing says nothing; only one of them says they differ.
+  const doubles = Object.fromEntries(Object.entries(scope).map(([k, r]) => [k, toNumber(r)]));
+  const da = realValue(a, doubles);
+  const db = realValue(b, doubles);
+  const oka = da !== null && Math.abs(da) < MAX_EXACT_MAGNITUDE;
+  const okb = db !== null && Math.abs(db) < MAX_EXACT_MAGNITUDE;
+  if (oka !== okb) return 'different';
+  if (!oka) return 'unknown';
+  const fa = fractionValue(a, scope);
+  const fb = fractionValue(b, scope);
+  if (fa && fb) return fa.num * fb.den === fb.num * fa.den ? 'equal' : 'different';
+  const pa = preciseValue(a, scope);
+  const pb = preciseValue(b, scope);
+  if (!pa || !pb) return pa === pb ? 'unknown' : 'different';
+  const diff = pa.minus(pb).abs();
+  const scale = pa.abs().greaterThan(pb.abs()) ? pa.abs() : pb.abs();
+  return diff.lessThanOrEqualTo(scale.greaterThan(1) ? scale.times(PRECISE_TOL) : PRECISE_TOL) ? 'equal' : 'different';
+}
+
 /** Evaluate to a real number; null for anything else (units, matrices, complex, errors). */
 function realValue(expr: string, scope: Record<string, number> = {}): number | null {
   try {
-    const v: unknown = math().evaluate(expr, { ...scope });
+    const c = compile(expr, 'number');
+    if (!c) return null;
+    const v: unknown = c.evaluate({ ...scope });
     if (typeof v === 'number') return Number.isNaN(v) ? null : v;
     if (v && typeof v === 'object' && 're' in v && 'im' in v) {
       const c = v as { re: number; im: number };
@@ -137,26 +295,41 @@ function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= REL_TOL * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** Whether an expression holds a decimal literal: then it is a rounded value and tolerance applies. */
+const hasDecimal = (expr: string): boolean => /\d\.\d/.test(expr);
+
 /**
- * Symbolic identity. Both sides are evaluated at fixed sample points first: cheap, and decisive
- * whenever a point is real. Only when no point is (e.g. `sqrt(-x)`) is mathjs `simplify(a - b)`
- * consulted, and only on short input: its cost grows steeply (a 21-character quotient chain takes
- * ~300 ms), and equivalence runs O(n²) times per vote.
+ * Symbolic identity: both sides compared at POINTS rational points drawn from an rng seeded by the
+ * pair. Exactly (fractions) for rational functions, to 64 digits for roots and functions; with
+ * REL_TOL in doubles only when a side holds a decimal literal. Points off the reals or where
+ * either side is undefined say nothing; at least one must be defined on both sides, else mathjs
+ * `simplify(a - b)` is consulted, and only on short input (its cost grows steeply).
  */
-function symbolicEqual(a: ParsedExpr, b: ParsedExpr): boolean {
+function symbolicEqual(a: ParsedExpr, b: ParsedExpr, tol: Tolerance): boolean {
   const vars = [...new Set([...a.vars, ...b.vars])].sort();
+  const [x, y] = [a.expr, b.expr].sort();
+  const rng = createRng(`math-points:${x}\u0000${y}`);
+  const decimal = rounded(tol, hasDecimal(a.expr), hasDecimal(b.expr));
   let agreed = 0;
-  for (let k = 0; k < 3; k++) {
-    const scope: Record<string, number> = {};
-    vars.forEach((v, j) => { scope[v] = SAMPLES[(j * 3 + k) % SAMPLES.length]!; });
-    const va = realValue(a.expr, scope);
-    const vb = realValue(b.expr, scope);
-    const fa = va !== null && Number.isFinite(va);
-    const fb = vb !== null && Number.isFinite(vb);
-    if (fa !== fb) return false;
-    if (!fa || !fb) continue; // overflow or off the reals at this point: says nothing
-    if (!close(va!, vb!)) return false;
-    agreed++;
+  for (let k = 0; k < POINTS; k++) {
+    const point: Record<string, Rational> = {};
+    for (const v of vars) {
+      const num = BigInt(1 + rng.int(60)) * (rng.chance(0.5) ? -1n : 1n);
+      point[v] = { num, den: BigInt(1 + rng.int(12)), decimal: false };
+    }
+    let verdict: 'equal' | 'different' | 'unknown';
+    if (decimal) {
+      const scope = Object.fromEntries(Object.entries(point).map(([k2, r]) => [k2, toNumber(r)]));
+      const va = realValue(a.expr, scope);
+      const vb = realValue(b.expr, scope);
+      const fa = va !== null && Number.isFinite(va);
+      const fb = vb !== null && Number.isFinite(vb);
+      verdict = fa !== fb ? 'different' : !fa ? 'unknown' : close(va!, vb!) ? 'equal' : 'different';
+    } else {
+      verdict = compareAt(a.expr, b.expr, point);
+    }
+    if (verdict === 'different') return false;
+    if (verdict === 'equal') agreed++;
   }
   if (agreed > 0) return true;
   if (a.expr.length + b.expr.length > MAX_SIMPLIFY) return false;
@@ -184,30 +357,52 @@ function tupleParts(s: string): { open: string; close: string; parts: string[] }
   return { open: s[0]!, close: s[s.length - 1]!, parts };
 }
 
-function normalizedEqual(na: string, nb: string): boolean {
+function normalizedEqual(na: string, nb: string, tol: Tolerance): boolean {
   if (na === '' || nb === '') return false;
   if (na === nb) return true;
   const ta = tupleParts(na);
   const tb = tupleParts(nb);
   if (ta && tb) {
     return ta.open === tb.open && ta.close === tb.close && ta.parts.length === tb.parts.length &&
-      ta.parts.every((p, k) => normalizedEqual(p, tb.parts[k]!));
+      ta.parts.every((p, k) => normalizedEqual(p, tb.parts[k]!, tol));
   }
+  const ra = exactRational(na);
+  const rb = exactRational(nb);
+  if (ra && rb) return rationalEqual(ra, rb, tol);
   const pa = toMathjs(na);
   const pb = toMathjs(nb);
   if (!pa || !pb) return false;
   if (pa.vars.size === 0 && pb.vars.size === 0) {
-    const va = realValue(pa.expr);
-    const vb = realValue(pb.expr);
-    return va !== null && vb !== null && close(va, vb);
+    // A rounded value on either side (`0.866…` for √3/2) is compared with tolerance; exact
+    // inputs (`2^10`, `\\sqrt{12}`, `2\\sqrt{3}`) exactly or to 64 digits.
+    if (rounded(tol, hasDecimal(pa.expr), hasDecimal(pb.expr))) {
+      const va = realValue(pa.expr);
+      const vb = realValue(pb.expr);
+      return va !== null && vb !== null && close(va, vb);
+    }
+    return compareAt(pa.expr, pb.expr) === 'equal';
   }
-  return symbolicEqual(pa, pb);
+  return symbolicEqual(pa, pb, tol);
 }
 
-/** Math answer equivalence: normalized string match, else numeric (rel. 1e-9), else symbolic. */
+/**
+ * Math answer equivalence between two answers (symmetric; votes use it): normalized string match;
+ * else exact rationals (integers and fractions exactly, within REL_TOL when a side is a decimal);
+ * else numeric, exactly or to 64 digits unless a side is a decimal; else symbolic at seeded
+ * rational points.
+ */
 export function mathEquivalent(a: string, b: string): boolean {
   try {
-    return normalizedEqual(normalizeMathAnswer(a), normalizeMathAnswer(b));
+    return normalizedEqual(normalizeMathAnswer(a), normalizeMathAnswer(b), 'either');
+  } catch {
+    return false;
+  }
+}
+
+/** An answer against its gold: as mathEquivalent, but rounding is allowed only where the gold is a decimal. */
+export function mathMatchesGold(answer: string, gold: string): boolean {
+  try {
+    return normalizedEqual(normalizeMathAnswer(answer), normalizeMathAnswer(gold), 'gold');
   } catch {
     return false;
   }
@@ -232,7 +427,7 @@ export function createMathGrader(): Grader {
         extracted = extractMathAnswer(completion);
         if (extracted === null) return { reward: 0, correct: false, extracted, detail: 'no answer found' };
         const gold = goldAnswer(task.hidden.answer);
-        const ok = mathEquivalent(extracted, gold);
+        const ok = mathMatchesGold(extracted, gold);
         const detail = ok ? `correct: ${short(gold)}` : `expected ${short(gold)} got ${short(extracted)}`;
         return { reward: ok ? 1 : 0, correct: ok, extracted, detail };
       } catch (err) {

@@ -7,6 +7,9 @@ import { lastBoxed, readBraceGroup } from './answer-text';
 /** Longer inputs are compared as strings only: canonicalizing essays is pointless and slow. */
 const MAX_NORMALIZE = 1000;
 
+/** Marks a space between two digits: kept, so the digits are never read as one number. */
+const DIGIT_GAP = '\u2423';
+
 /** Single-letter words that are units, so "5 m" → 5 but "5 x" stays (x is more likely a variable). */
 const SINGLE_LETTER_UNITS = new Set(['m', 'g', 's', 'l', 'h', 'K', 'L']);
 
@@ -24,6 +27,8 @@ export function normalizeMathAnswer(raw: string): string {
     .replace(/\$/g, '')
     .replace(/\\(?:left|right|displaystyle|textstyle)(?![a-zA-Z])/g, '')
     .replace(/\\(?:qquad|quad)(?![a-zA-Z])/g, ' ')
+    // Thousands groups set with a TeX thin space or `{,}` (`1\,000\,000`, `10{,}000`) are one number.
+    .replace(/(?<=(?:^|[^\d.])\d{1,3}(?:(?:\\,|\{,\})\d{3})*)(?:\\,|\{,\})(?=\d{3}(?!\d))/g, '')
     .replace(/\\[!,;: ]/g, ' ')
     .replace(/~/g, ' ')
     .replace(/\\(?:text|textbf|textit|textrm|mathrm|mathbf|mbox|operatorname)\s*\{([^{}]*)\}/g, ' $1 ')
@@ -39,6 +44,8 @@ export function normalizeMathAnswer(raw: string): string {
   s = stripAssignment(s);
   s = stripUnits(s);
   if (/^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(s.replace(/\s+/g, ''))) s = s.replace(/,/g, '');
+  // Any other digits separated by space or TeX spacing are not one number (`4 2`, `4\!2` are not 42).
+  s = s.replace(/(\d)\s+(?=\d)/g, `$1${DIGIT_GAP}`);
   s = s.replace(/\s+/g, '').replace(/\.$/, '').replace(/^\+/, '');
   return s;
 }

@@ -71,9 +71,12 @@ describe('math grader: equivalence', () => {
     expect(grader.equivalent(a, b)).toBe(false);
   });
 
-  it('uses relative tolerance for large magnitudes', () => {
-    expect(grader.equivalent('1000000000000', '1000000000000.0001')).toBe(true);
+  it('uses relative tolerance only where a decimal is involved: integers and fractions compare exactly', async () => {
+    expect(grader.equivalent('1000000000000.0', '1000000000000.0001')).toBe(true);
     expect(grader.equivalent('1000000000000', '1000000010000')).toBe(false);
+    expect(grader.equivalent('1000000000000', '1000000000001')).toBe(false);
+    expect((await grader.grade('\\boxed{1000000000000.0001}', taskOf('math', '1000000000000'))).correct).toBe(false);
+    expect((await grader.grade('\\boxed{1000000000000.0001}', taskOf('math', '1000000000000.0'))).correct).toBe(true);
   });
 
   it('never throws on garbage and never calls it equal to a number', () => {
@@ -117,5 +120,47 @@ describe('math grader: grading', () => {
     const b = await grader.grade('\\boxed{2x+2}', t);
     expect(a).toEqual(b);
     expect(a.reward).toBe(1);
+  });
+});
+
+describe('math grader: hostile replies', () => {
+  const grade = (reply: string, gold: string) => grader.grade(reply, taskOf('math', gold));
+  it.each([
+    ['\\boxed{1000000001}', '1000000000'],
+    ['\\boxed{42.00000004}', '42'],
+    ['\\boxed{4 2}', '42'],
+    ['\\boxed{4\\!2}', '42'],
+    ['\\boxed{4\\,2}', '42'],
+    ['\\boxed{4~2}', '42'],
+    ['\\boxed{4\\quad 2}', '42'],
+    ['\\boxed{0.33333333333}', '\\frac{1}{3}'],
+    ['\\boxed{1.4142135623}', '\\sqrt{2}'],
+    ['\\boxed{\\frac{7}{22}}', '\\frac{1}{\\pi}'],
+    ['\\boxed{355/113}', '\\pi'],
+    // Agrees with x^2 at the three points the grader once fixed (0.5377, -1.8339, 2.2588).
+    ['\\boxed{x^2+(x-0.5377)(x+1.8339)(x-2.2588)}', 'x^2'],
+    ['\\boxed{x^2+(x-1)(x+2)(x-3)(x+4)(x-5)(x+6)}', 'x^2'],
+    ['\\boxed{2^{53}+1}', '9007199254740992'],
+  ])('rejects %s for gold %s', async (reply, gold) => {
+    expect((await grade(reply, gold)).correct).toBe(false);
+  });
+
+  it.each([
+    ['\\boxed{1\\,000\\,000}', '1000000'],
+    ['\\boxed{10{,}000}', '10000'],
+    ['\\boxed{2\\sqrt{3}}', '\\sqrt{12}'],
+    ['\\boxed{\\frac{2}{6}}', '\\frac{1}{3}'],
+    ['\\boxed{0.25}', '\\frac14'],
+    ['\\boxed{2^{53}}', '9007199254740992'],
+  ])('accepts %s for gold %s', async (reply, gold) => {
+    expect((await grade(reply, gold)).correct).toBe(true);
+  });
+});
+
+describe('math grader: a gold decides where rounding is allowed', () => {
+  it('accepts a rounded answer only for a decimal gold', async () => {
+    expect((await grader.grade('\\boxed{\\frac{\\sqrt{3}}{2}}', taskOf('math', '0.8660254037844386'))).correct).toBe(true);
+    expect((await grader.grade('\\boxed{0.8660254037844386}', taskOf('math', '\\frac{\\sqrt{3}}{2}'))).correct).toBe(false);
+    expect((await grader.grade('\\boxed{0.3333333333333333}', taskOf('math', '0.33333333333333331'))).correct).toBe(true);
   });
 });
