@@ -89,7 +89,8 @@ export const chooseResponder: Responder = ({ prompt, params, rng }) => {
 export const noteResponder: Responder = ({ prompt }) => {
   const text = prompt.sections.get('leadership note') ?? '';
   const structure = /using ([\w-]+)/.exec(text)?.[1] ?? 'this structure';
-  const reward = Number(/Team reward: ([0-9.]+)/.exec(text)?.[1] ?? 0);
+  // `Team reward: 1.00.`: the number, not the sentence's full stop (which made every note say "failed").
+  const reward = Number(/Team reward: (\d+(?:\.\d+)?)/.exec(text)?.[1] ?? 0);
   const disagreed = /disagreed: yes/.test(text);
   const line = reward >= 0.5
     ? `${structure} worked${disagreed ? ' despite disagreement' : ''}: the team reached a good answer.`
