@@ -79,6 +79,29 @@ export function readServerUsage(raw: unknown): ServerUsage {
   return { prompt: pick(fields[0]![1]), completion: pick(fields[1]![1]), reasoning: pick(fields[2]![1]) };
 }
 
+/** Tokens a chat template may add around the messages (role markers, system preamble). */
+const TEMPLATE_TOKENS = 4096;
+const PER_MESSAGE_TOKENS = 16;
+/** Without a max_tokens, no server generates more than this in one reply. */
+const MAX_COMPLETION_TOKENS = 1 << 20;
+
+/**
+ * Why counts the server reported are beyond what this request could produce, or undefined. A prompt
+ * has at most one token per UTF-8 byte (plus the template); a completion at most `max_tokens`;
+ * reasoning is part of the completion. A count of 2^53−1 once reached the run's totals and broke the
+ * report: such usage is treated as unknown (estimated, and logged), like an invalid one.
+ */
+export function implausibleUsage(u: ServerUsage, req: CompletionRequest, maxTokens: number | undefined): string | undefined {
+  const promptBytes = req.messages.reduce((n, m) => n + Buffer.byteLength(m.content, 'utf8'), 0);
+  const promptCap = promptBytes + PER_MESSAGE_TOKENS * req.messages.length + TEMPLATE_TOKENS;
+  const completionCap = (maxTokens ?? MAX_COMPLETION_TOKENS) + PER_MESSAGE_TOKENS;
+  const over: string[] = [];
+  if (u.prompt !== undefined && u.prompt > promptCap) over.push(`prompt_tokens=${u.prompt} > ${promptCap}`);
+  if (u.completion !== undefined && u.completion > completionCap) over.push(`completion_tokens=${u.completion} > ${completionCap}`);
+  if (u.reasoning !== undefined && u.reasoning > (u.completion ?? completionCap)) over.push(`reasoning_tokens=${u.reasoning} > completion`);
+  return over.length > 0 ? `usage beyond what the request could produce (${over.join(', ')})` : undefined;
+}
+
 const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Send one chat completion to one endpoint (no retries here). Rejects with the client's error. */
@@ -129,7 +152,9 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
   }
   const totalMs = o.clock.now() - t0;
   const split = splitReasoning(content, reasoningField);
-  const server = readServerUsage(usage);
+  const read = readServerUsage(usage);
+  const beyond = read.problem === undefined ? implausibleUsage(read, req, maxTokens) : undefined;
+  const server: ServerUsage = beyond ? { problem: beyond } : read;
   const reasoningTokens = server.reasoning ?? (split.reasoning ? estimateTokens(split.reasoning) : 0);
   const promptTokens = server.prompt ?? estimateTokens(req.messages.map((m) => m.content).join('\n'));
   const completionTokens = server.completion ?? estimateTokens(split.text) + reasoningTokens;

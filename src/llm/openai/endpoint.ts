@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { tolerantFetch } from './tolerant-fetch';
 import type { EndpointConfig } from './openai-config';
 import type { AttemptFailure } from './retry-policy';
 
@@ -80,7 +81,8 @@ export class Endpoint {
       // The pool enforces its own per-attempt timeout (streamed bodies included).
       timeout: 24 * 3600 * 1000,
       logLevel: 'off',
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      // Bare NaN/Infinity tokens in a reply are quoted before the client parses it (tolerant-fetch.ts).
+      fetch: tolerantFetch(opts.fetch ?? fetch),
     });
   }
 

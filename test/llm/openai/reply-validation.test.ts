@@ -61,3 +61,67 @@ describe('server replies: content', () => {
     expect((await pool.complete(req)).text).toBe('');
   });
 });
+
+/** A body as Python's json.dumps writes it by default: bare NaN / Infinity tokens. */
+const rawJson = (text: string) => new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+const pythonReply = (usage: string) =>
+  rawJson(`{"id":"c","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"NaN is not 4, Infinity neither: 4"},"finish_reason":"stop"}],"usage":${usage}}`);
+
+describe('server replies: bare NaN and Infinity tokens', () => {
+  it.each([
+    ['NaN', '{"prompt_tokens":NaN,"completion_tokens":3}'],
+    ['Infinity', '{"prompt_tokens":7,"completion_tokens":Infinity}'],
+    ['-Infinity', '{"prompt_tokens":-Infinity,"completion_tokens":3}'],
+  ])('parses a reply with a bare %s and treats its usage as unknown, keeping the answer', async (_what, usage) => {
+    const { fetch, calls } = fakeFetch(() => pythonReply(usage));
+    const model = new AccountingModel(new OpenAIPoolModel({ endpoints: [ep] }, { fetch, env: {}, sleep: recordingSleep().sleep }));
+    const out = await model.complete(req);
+    expect(out.text).toBe('NaN is not 4, Infinity neither: 4');
+    expect(out.usage.unknown).toMatch(/invalid usage/);
+    expect(calls).toHaveLength(1);
+    expect(model.report().total.unknownUsage).toBe(1);
+  });
+
+  it('parses a streamed reply whose usage chunk holds a bare NaN', async () => {
+    const sse = [
+      'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"content":"4"}}]}',
+      'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[],"usage":{"prompt_tokens":NaN,"completion_tokens":1}}',
+      'data: [DONE]', '', ''].join('\n\n');
+    const { fetch } = fakeFetch(() => new Response(sse, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
+    const pool = new OpenAIPoolModel({ endpoints: [ep], stream: true }, { fetch, env: {}, sleep: recordingSleep().sleep });
+    const out = await pool.complete(req);
+    expect(out.text).toBe('4');
+    expect(out.usage.unknown).toMatch(/invalid usage/);
+  });
+
+  it('leaves strings that spell NaN or Infinity alone', async () => {
+    const { quoteBareNonFinite } = await import('../../../src/llm/openai/tolerant-fetch');
+    const body = '{"a":"NaN","b":"x \\" Infinity","c":NaN,"d":[-Infinity,1,Infinity]}';
+    expect(JSON.parse(quoteBareNonFinite(body))).toEqual({ a: 'NaN', b: 'x " Infinity', c: 'NaN', d: ['-Infinity', 1, 'Infinity'] });
+    expect(quoteBareNonFinite('{"a":1}')).toBe('{"a":1}');
+  });
+});
+
+describe('server replies: usage beyond what the request could produce', () => {
+  it.each([
+    ['2^53 − 1 completion tokens', { prompt_tokens: 10, completion_tokens: Number.MAX_SAFE_INTEGER }, {}],
+    ['more completion tokens than max_tokens', { prompt_tokens: 10, completion_tokens: 500 }, { maxTokens: 64 }],
+    ['more prompt tokens than the prompt has bytes', { prompt_tokens: 1_000_000, completion_tokens: 5 }, {}],
+    ['more reasoning tokens than completion tokens', { prompt_tokens: 10, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 9 } }, {}],
+  ])('treats %s as unknown usage, logged, and keeps the run totals sane', async (_what, usage, extra) => {
+    const { fetch } = fakeFetch(() => reply('4', usage));
+    const model = new AccountingModel(new OpenAIPoolModel({ endpoints: [ep] }, { fetch, env: {}, sleep: recordingSleep().sleep }));
+    const out = await model.complete({ ...req, ...extra });
+    expect(out.text).toBe('4');
+    expect(out.usage.unknown).toMatch(/beyond what the request could produce/);
+    expect(out.usage.completionTokens).toBeLessThan(100);
+    expect(model.report().total.completionTokens).toBeLessThan(100);
+  });
+
+  it('keeps counts that a request could produce', async () => {
+    const { fetch } = fakeFetch(() => reply('4', { prompt_tokens: 30, completion_tokens: 64 }));
+    const pool = new OpenAIPoolModel({ endpoints: [ep] }, { fetch, env: {}, sleep: recordingSleep().sleep });
+    const out = await pool.complete({ ...req, maxTokens: 64 });
+    expect(out.usage).toEqual({ promptTokens: 30, completionTokens: 64 });
+  });
+});
