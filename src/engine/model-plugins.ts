@@ -62,6 +62,11 @@ export interface BackendModel {
    * run then keeps no request journal unless asked (a resume re-computes) and skips fsync.
    */
   readonly freeCalls: boolean;
+  /**
+   * Removes the backend's secrets (the OpenAI pool's keys) from text; every line the run persists
+   * (events, journal) passes through it. Absent where the backend holds none.
+   */
+  readonly redact?: (text: string) => string;
   /** Per-endpoint usage for the run summary; undefined for the in-process simulator. */
   endpointUsage(): Record<string, EndpointUsage> | undefined;
   /** Stop background work (health probes). */

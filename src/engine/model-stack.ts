@@ -35,6 +35,7 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
       zeroTime: false,
       modelWrittenCode: true,
       freeCalls: false,
+      redact: (text) => pool.redact(text),
       endpointUsage: () => pool.usage(),
       close: () => pool.close(),
       probe: () => pool.probeEndpoints(),
@@ -161,6 +162,7 @@ export function buildModelStack(o: ModelStackOptions): ModelStack {
   const journal = new JournaledModel(o.backend.model, {
     source: o.resumed ? journalFile : o.replaySource, target: journalOn ? journalFile : undefined, strict: o.replaySource !== undefined,
     copyServed: o.replaySource !== undefined, fsync: !o.backend.freeCalls, embeddings: o.backend.remoteEmbeddings, onMissing: o.onMissing,
+    ...(o.backend.redact ? { redact: o.backend.redact } : {}),
   });
   const latency = o.backend.latency;
   const model = new AccountingModel(latency ? latency.wrap(journal) : journal, o.prices);

@@ -46,6 +46,7 @@ export function createSharedBackend(scenario: Scenario, plugins: readonly ModelP
       zeroTime: false,
       modelWrittenCode: true,
       freeCalls: false,
+      redact: (text) => pool.redact(text),
       // Per endpoint, the usage is the sweep's, not one run's: the sweep reports it.
       endpointUsage: () => undefined,
       close: async () => {},

@@ -54,6 +54,8 @@ export interface JournalOptions {
   readonly fsync?: boolean;
   /** Called for each call the strict source lacks (before the call rejects). */
   readonly onMissing?: (m: MissingCall) => void;
+  /** Applied to every line before it is written (the backend's keys removed). */
+  readonly redact?: (line: string) => string;
 }
 
 /** A call was not in the replay journal. */
@@ -170,7 +172,8 @@ export class JournaledModel implements LanguageModel {
   private write(line: JournalLine): void {
     if (this.fd === null) return;
     // One write per answer, as soon as it arrives: a killed run keeps every answer it received.
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    const text = JSON.stringify(line);
+    writeSync(this.fd, `${this.o.redact ? this.o.redact(text) : text}\n`);
     this.dirty = true;
   }
 

@@ -49,6 +49,8 @@ export interface EventLogOptions {
   readonly resume?: { readonly resumed: Record<string, unknown> };
   /** Stamps each event's `time` (reports read a run's wall time from it); none: no `time` field. */
   readonly clock?: Clock;
+  /** Applied to every line before it is written (the backend's keys removed), whatever the text came from. */
+  readonly redact?: (line: string) => string;
 }
 
 interface PriorLine {
@@ -69,6 +71,7 @@ export class EventLog {
   private buffer: Array<EventBase & Record<string, unknown>> = [];
   private readonly fsync: boolean;
   private readonly clock: Clock | undefined;
+  private readonly redact: (line: string) => string;
   /** Resume state: prior (non-control) events still to match, and where the file's whole lines end. */
   private prior: PriorLine[] = [];
   private priorAll: PriorLine[] = [];
@@ -86,6 +89,7 @@ export class EventLog {
   constructor(readonly file: string, opts: EventLogOptions = {}) {
     this.fsync = opts.fsync ?? true;
     this.clock = opts.clock;
+    this.redact = opts.redact ?? ((line) => line);
     if (opts.resume && existsSync(file)) this.loadPrior(opts.resume.resumed);
     this.fd = openSync(file, 'a');
     // Bytes after the last newline are a group cut by a kill: never valid, dropped at once.
@@ -118,7 +122,7 @@ export class EventLog {
       const p = this.prior[this.next]!;
       const { id, seq, time, procedure, ...rest } = p.event;
       const want = JSON.stringify(rest);
-      const got = JSON.stringify(body);
+      const got = this.redact(JSON.stringify(body));
       if (want !== got) throw new LogDivergenceError(seq, want, got);
       if (procedure !== this.procedure) throw new LogDivergenceError(seq, `procedure version ${String(procedure)}`, `procedure version ${String(this.procedure)}`);
       this.next++;
@@ -168,7 +172,7 @@ export class EventLog {
       ftruncateSync(this.fd, this.truncateTo);
       this.truncateTo = undefined;
     }
-    writeSync(this.fd, `${this.buffer.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    writeSync(this.fd, `${this.buffer.map((e) => this.redact(JSON.stringify(e))).join('\n')}\n`);
     if (this.fsync) fsyncSync(this.fd);
     this.buffer = [];
     this.groupStart = undefined;
@@ -188,7 +192,7 @@ export class EventLog {
     }
     if (this.replaying) this.seq = this.lastSeqBefore(Number.POSITIVE_INFINITY) + 1;
     const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body };
-    writeSync(this.fd, `${JSON.stringify(event)}\n`);
+    writeSync(this.fd, `${this.redact(JSON.stringify(event))}\n`);
     if (this.fsync) fsyncSync(this.fd);
     // What the file holds now is final; a later append continues after it.
     this.replaying = false;

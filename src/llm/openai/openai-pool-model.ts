@@ -130,6 +130,11 @@ export class OpenAIPoolModel implements LanguageModel {
     return out;
   }
 
+  /** `text` with every configured key (and a 6+ character head or tail of one) replaced by `***`. */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
   /** Per-endpoint usage for the run summary. */
   usage(): Record<string, EndpointUsage> {
     return Object.fromEntries(Object.entries(this.stats()).map(([n, s]) => [n, {
@@ -177,12 +182,13 @@ export class OpenAIPoolModel implements LanguageModel {
           chatAttempt(ep, req, { stream: this.config.stream, ...(this.config.maxTokens ? { maxTokens: this.config.maxTokens } : {}), signal, clock: this.clock }));
         ep.recordSuccess(r.totalMs, r.ttftMs, r.promptTokens, r.completionTokens, r.reasoningTokens);
         this.router.changed();
+        // A server may echo what it was sent (the Authorization header among it): no key leaves the pool.
         return {
-          text: r.text,
+          text: this.redactor.redact(r.text),
           usage: { promptTokens: r.promptTokens, completionTokens: r.completionTokens, ...(r.usageProblem ? { unknown: r.usageProblem } : {}) },
           timing: { ttftMs: r.ttftMs, totalMs: r.totalMs },
           model: r.model,
-          ...(r.reasoning ? { reasoning: r.reasoning } : {}),
+          ...(r.reasoning ? { reasoning: this.redactor.redact(r.reasoning) } : {}),
         };
       } catch (err) {
         // The caller's abort (the client's APIUserAbortError, or whatever the cut request threw): no retry, no health mark.
