@@ -1,3 +1,4 @@
+import { collapseSpaces } from '../core/text';
 import { VectorIndex } from '../store/vector-index';
 
 /** How general an archived insight is, from one task's detail up to a cross-niche meta-insight. */
@@ -49,7 +50,7 @@ export interface Retrieval {
 
 /** Normalized form used for de-duplication: case, surrounding and repeated whitespace ignored. */
 export function normalizeArchiveText(text: string): string {
-  return text.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return collapseSpaces(text.normalize('NFKC').trim()).toLowerCase();
 }
 
 interface Bucket {

@@ -1,4 +1,4 @@
-import { clip } from '../../core/text';
+import { clip, collapseSpaces } from '../../core/text';
 import { loadTemplate, renderTemplate } from '../../core/template';
 import type { ChatMessage } from '../../llm/model';
 import type { AppliedEntry, AppliedSinceEntry, StaleItem } from './policy';
@@ -8,7 +8,7 @@ export const MAX_SHOWN_UPDATES = 24;
 
 const SYSTEM = 'You keep the experience archives of a pool of problem-solving agents up to date.';
 
-const oneLine = (text: string, max: number) => clip(text.replace(/\s+/g, ' ').trim(), max);
+const oneLine = (text: string, max: number) => clip(collapseSpaces(text).trim(), max);
 
 /** How a bucket is named in the prompt (the simulator reads it back). */
 export const bucketLabel = (niche: string | null) => (niche === null ? 'meta pool' : `niche ${niche}`);

@@ -1,4 +1,5 @@
 import type { Strategy } from '../sim-world';
+import { collapseSpaces } from '../../core/text';
 import type { Responder } from './responder';
 
 const FOR = /^For: (\S+) \(([^)\n]*)\)/m;
@@ -7,7 +8,7 @@ const MERGED = /^- (\S+) retired and was merged into (\S+)$/;
 const APPLIED = /^- v\d+ to (\S+) \[[^\]\n]*\] \([^)\n]*\): (.*)$/;
 
 /** Case- and whitespace-insensitive form, as archives compare texts. */
-const normalized = (t: string) => t.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+const normalized = (t: string) => collapseSpaces(t.normalize('NFKC').trim()).toLowerCase();
 const unique = (list: readonly Strategy[]) => [...new Map(list.map((s) => [s.phrase, s])).values()];
 
 /** The patched text: names only the strategies still new, in the style of a lesson or a meta-insight. */

@@ -20,25 +20,32 @@ export function readBraceGroup(text: string, open: number, limit = text.length):
   return null;
 }
 
-const BOX_COMMAND = /\\(?:boxed|fbox)\s*/g;
-
 /**
  * Content of the LAST `\boxed{…}` or `\fbox{…}` (balanced braces, so `\boxed{\frac{1}{2}}` works),
  * or of `\boxed 5` without braces; null when there is none.
  */
 export function lastBoxed(text: string): string | null {
-  const matches = [...text.matchAll(BOX_COMMAND)];
-  // Walk backwards. A group that did not close before the next box command never closes (that
-  // command's own group stays open to the end), so each scan stops there: linear overall.
+  // Walk backwards, command by command, with one lastIndexOf cursor per command name (no list of
+  // every match; a cursor moves only when its command was consumed). A group that did not close
+  // before the next box command never closes (that command's own group stays open to the end), so
+  // each scan stops there: linear overall.
+  const before = (name: string, end: number) => (end <= 0 ? -1 : text.lastIndexOf(name, end - 1));
+  let boxed = before('\\boxed', text.length);
+  let fbox = before('\\fbox', text.length);
   let limit = text.length;
-  for (let k = matches.length - 1; k >= 0; k--) {
-    const m = matches[k]!;
-    const start = (m.index ?? 0) + m[0].length;
+  while (boxed >= 0 || fbox >= 0) {
+    const isBoxed = boxed > fbox;
+    const at = isBoxed ? boxed : fbox;
+    if (isBoxed) boxed = before('\\boxed', at);
+    else fbox = before('\\fbox', at);
+    const name = at + (isBoxed ? 6 : 5);
+    let start = name;
+    while (start < text.length && /\s/.test(text[start]!)) start++;
     if (text[start] === '{') {
       const group = readBraceGroup(text, start, limit);
       if (group) return group.content.trim();
-      limit = m.index ?? 0;
-    } else if (m[0].startsWith('\\boxed') && /\s$/.test(m[0])) {
+      limit = at;
+    } else if (isBoxed && start > name) {
       const token = /^[^\s$]+/.exec(text.slice(start, start + 200));
       if (token) return token[0];
     }

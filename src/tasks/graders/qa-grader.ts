@@ -3,20 +3,19 @@
  * Reward is the best F1; `correct` means a normalized exact match.
  */
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from '../../core/text';
+import { collapseSpaces, stripThinking } from '../../core/text';
 import { lastBoxed } from './answer-text';
 import type { GraderDescriptor } from './grader-descriptor';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */
 export function normalizeQaAnswer(input: string): string {
   // Answer spans are short; a runaway one is compared on its first 64 KiB.
-  const text = input.length > 65536 ? input.slice(0, 65536) : input;
-  return text
+  let text = input.length > 65536 ? input.slice(0, 65536) : input;
+  text = text
     .toLowerCase()
     .replace(/[\p{P}\p{S}]/gu, '')
-    .replace(/\b(?:a|an|the)\b/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/\b(?:a|an|the)\b/g, ' ');
+  return collapseSpaces(text).trim();
 }
 
 /** SQuAD token F1 between a prediction and one gold answer, in [0, 1]. */
