@@ -11,6 +11,7 @@ import type { SummaryBuilder } from './summary';
 import { addEvolveToSummary, addTaskToSummary } from './task-summary';
 import type { TaskOutcome } from './task-run-machine';
 import type { TaskObserver } from './task-observer';
+import { nonTransientCause, type StructureCooldown } from '../team/structure-cooldown';
 
 /** What committing a task touches. */
 export interface CommitDeps {
@@ -26,6 +27,8 @@ export interface CommitDeps {
   readonly usage?: Pick<AccountingModel, 'takeTask'>;
   /** Told what each committed piece of work cost (the tokens its events carry): the run's budget meter. */
   readonly onCost?: (usage: Readonly<Record<string, StageUsage>> | undefined) => void;
+  /** Failures that repeat: fed every committed task, in stream order. */
+  readonly cooldown?: StructureCooldown;
 }
 
 /**
@@ -40,6 +43,15 @@ export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   c.onCost?.(tokens);
   for (const event of taskEvents(out, changes, tokens)) c.log.append(event);
   addTaskToSummary(c.summary, out);
+  const { task } = out.deps;
+  const aside = c.cooldown?.observe({
+    niche: task.niche, index: task.index, structure: out.choice?.structure,
+    cause: out.error?.stage === 'solve' && out.result ? nonTransientCause('solve', out.result.attempts) : null,
+  });
+  if (aside) {
+    c.log.append({ type: 'structure.set-aside', taskId: task.id, niche: aside.niche, structure: aside.structure, cause: aside.cause, untilTask: aside.untilTask });
+    c.summary.addSetAside(aside);
+  }
   return changes;
 }
 

@@ -30,6 +30,7 @@ import type { TaskObserver } from './task-observer';
 import type { ModelHealth } from './model-plugins';
 import type { BudgetMeter, BudgetStop } from './budget';
 import type { MetaHarness } from './meta/meta-harness';
+import { StructureCooldown } from '../team/structure-cooldown';
 
 
 /** Progress after each committed task. */
@@ -165,6 +166,8 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
   const ids = [...o.niches.keys()];
   const embedded = await o.model.embed(ids);
   const nicheKeys = new Map(ids.map((id, i) => [id, embedded[i]!]));
+  // Failures that repeat set a structure aside on a niche; read when a task starts, fed at each commit.
+  const cooldown = new StructureCooldown(scenario.team.cooldown);
 
   const start = () => {
     const next = it.next();
@@ -182,6 +185,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
         model: o.model, preset: o.preset, scenario, niche, task,
         rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
         synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
+        setAside: cooldown.blocked(task.niche, task.index),
       },
     });
     running.set(started, toPromise(actor));
@@ -191,7 +195,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
 
   const routingOf = () => scenario.population.codream.routing ?? (o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric');
   let commitDeps: CommitDeps = {
-    supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0,
+    supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0, cooldown,
     routing: routingOf(), ...(o.observer ? { observer: o.observer } : {}),
     ...(o.usage ? { usage: o.usage } : {}),
     ...(o.budget ? { onCost: (u: Parameters<BudgetMeter['add']>[0]) => o.budget!.add(u) } : {}),

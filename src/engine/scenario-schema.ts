@@ -85,7 +85,16 @@ export const scenarioSchema = z.strictObject({
     leadlearnK: int().min(0).max(64).default(12),
     /** The structures a leader may choose from (default: every choosable one); checked against the run's structures. */
     offered: z.array(z.string().min(1)).min(1).optional(),
-  }).default({ weights: { wc: 1, ws: 0.5, wo: 0.5, wx: 1 }, synergyEta: 0.2, synergy0: 0.5, leadlearnK: 12 }),
+    /**
+     * Failures that repeat (team/structure-cooldown.ts): a structure whose tasks on a niche fail
+     * `after` times in a row at the same stage for the same refused request (HTTP 400, 404, 413,
+     * 422) is set aside there for `tasks` tasks (0: never).
+     */
+    cooldown: z.strictObject({
+      after: int().min(1).max(100).default(2),
+      tasks: int().min(0).max(1_000_000).default(20),
+    }).default({ after: 2, tasks: 20 }),
+  }).default({ weights: { wc: 1, ws: 0.5, wo: 0.5, wx: 1 }, synergyEta: 0.2, synergy0: 0.5, leadlearnK: 12, cooldown: { after: 2, tasks: 20 } }),
   population: z.strictObject({
     codream: z.strictObject({
       /** CoDream fires when the team's mean member reward is below this (or members disagree). */

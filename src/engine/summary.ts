@@ -1,3 +1,4 @@
+import type { SetAside } from '../team/structure-cooldown';
 import type { EndpointUsage } from '../llm/openai/endpoint';
 import type { Cancellations, TokenReport } from '../llm/token-accounting';
 import type { InfraStage } from '../core/infra-error';
@@ -127,6 +128,8 @@ export interface RunSummary {
    * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
    * reverts, knob changes applied, and the procedure version the run ended under.
    */
+  /** Structures set aside on a niche after failures that repeat (team/structure-cooldown.ts); absent when none was. */
+  setAside?: SetAside[];
   meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number };
 }
 
@@ -153,11 +156,17 @@ export class SummaryBuilder {
   reflectionsFailed = 0;
   private readonly evolveFailed: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
   private readonly evolveApplied = { applied: 0, gapSum: 0, gapMax: 0 };
+  private readonly setAside: SetAside[] = [];
 
   /** `staleness`: the scenario's `engine.staleness` (default: `full`, which keeps everything). */
   constructor(nicheOrder: readonly string[], staleness: { readonly policy: string; readonly tau: number } = { policy: 'full', tau: DEFAULT_STALENESS_TAU }) {
     for (const n of nicheOrder) this.niches.set(n, { tasks: 0, rewardSum: 0, correct: 0 });
     this.stale = { policy: staleness.policy, tau: staleness.tau, kept: 0, patched: 0, dropped: 0, reflectiveCalls: 0, fallbacks: 0 };
+  }
+
+  /** Record a structure set aside on a niche (failures that repeat). */
+  addSetAside(s: SetAside): void {
+    this.setAside.push(s);
   }
 
   /** Record one staleness decision on a lesson or insight (call once per item decided, applied or not). */
@@ -286,6 +295,8 @@ export class SummaryBuilder {
         ...(cancellations ?? { cancelled: 0, tokensSaved: 0, estimated: 0 }),
         debateRoundsSkipped: this.debate.roundsSkipped, debateTokensSaved: this.debate.tokensSaved,
       },
+      // Only when it happened, so summaries of runs without it stay as they were.
+      ...(this.setAside.length > 0 ? { setAside: this.setAside.map((s) => ({ ...s })) } : {}),
       ...tail,
     };
   }

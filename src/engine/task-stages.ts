@@ -39,6 +39,8 @@ export interface StageDeps {
   readonly nicheKey: Float32Array;
   /** The structures this run may use (default: the built-in ones). */
   readonly structures?: StructureRegistry;
+  /** Structures set aside on this task's niche when it started (failures that repeat); none: nothing is. */
+  readonly setAside?: ReadonlySet<string>;
 }
 
 /** Assemble: pick the team with the preset's assembler. */
@@ -59,18 +61,34 @@ export function teamProfile(d: StageDeps, team: Team): number[] {
 function offeredStructures(d: StageDeps) {
   const all = choosableStructures(d.structures);
   const offered = d.scenario.team.offered;
-  return offered ? all.filter((s) => offered.includes(s.name)) : all;
+  const named = offered ? all.filter((s) => offered.includes(s.name)) : all;
+  // A structure set aside is not offered, unless nothing else would be.
+  const open = named.filter((s) => !d.setAside?.has(s.name));
+  return open.length > 0 ? open : named;
 }
 
 /** Choose: the preset's chooser picks the structure (LeadLearn asks the leader's model from the bank). */
 export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice & { key: Float32Array }> {
   const profile = teamProfile(d, team);
   const key = leadershipKey(d.nicheKey, profile);
+  const structures = offeredStructures(d);
+  const aside = d.setAside?.has(d.preset.structure) === true && structures.some((s) => s.name !== d.preset.structure);
   const choice = await CHOOSERS[d.preset.chooser]!({
     task: d.task, spec: d.niche.spec, team, model: d.model, rng: d.rng.fork('choose'), bank: d.bank, poolVersion: d.poolVersion,
-    key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds, fallback: d.preset.structure,
-    structures: offeredStructures(d),
+    key, profile, k: d.scenario.team.leadlearnK, debateRounds: d.scenario.structures.debateRounds,
+    fallback: aside ? structures[0]!.name : d.preset.structure,
+    structures,
   });
+  const setAside = (name: string, instead: string) => `${name} is set aside on this niche (failures that repeat); ${instead} instead. `;
+  // The preset's structure, set aside, was replaced as the fixed choice or the fallback.
+  if (aside && choice.structure !== d.preset.structure && (choice.source === 'fixed' || choice.source === 'fallback')) {
+    return { ...choice, why: `${setAside(d.preset.structure, choice.structure)}${choice.why}`, key };
+  }
+  // A chooser that names a structure set aside here anyway (its reply) gets the first one offered.
+  if (d.setAside?.has(choice.structure) && structures.some((s) => s.name !== choice.structure)) {
+    const instead = structures.find((s) => !d.setAside!.has(s.name))!.name;
+    return { ...choice, structure: instead, why: `${setAside(choice.structure, instead)}${choice.why}`, key };
+  }
   return { ...choice, key };
 }
 

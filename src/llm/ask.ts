@@ -5,6 +5,8 @@ export interface Reply {
   readonly text: string;
   readonly usage: Usage;
   readonly error?: string;
+  /** The HTTP status of the last failed attempt behind `error`, when the backend knows it. */
+  readonly status?: number;
   /** The call was cancelled through its signal (speculative completion): no answer, and no error either. */
   readonly aborted?: true;
 }
@@ -24,6 +26,7 @@ export async function ask(
     return { text: out.text, usage: out.usage };
   } catch (err) {
     if (isCompletionAborted(err)) return { text: '', usage: NO_USAGE, aborted: true };
-    return { text: '', usage: NO_USAGE, error: String((err as Error)?.message ?? err) };
+    const status = (err as { status?: unknown })?.status;
+    return { text: '', usage: NO_USAGE, error: String((err as Error)?.message ?? err), ...(typeof status === 'number' ? { status } : {}) };
   }
 }

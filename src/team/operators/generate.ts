@@ -18,6 +18,8 @@ export interface Attempt {
   readonly usage: Usage;
   /** Set when the backend failed after its retries; the attempt then counts as no answer. */
   readonly error?: string;
+  /** The HTTP status behind `error`, when known (a refused request: see team/structure-cooldown.ts). */
+  readonly status?: number;
   /**
    * Set when the call was cancelled because the structure's answer was already decided
    * (speculative completion): no text, no answer, and no error — the member did not answer, it did
@@ -56,6 +58,6 @@ export async function generate(input: GenerateInput): Promise<Attempt> {
   return {
     agentId, role: member.role, step, index, text: reply.text,
     extracted: reply.error ? null : grader.extract(reply.text), usage: reply.usage,
-    ...(reply.error ? { error: reply.error } : {}),
+    ...(reply.error ? { error: reply.error, ...(reply.status !== undefined ? { status: reply.status } : {}) } : {}),
   };
 }
