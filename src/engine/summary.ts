@@ -125,9 +125,10 @@ export interface RunSummary {
   utilization?: number | null;
   /**
    * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
-   * reverts, knob changes applied, and the procedure version the run ended under.
+   * reverts, knob changes applied, the procedure version the run ended under, and knob values
+   * outside their bounds over every procedure version (MetaTally).
    */
-  meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number };
+  meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number; outOfBounds: number };
 }
 
 /** The summary's speculative-completion savings (`RunSummary.speculative`). */
