@@ -7,7 +7,7 @@ import {
   type Completion, type CompletionRequest, type LanguageModel, type NicheSpec, type RunSummary, type Task,
 } from '../../src/index';
 import { knobViolation } from '../../src/core/knob';
-import { procedureKnobs } from '../../src/engine/meta/procedure';
+import { procedureKnobs, procedureOf, procedureSchema, procedureViolations } from '../../src/engine/meta/procedure';
 import { getPreset } from '../../src/engine/presets';
 import { structureRegistry } from '../../src/team/structures';
 import { startServeSim } from '../../src/sim/server/serve-sim';
@@ -76,6 +76,28 @@ function expectQuiescentBoundaries(ev: readonly Record<string, unknown>[]): void
 }
 
 describe('meta-editing between segments', () => {
+  it('offers the knobs the design lists, as one zod-validated document with bounds', () => {
+    const paths = knobs.map((k) => k.path);
+    for (const p of [
+      'team.weights.wc', 'team.weights.ws', 'team.weights.wo', 'team.weights.wx', 'team.leadlearnK', 'team.offered',
+      'population.codream.threshold', 'population.codream.trigger', 'population.codream.routing', 'population.codream.phases',
+      'population.lifecycle.every', 'population.lifecycle.prune.enabled', 'population.lifecycle.prune.lag', 'population.lifecycle.fork.enabled',
+      'population.lifecycle.merge.enabled', 'population.lifecycle.genesis.enabled', 'population.lifecycle.specialize.enabled',
+      'memory.k', 'memory.kMeta', 'engine.staleness.policy', 'engine.staleness.tau', 'engine.inFlight',
+      'memory.reflectionNote', 'population.lifecycle.personaNote',
+    ]) expect(paths, p).toContain(p);
+    // The scenario's own procedure validates; each numeric knob just past either bound does not.
+    const procedure = procedureOf(base, knobs, getPreset('meta'));
+    expect(procedureViolations(procedure, knobs)).toEqual([]);
+    const schema = procedureSchema(knobs);
+    for (const k of knobs) {
+      if (k.kind !== 'number' && k.kind !== 'int') continue;
+      expect(schema.safeParse({ ...procedure, [k.path]: k.min - 1 }).success, k.path).toBe(false);
+      expect(schema.safeParse({ ...procedure, [k.path]: k.max + 1 }).success, k.path).toBe(false);
+    }
+    expect(schema.safeParse({ ...procedure, 'grading.timeoutMs': 1 }).success).toBe(false);
+  });
+
   it('edits the procedure at each segment\'s end, within bounds, the same way every time, stamping every event', async () => {
     const d = dir();
     const seen = new RecordingSim(base.scenario.seed);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { knobSchema, type Knob } from '../../core/knob';
 import { MEMORY_KNOBS } from '../../individual/memory-knobs';
-import { CODREAM_KNOBS } from '../../population/codream/routing';
+import { DREAM_KNOBS } from '../../population/codream/codream';
+import { ROUTING_KNOBS } from '../../population/codream/routing';
 import { LIFECYCLE_KNOBS } from '../../population/lifecycle';
 import { STALENESS_KNOBS } from '../../population/staleness';
 import { ASSEMBLERS } from '../../team/assemblers';
@@ -50,7 +51,7 @@ export function procedureKnobs(preset: Preset, structures: StructureRegistry): K
     ...(CHOOSER_REGISTRY.get(preset.chooser)?.knobs ?? []),
     ...(preset.chooser !== 'fixed' ? [{ kind: 'list', path: 'team.offered', values: choosable, minItems: Math.min(2, choosable.length), description: 'the structures the leader may choose from' } as const] : []),
     ...used.flatMap((s) => s.knobs ?? []),
-    ...(preset.codream !== 'off' ? CODREAM_KNOBS : []),
+    ...(preset.codream !== 'off' ? [...DREAM_KNOBS, ...ROUTING_KNOBS] : []),
     ...(preset.lifecycle && preset.pool === 'scenario' ? LIFECYCLE_KNOBS : []),
     ...STALENESS_KNOBS,
     { kind: 'int', path: 'engine.inFlight', min: 1, max: 64, description: 'tasks in flight at once' },
@@ -84,13 +85,13 @@ export function valueAt(obj: unknown, path: string): unknown {
   return v;
 }
 
-/** The procedure now: each knob's value in the scenario (CoDream routing as the preset sets it when unset). */
+/** The procedure now: each knob's value in the scenario (CoDream routing as the preset sets it, an unset list as all its items). */
 export function procedureOf(loaded: LoadedScenario, knobs: readonly Knob[], preset: Preset): Procedure {
   const out: Record<string, unknown> = {};
   for (const k of knobs) {
     let v = valueAt(loaded.scenario, k.path);
     if (v === undefined && k.path === 'population.codream.routing') v = preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric';
-    if (v === undefined && k.path === 'team.offered') v = (k as Extract<Knob, { kind: 'list' }>).values;
+    if (v === undefined && k.kind === 'list') v = k.values; // an unset list (offered structures, CoDream phases): all of them
     if (v === undefined && k.kind === 'text') v = '';
     out[k.path] = v;
   }
