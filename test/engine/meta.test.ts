@@ -181,6 +181,31 @@ describe('meta-editing between segments', () => {
     expect(events(d).every((e) => e.procedure === undefined || e.procedure === 0)).toBe(true);
   });
 
+  it('ends a segment early by its run plan: a token budget, or accuracy flat for K tasks; a plan out of range is rejected', async () => {
+    const replies = [
+      JSON.stringify({ patch: {}, plan: { tasks: 60, tokens: 1 }, rationale: 'one task' }),
+      JSON.stringify({ patch: {}, plan: { tasks: 60, stopWhenFlatFor: 10 }, rationale: 'stop when flat' }),
+      JSON.stringify({ patch: {}, plan: { tasks: 5 } }),
+    ];
+    const s = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 130 }, meta: { every: 20, minTasks: 20 } } as never);
+    const d = dir();
+    const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false, model: new HostileEditor(replies, s.scenario.seed) });
+    expect(summary.tasks).toBe(130);
+    const ev = events(d);
+    const reports = ev.filter((e) => e.type === 'meta.report');
+    const edits = ev.filter((e) => e.type === 'meta.edit');
+    // Segment 2 ran under a budget of one token: it ended after its first task.
+    expect(edits[0]).toMatchObject({ accepted: true, plan: { tasks: 60, tokens: 1 } });
+    expect(reports[1]).toMatchObject({ segment: 2, tasks: 1 });
+    // Segment 3 ended once its accuracy had not reached a new best for 10 tasks, before its 60.
+    expect(edits[1]).toMatchObject({ accepted: true, plan: { tasks: 60, stopWhenFlatFor: 10 } });
+    expect(Number(reports[2]!.tasks)).toBeGreaterThanOrEqual(10);
+    expect(Number(reports[2]!.tasks)).toBeLessThan(60);
+    // Segment 4's plan was out of range: rejected, and the next segment has the default length.
+    expect(edits[2]).toMatchObject({ accepted: false, reason: 'plan.tasks must be a whole number 20..400', plan: { tasks: 20 } });
+    expect(reports[3]).toMatchObject({ segment: 4, tasks: 20 });
+  });
+
   it('resumes a run cut mid-segment after an edit by re-executing its edits, ending where an uninterrupted run ends', async () => {
     const full = await runScenario(base, { variant: 'meta', outDir: dir(), report: false });
     const d = dir();
