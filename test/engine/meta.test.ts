@@ -9,6 +9,7 @@ import {
 import { knobViolation } from '../../src/core/knob';
 import { procedureKnobs, procedureOf, procedureSchema, procedureViolations } from '../../src/engine/meta/procedure';
 import { getPreset } from '../../src/engine/presets';
+import { metaSection } from '../../src/report/charts/meta-charts';
 import { structureRegistry } from '../../src/team/structures';
 import { startServeSim } from '../../src/sim/server/serve-sim';
 import { quickstartOver } from '../llm/openai/e2e-helpers';
@@ -132,6 +133,11 @@ describe('meta-editing between segments', () => {
     const report = await buildReportData(d, { clock: systemClock, outDir: dir() });
     expect(report.meta.segments.map((x) => x.segment)).toEqual([1, 2, 3]);
     expect(report.meta.edits).toHaveLength(3);
+    const changed = edits.flatMap((e) => (e.accepted ? (e.changes as { path: string }[]).map((c) => c.path) : []));
+    const section = metaSection(report);
+    expect(section.heading).toBe('Procedure over time');
+    const knobTable = section.tables.find((t) => t.headers[0] === 'knob')!;
+    expect(knobTable.rows.map((r) => r[0])).toEqual([...new Set(changed)].sort());
     // The control runs the same segments and never edits.
     const control = await runScenario(base, { variant: 'no-meta', outDir: dir(), report: false });
     expect(control.summary.meta).toEqual({ segments: 3, accepted: 0, rejected: 0, reverts: 0, version: 0, changes: 0, outOfBounds: 0 });
