@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * A setting of the evolution procedure that a meta-editor may change between segments (AEVO), with
  * its bounds. Plain data: a descriptor declares its own knobs (a structure, a lifecycle operator, a
@@ -11,31 +13,39 @@ export type Knob =
   | { readonly kind: 'list'; readonly path: string; readonly values: readonly string[]; readonly minItems: number; readonly description: string }
   | { readonly kind: 'text'; readonly path: string; readonly maxLength: number; readonly description: string };
 
-/** Why `value` is not a value `knob` may take, or null when it is. */
-export function knobViolation(knob: Knob, value: unknown): string | null {
+/**
+ * The zod schema of the values `knob` may take: its type and bounds, with messages that name the
+ * knob's path. A procedure document is an object of these (engine/meta/procedure.ts).
+ */
+export function knobSchema(knob: Knob): z.ZodType {
+  const p = knob.path;
   switch (knob.kind) {
     case 'number':
-    case 'int':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return `${knob.path} must be a number`;
-      if (knob.kind === 'int' && !Number.isInteger(value)) return `${knob.path} must be a whole number`;
-      if (value < knob.min || value > knob.max) return `${knob.path} must lie within ${knob.min}..${knob.max}, got ${value}`;
-      return null;
-    case 'bool':
-      return typeof value === 'boolean' ? null : `${knob.path} must be true or false`;
-    case 'enum':
-      return typeof value === 'string' && knob.values.includes(value) ? null : `${knob.path} must be one of ${knob.values.join(', ')}`;
-    case 'list': {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return `${knob.path} must be a list of names`;
-      const bad = value.find((v) => !knob.values.includes(v as string));
-      if (bad !== undefined) return `${knob.path}: unknown "${String(bad)}" (choose from ${knob.values.join(', ')})`;
-      if (new Set(value).size !== value.length) return `${knob.path} names one item twice`;
-      if (value.length < knob.minItems) return `${knob.path} needs at least ${knob.minItems} items`;
-      return null;
+    case 'int': {
+      let n = z.number({ error: `${p} must be a number` });
+      if (knob.kind === 'int') n = n.int({ error: `${p} must be a whole number` });
+      return n.refine((v) => v >= knob.min && v <= knob.max, { error: (i) => `${p} must lie within ${knob.min}..${knob.max}, got ${String(i.input)}` });
     }
+    case 'bool':
+      return z.boolean({ error: `${p} must be true or false` });
+    case 'enum':
+      return z.enum(knob.values as [string, ...string[]], { error: `${p} must be one of ${knob.values.join(', ')}` });
+    case 'list':
+      return z.array(z.string(), { error: `${p} must be a list of names` }).superRefine((v, ctx) => {
+        const bad = v.find((x) => !knob.values.includes(x));
+        if (bad !== undefined) ctx.addIssue({ code: 'custom', message: `${p}: unknown "${bad}" (choose from ${knob.values.join(', ')})` });
+        else if (new Set(v).size !== v.length) ctx.addIssue({ code: 'custom', message: `${p} names one item twice` });
+        else if (v.length < knob.minItems) ctx.addIssue({ code: 'custom', message: `${p} needs at least ${knob.minItems} items` });
+      });
     case 'text':
-      if (typeof value !== 'string') return `${knob.path} must be text`;
-      return value.length <= knob.maxLength ? null : `${knob.path} is ${value.length} characters, at most ${knob.maxLength}`;
+      return z.string({ error: `${p} must be text` }).refine((v) => v.length <= knob.maxLength, { error: (i) => `${p} is ${String((i.input as string).length)} characters, at most ${knob.maxLength}` });
   }
+}
+
+/** Why `value` is not a value `knob` may take (its schema's first message), or null when it is. */
+export function knobViolation(knob: Knob, value: unknown): string | null {
+  const r = knobSchema(knob).safeParse(value);
+  return r.success ? null : r.error.issues[0]!.message;
 }
 
 /** The knob's bounds as one short phrase, for the meta-editor's prompt. */

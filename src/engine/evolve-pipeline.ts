@@ -125,11 +125,16 @@ export class EvolvePipeline<P = undefined> {
     this.check();
   }
 
-  /** Wait until every queued outcome has been applied; rethrows an application failure (e.g. the supervisor rejected an update). */
+  /**
+   * Wait until every queued outcome has been applied; rethrows an application failure (e.g. the
+   * supervisor rejected an update). Releases only what is queued: a held pipeline stays held for the
+   * outcomes queued later (a meta segment's boundary settles mid-run, and the next segment must keep
+   * applying in the engine's deterministic order, not as each outcome happens to be ready).
+   */
   async settle(): Promise<void> {
-    this.release(Infinity);
     let tail: Promise<void>;
     do {
+      this.release(this.queued);
       tail = this.tail;
       await tail;
     } while (tail !== this.tail);

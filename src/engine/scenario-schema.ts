@@ -3,7 +3,7 @@ import { openaiModelSchema } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';
 import { nicheEntrySchema } from '../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../population/lifecycle/lifecycle-config';
-import { DREAM_TRIGGER_MODES } from '../population/codream/codream';
+import { DREAM_OPTIONAL_PHASES, DREAM_TRIGGER_MODES } from '../population/codream/codream';
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { DEFAULT_STALENESS_TAU } from '../population/staleness/policy';
 import { autoConfigSchema } from './concurrency/auto-config';
@@ -103,6 +103,8 @@ export const scenarioSchema = z.strictObject({
       routing: z.enum(['asymmetric', 'symmetric']).optional(),
       /** What fires it: a failed team or a disagreement (default), or a failed team only (the paper's reading). */
       trigger: z.enum(DREAM_TRIGGER_MODES).default('failure-or-disagreement'),
+      /** The optional phases that run (default: both): `reflect` (private diagnoses before contrast), `debate` (a vote; without it every proposal is kept). */
+      phases: z.array(z.enum(DREAM_OPTIONAL_PHASES)).refine((p) => new Set(p).size === p.length, { message: 'names a phase twice' }).optional(),
     }).prefault({}),
     /** Lifecycle schedule, roster bounds and operator triggers (src/population/lifecycle/lifecycle-config.ts). */
     lifecycle: lifecycleConfigSchema.prefault({}),

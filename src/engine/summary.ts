@@ -124,13 +124,14 @@ export interface RunSummary {
    * request shape (docs/latency-profiles.md, "Utilization"); null when nothing was generated.
    */
   utilization?: number | null;
-  /**
-   * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
-   * reverts, knob changes applied, and the procedure version the run ended under.
-   */
   /** Structures set aside on a niche after failures that repeat (team/structure-cooldown.ts); absent when none was. */
   setAside?: SetAside[];
-  meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number };
+  /**
+   * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
+   * reverts, knob changes applied, the procedure version the run ended under, and knob values
+   * outside their bounds over every procedure version (MetaTally).
+   */
+  meta?: { segments: number; accepted: number; rejected: number; reverts: number; version: number; changes: number; outOfBounds: number };
 }
 
 /** The summary's speculative-completion savings (`RunSummary.speculative`). */

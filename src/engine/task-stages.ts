@@ -174,12 +174,12 @@ export function reflectMembers(
 /** CoDream, when the preset has it and the task failed or members disagreed (routing happens at commit). */
 export async function dream(d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>): Promise<KeyedDream | null> {
   if (d.preset.codream === 'off') return null;
-  const { threshold, trigger: mode } = d.scenario.population.codream;
+  const { threshold, trigger: mode, phases } = d.scenario.population.codream;
   const trigger = dreamTrigger(team, grading.members, grading.team, result.disagreement, threshold, mode);
   if (!trigger) return null;
   const session = await runCoDream({
     model: d.model, spec: d.niche.spec, grader: d.niche.grader, task: d.task, team, result, members: grading.members, teamGrade: grading.team,
-    experience: (id) => experience.get(id) ?? NO_EXPERIENCE, niches: new Set(d.scenario.stream.niches.map((n) => n.id)),
+    experience: (id) => experience.get(id) ?? NO_EXPERIENCE, niches: new Set(d.scenario.stream.niches.map((n) => n.id)), ...(phases ? { phases } : {}),
   }, trigger);
   // A session with a failed call is abandoned (a fallback), never routed half-made.
   if (session.failedCalls.length > 0) return { ...session, insights: [], keys: [], fallback: `${session.failedCalls.length} CoDream calls failed; first: ${session.failedCalls[0]}` };

@@ -6,7 +6,7 @@ import type { Preset } from '../presets';
 import type { LoadedScenario } from '../scenario';
 import type { MetaConfig } from './meta-config';
 import { askMetaEditor, metaEditorPrompt, type EditRecord, type RunPlan } from './meta-editor';
-import { applyPatch, procedureKnobs, procedureOf, type KnobChange, type Procedure } from './procedure';
+import { applyPatch, procedureKnobs, procedureOf, procedureViolations, type KnobChange, type Procedure } from './procedure';
 import { reportDigest, segmentReport, type SegmentReport } from './segment-report';
 
 /** What the run's summary says about meta-editing. */
@@ -19,6 +19,12 @@ export interface MetaTally {
   version: number;
   /** Knob changes applied, over all accepted edits. */
   changes: number;
+  /**
+   * Knob values outside their bounds, summed over every procedure version (each checked against the
+   * procedure's schema as it is made; version 0 is the scenario's own). 0 unless the scenario itself
+   * sets a value the meta bounds exclude.
+   */
+  outOfBounds: number;
 }
 
 /**
@@ -48,7 +54,7 @@ export class MetaHarness {
   private cutShort = false;
   /** Calls and tokens of the last boundary's meta call (committed work, for the run's budget). */
   lastCost: Record<string, { calls: number; promptTokens: number; completionTokens: number }> = {};
-  readonly tally: MetaTally = { segments: 0, accepted: 0, rejected: 0, reverts: 0, version: 0, changes: 0 };
+  readonly tally: MetaTally = { segments: 0, accepted: 0, rejected: 0, reverts: 0, version: 0, changes: 0, outOfBounds: 0 };
 
   constructor(private readonly o: {
     readonly loaded: LoadedScenario;
@@ -62,6 +68,7 @@ export class MetaHarness {
   }) {
     this.knobs = procedureKnobs(o.preset, o.structures);
     this.versions = [o.loaded];
+    this.tally.outOfBounds += this.violations(o.loaded);
     this.plan = { tasks: o.config.every };
     o.log.stampProcedure(0);
   }
@@ -157,6 +164,7 @@ export class MetaHarness {
     this.tally.accepted++;
     this.plan = reply.plan;
     if (changes.length > 0) {
+      this.tally.outOfBounds += this.violations(next);
       this.versions.push(next);
       this.tally.version = this.versions.length - 1;
       this.tally.changes += changes.length;
@@ -173,6 +181,11 @@ export class MetaHarness {
   /** The procedure now, knob by knob. */
   procedure(): Procedure {
     return procedureOf(this.current, this.knobs, this.o.preset);
+  }
+
+  /** How many of a version's knob values lie outside their bounds (its procedure checked against the schema). */
+  private violations(version: LoadedScenario): number {
+    return procedureViolations(procedureOf(version, this.knobs, this.o.preset), this.knobs).length;
   }
 
   private seeReward(r: number): void {

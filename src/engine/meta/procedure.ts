@@ -1,6 +1,8 @@
-import { knobViolation, type Knob } from '../../core/knob';
+import { z } from 'zod';
+import { knobSchema, type Knob } from '../../core/knob';
 import { MEMORY_KNOBS } from '../../individual/memory-knobs';
-import { CODREAM_KNOBS } from '../../population/codream/routing';
+import { DREAM_KNOBS } from '../../population/codream/codream';
+import { ROUTING_KNOBS } from '../../population/codream/routing';
 import { LIFECYCLE_KNOBS } from '../../population/lifecycle';
 import { STALENESS_KNOBS } from '../../population/staleness';
 import { ASSEMBLERS } from '../../team/assemblers';
@@ -9,7 +11,7 @@ import { choosableStructures, type StructureRegistry } from '../../team/structur
 import type { Preset } from '../presets';
 import { ScenarioError, withOverrides, type LoadedScenario } from '../scenario';
 
-/** One setting of the procedure: its knob (path and bounds) and its value now. */
+/** The procedure now: each knob's value, by the knob's path (a document `procedureSchema` validates). */
 export type Procedure = Readonly<Record<string, unknown>>;
 
 /** A change one accepted patch made. */
@@ -49,13 +51,28 @@ export function procedureKnobs(preset: Preset, structures: StructureRegistry): K
     ...(CHOOSER_REGISTRY.get(preset.chooser)?.knobs ?? []),
     ...(preset.chooser !== 'fixed' ? [{ kind: 'list', path: 'team.offered', values: choosable, minItems: Math.min(2, choosable.length), description: 'the structures the leader may choose from' } as const] : []),
     ...used.flatMap((s) => s.knobs ?? []),
-    ...(preset.codream !== 'off' ? CODREAM_KNOBS : []),
+    ...(preset.codream !== 'off' ? [...DREAM_KNOBS, ...ROUTING_KNOBS] : []),
     ...(preset.lifecycle && preset.pool === 'scenario' ? LIFECYCLE_KNOBS : []),
     ...STALENESS_KNOBS,
     { kind: 'int', path: 'engine.inFlight', min: 1, max: 64, description: 'tasks in flight at once' },
   ];
   // A knob declared twice (two structures sharing a setting) is one knob.
   return [...new Map(knobs.map((k) => [k.path, k])).values()];
+}
+
+/**
+ * The procedure as a typed, schema-validated document (zod): one entry per knob, keyed by its path,
+ * each value of its knob's type and within its bounds, and no other entry. A patch is validated
+ * against its partial form; every procedure version against the whole.
+ */
+export function procedureSchema(knobs: readonly Knob[]): z.ZodObject {
+  return z.strictObject(Object.fromEntries(knobs.map((k) => [k.path, knobSchema(k)])));
+}
+
+/** The knob values of `procedure` outside their bounds (or missing), one message each; empty when it validates. */
+export function procedureViolations(procedure: Procedure, knobs: readonly Knob[]): string[] {
+  const r = procedureSchema(knobs).safeParse(procedure);
+  return r.success ? [] : r.error.issues.map((i) => i.message);
 }
 
 /** The value at a dotted path of a plain object (undefined when absent). */
@@ -68,13 +85,13 @@ export function valueAt(obj: unknown, path: string): unknown {
   return v;
 }
 
-/** The procedure now: each knob's value in the scenario (CoDream routing as the preset sets it when unset). */
+/** The procedure now: each knob's value in the scenario (CoDream routing as the preset sets it, an unset list as all its items). */
 export function procedureOf(loaded: LoadedScenario, knobs: readonly Knob[], preset: Preset): Procedure {
   const out: Record<string, unknown> = {};
   for (const k of knobs) {
     let v = valueAt(loaded.scenario, k.path);
     if (v === undefined && k.path === 'population.codream.routing') v = preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric';
-    if (v === undefined && k.path === 'team.offered') v = (k as Extract<Knob, { kind: 'list' }>).values;
+    if (v === undefined && k.kind === 'list') v = k.values; // an unset list (offered structures, CoDream phases): all of them
     if (v === undefined && k.kind === 'text') v = '';
     out[k.path] = v;
   }
@@ -100,15 +117,17 @@ export function applyPatch(loaded: LoadedScenario, patch: unknown, knobs: readon
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return { ok: false, reason: 'the patch is not an object of knob paths' };
   const entries = Object.entries(patch as Record<string, unknown>);
   if (entries.length > MAX_PATCH_ENTRIES) return { ok: false, reason: `the patch sets ${entries.length} knobs, at most ${MAX_PATCH_ENTRIES}` };
-  const byPath = new Map(knobs.map((k) => [k.path, k]));
+  const paths = new Set(knobs.map((k) => k.path));
+  for (const [path] of entries) {
+    if (isFrozen(path)) return { ok: false, reason: `${path} is frozen (graders, gold answers, the stream, the model, budgets and the log are out of the meta-editor's reach)` };
+    if (!paths.has(path)) return { ok: false, reason: `${path} is not a knob of this procedure` };
+  }
+  // Every value of its knob's type and within its bounds: the procedure's schema, in part.
+  const checked = procedureSchema(knobs).partial().safeParse(patch);
+  if (!checked.success) return { ok: false, reason: checked.error.issues[0]!.message };
   const changes: KnobChange[] = [];
   let override: Record<string, unknown> = {};
   for (const [path, value] of entries) {
-    if (isFrozen(path)) return { ok: false, reason: `${path} is frozen (graders, gold answers, the stream, the model, budgets and the log are out of the meta-editor's reach)` };
-    const knob = byPath.get(path);
-    if (!knob) return { ok: false, reason: `${path} is not a knob of this procedure` };
-    const bad = knobViolation(knob, value);
-    if (bad) return { ok: false, reason: bad };
     if (JSON.stringify(current[path]) === JSON.stringify(value)) continue;
     changes.push({ path, from: current[path], to: value });
     override = setAt(override, path, value);

@@ -23,8 +23,13 @@ export interface SegmentReport {
   readonly toTask: number;
   readonly overall: Tally;
   readonly perNiche: Readonly<Record<string, Tally>>;
-  /** Earlier segments' overall accuracy, oldest first (the trend). */
-  readonly trend: readonly { readonly segment: number; readonly accuracy: number | null; readonly procedureVersion: number }[];
+  /** Earlier segments' overall and per-niche accuracy, oldest first (the trend). */
+  readonly trend: readonly {
+    readonly segment: number;
+    readonly accuracy: number | null;
+    readonly perNiche: Readonly<Record<string, number | null>>;
+    readonly procedureVersion: number;
+  }[];
   /** Calls and tokens by stage. */
   readonly cost: Readonly<Record<string, { calls: number; promptTokens: number; completionTokens: number }>>;
   readonly codream: {
@@ -120,7 +125,10 @@ export function segmentReport(events: readonly Ev[], at: { segment: number; proc
     ...at,
     overall: tally(rewards),
     perNiche: Object.fromEntries([...byNiche].sort(([a], [b]) => a.localeCompare(b)).map(([n, xs]) => [n, tally(xs)])),
-    trend: earlier.map((r) => ({ segment: r.segment, accuracy: r.overall.accuracy, procedureVersion: r.procedureVersion })),
+    trend: earlier.map((r) => ({
+      segment: r.segment, accuracy: r.overall.accuracy,
+      perNiche: Object.fromEntries(Object.entries(r.perNiche).map(([n, t]) => [n, t.accuracy])), procedureVersion: r.procedureVersion,
+    })),
     cost,
     codream: { sessions, byTrigger, insights, yieldPerSession: sessions ? Math.round((insights / sessions) * 100) / 100 : null, routed, stored },
     lifecycle,

@@ -1,5 +1,6 @@
 import { assign, createActor, fromPromise, setup, toPromise } from 'xstate';
 import type { Experience } from '../../individual/agent-prompts';
+import type { Knob } from '../../core/knob';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Grade, Grader, Task } from '../../tasks/task';
@@ -49,7 +50,14 @@ export interface DreamInput {
   readonly experience: (agentId: string) => Experience;
   /** Niches of the stream (valid insight scopes). */
   readonly niches: ReadonlySet<string>;
+  /** The optional phases that run (`population.codream.phases`; default both): without `reflect` contrast gets no diagnoses, without `debate` every proposal is kept. */
+  readonly phases?: readonly DreamPhaseOption[];
 }
+
+/** CoDream's optional phases; contrast, imagine and crystallize always run (they make the insights). */
+export const DREAM_OPTIONAL_PHASES = ['reflect', 'debate'] as const;
+/** An optional phase of a CoDream session. */
+export type DreamPhaseOption = (typeof DREAM_OPTIONAL_PHASES)[number];
 
 /**
  * What makes CoDream fire (`population.codream.trigger`): a failed team (mean member reward below
@@ -75,6 +83,16 @@ export function dreamTrigger(
   if (mode === 'failure' && !failed) return null;
   return failed && disagreement ? 'both' : failed ? 'failure' : disagreement ? 'disagreement' : null;
 }
+
+/**
+ * The settings of a CoDream session a meta-editor may change (docs/meta.md): when it fires and which
+ * optional phases run. (Who receives its insights is routing's knob, in routing.ts.)
+ */
+export const DREAM_KNOBS: readonly Knob[] = [
+  { kind: 'number', path: 'population.codream.threshold', min: 0.1, max: 0.9, description: 'a session runs when the team\'s mean reward is below this (or members disagree)' },
+  { kind: 'enum', path: 'population.codream.trigger', values: DREAM_TRIGGER_MODES, description: 'what fires a session: a failed team or a disagreement, or a failed team only' },
+  { kind: 'list', path: 'population.codream.phases', values: DREAM_OPTIONAL_PHASES, minItems: 0, description: 'optional phases that run: reflect (private diagnoses before contrast), debate (a vote on the proposals; without it every proposal is kept)' },
+];
 
 /** Each member's last attempt text (its final answer where it has one). */
 function lastText(result: StructureResult, id: string): string {
@@ -184,6 +202,9 @@ interface SessionContext {
   failedCalls: string[];
 }
 
+/** Whether an optional phase runs in this session (every one does unless `phases` says otherwise). */
+const runs = (input: DreamInput, phase: DreamPhaseOption) => input.phases?.includes(phase) ?? true;
+
 /** Fold one phase's calls into the session's totals. */
 const addCalls = (c: SessionContext, calls: PhaseCalls) => ({
   usage: { promptTokens: c.usage.promptTokens + calls.usage.promptTokens, completionTokens: c.usage.completionTokens + calls.usage.completionTokens },
@@ -195,7 +216,8 @@ type PhaseIn<T> = { input: DreamInput } & T;
 /**
  * One CoDream session as an xstate machine (README, "How the three levels work"): attempts → Reflect → Contrast →
  * Imagine → Debate → Crystallize, each phase an actor with a real prompt and a parsed, validated
- * output. Debate and Crystallize are skipped when there is nothing to vote on or keep. Phases
+ * output. Debate and Crystallize are skipped when there is nothing to vote on or keep; Reflect and
+ * Debate when the input's `phases` leaves them out. Phases
  * can be swapped with `.provide()` (tests). Never fails for a failed or malformed reply: a phase
  * with nothing usable yields fewer (or no) insights, and failed calls are listed in the result.
  */
@@ -226,7 +248,10 @@ export const codreamMachine = setup({
     attempts: {
       invoke: {
         src: 'attempts', input: ({ context }) => context.input,
-        onDone: { target: 'reflect', actions: assign({ attempts: ({ event }) => event.output }) },
+        onDone: [
+          { guard: ({ context }) => runs(context.input, 'reflect'), target: 'reflect', actions: assign({ attempts: ({ event }) => event.output }) },
+          { target: 'contrast', actions: assign({ attempts: ({ event }) => event.output }) },
+        ],
       },
     },
     reflect: {
@@ -245,7 +270,9 @@ export const codreamMachine = setup({
       invoke: {
         src: 'imagine', input: ({ context }) => ({ input: context.input, deltas: context.deltas }),
         onDone: [
-          { guard: ({ event }) => event.output.value.length > 0, target: 'debate', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
+          { guard: ({ context, event }) => event.output.value.length > 0 && runs(context.input, 'debate'), target: 'debate', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
+          // No debate: every proposal is kept and crystallized.
+          { guard: ({ event }) => event.output.value.length > 0, target: 'crystallize', actions: assign(({ context, event }) => ({ proposals: event.output.value, kept: event.output.value, ...addCalls(context, event.output.calls) })) },
           { target: 'done', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
         ],
       },

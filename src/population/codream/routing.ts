@@ -76,8 +76,7 @@ export function routeDream(
   });
 }
 
-/** CoDream's settings a meta-editor may change between segments. */
-export const CODREAM_KNOBS: readonly Knob[] = [
-  { kind: 'number', path: 'population.codream.threshold', min: 0.1, max: 0.9, description: 'a session runs when the team\'s mean reward is below this (or members disagree)' },
+/** Routing's setting a meta-editor may change between segments (the session's own are DREAM_KNOBS, codream.ts). */
+export const ROUTING_KNOBS: readonly Knob[] = [
   { kind: 'enum', path: 'population.codream.routing', values: ['asymmetric', 'symmetric'], description: 'insights to below-median agents only, or to everyone' },
 ];

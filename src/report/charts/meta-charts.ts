@@ -46,6 +46,13 @@ export function metaSection(d: ReportData): Section {
       }),
     });
   }
+  if (m.knobs.length > 0) {
+    section.tables.push({
+      caption: 'Edited knobs over the run, every kind (lists and choices too): the value from each task on',
+      headers: ['knob', 'values'],
+      rows: m.knobs.map((k) => [k.path, k.points.map((p) => `${p.value} (task ${p.task}, v${p.version})`).join(' → ')]),
+    });
+  }
   section.tables.push({
     caption: 'Edits, in order', headers: ['segment', 'at task', 'outcome', 'changes', 'why'],
     rows: m.edits.map((e) => [

@@ -49,6 +49,21 @@ describe('CoDream session machine (.provide doubles)', () => {
     });
   });
 
+  it('leaves out the optional phases `phases` does not name: no reflect (contrast gets no diagnoses), no debate (every proposal kept)', async () => {
+    const proposals = [proposal('check by substitution'), proposal('guess')];
+    const { machine, seen } = doubles({ proposals, insights: [insight] });
+    const out = await runCoDream({ ...input, phases: [] }, 'failure', machine);
+    expect(seen.reflect).toEqual([]);
+    expect(seen.debate).toEqual([]);
+    expect((seen.contrast[0] as { diagnoses: unknown }).diagnoses).toEqual({});
+    expect(seen.crystallize).toEqual([{ input: { ...input, phases: [] }, kept: proposals }]);
+    expect(out).toMatchObject({ proposals: 2, kept: 2, insights: [insight], usage: { promptTokens: 20 + 30 + 50 } });
+    const onlyDebate = doubles({ proposals, kept: [proposals[0]!], insights: [insight] });
+    await runCoDream({ ...input, phases: ['debate'] }, 'failure', onlyDebate.machine);
+    expect(onlyDebate.seen.reflect).toEqual([]);
+    expect(onlyDebate.seen.debate).toHaveLength(1);
+  });
+
   it('skips debate and crystallize when imagine proposes nothing', async () => {
     const { machine, seen } = doubles({ proposals: [] });
     const out = await runCoDream(input, 'disagreement', machine);
