@@ -1,7 +1,9 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dreamTrigger } from '../../../src/population/codream/codream';
-import { loadScenario } from '../../../src/index';
+import { loadScenario, runScenario, withOverrides } from '../../../src/index';
 import { parseScenario } from '../../../src/engine/scenario';
 import type { Grade } from '../../../src/tasks/task';
 import { agentView, teamOf } from '../../fakes/agents';
@@ -31,4 +33,18 @@ describe('CoDream trigger', () => {
     expect(parseScenario({ ...raw, population: { codream: { trigger: 'failure' } } }).scenario.population.codream).toEqual({ threshold: 0.5, trigger: 'failure' });
     expect(() => parseScenario({ ...raw, population: { codream: { trigger: 'always' } } })).toThrow(/population\.codream\.trigger/);
   });
+
+  it('a run honours the setting: under "failure" no session runs on a disagreement alone', async () => {
+    const base = loadScenario(path.resolve('scenarios/hard.json'));
+    const sessions = async (trigger?: 'failure') => {
+      const loaded = trigger ? withOverrides(base, { population: { codream: { trigger } } }) : base;
+      const { runDir } = await runScenario(loaded, { seed: 1, tasks: 12, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-trigger-')) });
+      const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      return events.filter((e) => e.type === 'codream.session').map((e) => e.trigger as string);
+    };
+    const [both, failure] = [await sessions(), await sessions('failure')];
+    expect(both).toContain('disagreement');
+    expect(failure.length).toBeGreaterThan(0);
+    expect(failure).not.toContain('disagreement');
+  }, 120_000); // two 12-task runs: a guard against a hang, sized for a loaded 2-core machine
 });
