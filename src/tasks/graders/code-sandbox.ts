@@ -43,7 +43,10 @@ export interface SandboxJob {
   readonly setup?: string;
   /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
   readonly probes?: readonly string[];
-  /** Arbitrary test statements, each run in a fresh interpreter that guards its own verdict. */
+  /**
+   * Arbitrary test programs, run in the trusted checker process (sandbox-checker.py); each call
+   * they make to a candidate function is answered, as plain data, by the candidate's process.
+   */
   readonly scripts?: readonly string[];
 }
 
@@ -89,10 +92,22 @@ interface Job extends Required<SandboxJob> {
   readonly id: number;
   readonly resolve: (r: SandboxResult) => void;
   timer?: ReturnType<typeof setTimeout>;
+  /** The checker's verdicts on the scripts, once it has run them. */
+  checked?: unknown[];
+}
+
+/** The trusted process that runs a worker's script tests (one per worker, started on first use). */
+interface Checker {
+  readonly proc: ChildProcessWithoutNullStreams;
+  buf: string;
+  dead: boolean;
 }
 
 interface Worker {
   readonly proc: ChildProcessWithoutNullStreams;
+  /** The uid its candidates run as (when the worker may change uid). */
+  readonly uid: number;
+  checker: Checker | null;
   ready: boolean;
   job: Job | null;
   /** Set once we have decided to kill it: never dispatch to it again. */
@@ -109,6 +124,12 @@ const MAX_START_FAILURES = 3;
 const MAX_LINE = 16 * 1024 * 1024;
 /** Default wall backstop: a candidate on a machine ten times oversubscribed still gets its CPU time. */
 const DEFAULT_WALL_FACTOR = 10;
+/**
+ * Candidates of one worker run under a uid no other worker of any pool in this process uses (RLIMIT_NPROC
+ * counts per uid): a high range, offset by the Node pid so two processes on one host rarely meet.
+ */
+const UID_BASE = 200_000 + (process.pid % 4096) * 256;
+let uidCounter = 0;
 
 function failed(job: SandboxJob, failure: string, infrastructure: boolean): SandboxResult {
   return {
@@ -122,8 +143,9 @@ function failed(job: SandboxJob, failure: string, infrastructure: boolean): Sand
  * Idle workers must not keep Node alive (a forgotten `close()` would hang the process), but a
  * worker that is starting for a queued job, or running one, must: its reply is awaited.
  */
-function hold(w: Worker, on: boolean): void {
-  for (const h of [w.proc, w.proc.stdout, w.proc.stdin, w.proc.stderr] as unknown[]) {
+function hold(w: Pick<Worker, 'proc' | 'checker'>, on: boolean): void {
+  const procs = w.checker && !w.checker.dead ? [w.proc, w.checker.proc] : [w.proc];
+  for (const h of procs.flatMap((p) => [p, p.stdout, p.stdin, p.stderr]) as unknown[]) {
     const handle = h as { ref?: () => void; unref?: () => void };
     if (on) handle.ref?.();
     else handle.unref?.();
@@ -132,6 +154,9 @@ function hold(w: Worker, on: boolean): void {
 
 interface WorkerReply {
   id?: unknown;
+  loaded?: unknown;
+  ret?: unknown;
+  out?: unknown;
   error?: unknown;
   load?: unknown;
   probes?: unknown;
@@ -158,7 +183,7 @@ function toResult(job: Job, msg: WorkerReply): SandboxResult {
   const loadError = typeof msg.load === 'string' ? msg.load : null;
   const violation = typeof msg.violation === 'string' ? msg.violation : null;
   const rawProbes = Array.isArray(msg.probes) ? (msg.probes as unknown[]) : [];
-  const rawScripts = Array.isArray(msg.scripts) ? (msg.scripts as unknown[]) : [];
+  const rawScripts = job.checked ?? [];
   const why = violation ? `protocol violation (${violation})` : timedOut ? 'timeout' : exit ? `candidate ${exit}` : loadError ? 'candidate failed to load' : 'candidate exited before reporting';
   // A violation voids every record of the job: whatever came before it may be forged too.
   const probes = job.probes.map((_, i) => (violation ? null : toProbe(rawProbes[i])));
@@ -186,7 +211,85 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   let broken: string | null = null;
   let closing: Promise<void> | null = null;
 
+  function killChecker(w: Worker): void {
+    const c = w.checker;
+    w.checker = null;
+    if (!c || c.dead || c.proc.pid === undefined) return;
+    c.dead = true;
+    try {
+      process.kill(-c.proc.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** The worker has loaded the candidate for the scripts: hand them, and its names, to the checker. */
+  function onLoaded(w: Worker, job: Job, loaded: unknown): void {
+    const l = (typeof loaded === 'object' && loaded !== null ? loaded : {}) as { load?: unknown; names?: unknown; values?: unknown };
+    const names = Array.isArray(l.names) ? l.names.filter((n): n is string => typeof n === 'string') : [];
+    if (l.load !== null || job.scripts.length === 0) {
+      w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+      return;
+    }
+    const c = (w.checker ??= spawnChecker(w));
+    const values = typeof l.values === 'object' && l.values !== null && !Array.isArray(l.values) ? l.values : {};
+    c.proc.stdin.write(`${JSON.stringify({ tests: job.scripts, names, values })}\n`);
+  }
+
+  function spawnChecker(w: Worker): Checker {
+    const spec = launch.checker;
+    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
+    const c: Checker = { proc, buf: '', dead: false };
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.on('data', () => {});
+    proc.stdin.on('error', () => {});
+    const gone = (): void => {
+      if (c.dead) return;
+      c.dead = true;
+      if (w.checker === c) w.checker = null;
+      if (w.job) failJob(w, 'test checker ended during the job');
+    };
+    proc.on('error', gone);
+    proc.on('exit', gone);
+    proc.stdout.on('data', (chunk: string) => {
+      c.buf += chunk;
+      let nl: number;
+      while ((nl = c.buf.indexOf('\n')) >= 0) {
+        const line = c.buf.slice(0, nl);
+        c.buf = c.buf.slice(nl + 1);
+        let msg: { call?: unknown; done?: unknown };
+        try {
+          msg = JSON.parse(line) as typeof msg;
+        } catch {
+          continue;
+        }
+        const job = w.job;
+        if (!job || w.checker !== c) continue;
+        if ('call' in msg) {
+          w.proc.stdin.write(`${JSON.stringify({ id: job.id, call: msg.call })}\n`);
+        } else if (Array.isArray(msg.done)) {
+          job.checked = msg.done as unknown[];
+          w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+        }
+      }
+    });
+    hold({ proc, checker: null }, w.job !== null);
+    return c;
+  }
+
+  /** Give up on the worker's job (the worker is killed: it may be waiting on a relay that never comes). */
+  function failJob(w: Worker, why: string): void {
+    const job = w.job;
+    if (!job) return;
+    w.job = null;
+    clearTimeout(job.timer);
+    killGroup(w);
+    job.resolve(failed(job, why, false));
+    pump();
+  }
+
   function killGroup(w: Worker): void {
+    killChecker(w);
     w.retired = true;
     const pid = w.proc.pid;
     if (pid === undefined) return;
@@ -198,10 +301,12 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   }
 
   function spawnWorker(): void {
-    const proc = spawn(launch.command, [...launch.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...launch.env }, cwd: tmpdir() });
+    const uid = UID_BASE + (uidCounter++ % 256);
+    const spec = launch.worker(uid);
+    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
     let markExited = (): void => {};
     const exited = new Promise<void>((res) => { markExited = res; });
-    const w: Worker = { proc, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
+    const w: Worker = { proc, uid, checker: null, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
     workers.push(w);
     hold(w, true); // only spawned when a job is waiting; released once ready and idle
     proc.stdout.setEncoding('utf8');
@@ -231,6 +336,12 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         w.ready = true;
         startFailures = 0;
         hold(w, false);
+      } else if (w.job && msg.id === w.job.id && 'loaded' in msg) {
+        onLoaded(w, w.job, msg.loaded);
+      } else if (w.job && msg.id === w.job.id && 'ret' in msg) {
+        // The candidate's answer to the checker's call: plain JSON, decoded strictly by the checker.
+        if (!w.checker || w.checker.dead) return failJob(w, 'test checker ended during the job');
+        w.checker.proc.stdin.write(`${JSON.stringify({ ret: msg.ret, out: typeof msg.out === 'string' ? msg.out : '' })}\n`);
       } else if (w.job && msg.id === w.job.id) {
         const job = w.job;
         w.job = null;
@@ -249,6 +360,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function onDeath(w: Worker, reason: string): void {
     if (w.dead) return;
     w.dead = true;
+    killChecker(w);
     // No group kill here: the pid is already reaped and could be reused. Leftovers die with their
     // namespace (bwrap --die-with-parent, unshare --kill-child) or sit in the candidate's own group.
     w.retired = true;
@@ -291,7 +403,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       job.resolve(failed(job, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`, false));
       pump();
     }, hardDeadlineMs);
-    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, scripts: job.scripts, timeoutMs, wallMs, memoryMb })}\n`);
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, calls: job.scripts.length > 0, timeoutMs, wallMs, memoryMb })}\n`);
   }
 
   return {
