@@ -20,6 +20,7 @@ Protocol with Node (JSON lines; the checker's own stdout is kept for it, tests p
 """
 import ast
 import builtins
+import importlib
 import io
 import json
 import keyword
@@ -37,6 +38,11 @@ if hasattr(sys, 'set_int_max_str_digits'):
     sys.set_int_max_str_digits(0)
 
 OUTPUT_CAP = 2000
+# Modules a candidate may have imported for the tests to use (HumanEval tests read the prompt's
+# imports): the checker binds its own copy, by name, from this list only.
+MODULES = frozenset(('math', 'cmath', 'random', 're', 'string', 'collections', 'itertools', 'functools',
+                     'heapq', 'bisect', 'fractions', 'decimal', 'statistics', 'typing', 'copy', 'operator',
+                     'hashlib', 'json', 'datetime', 'sys', 'numbers', 'array', 'textwrap', 'unicodedata'))
 DEPTH = 100
 PROTO_OUT = os.dup(1)
 _null = os.open(os.devnull, os.O_WRONLY)
@@ -210,13 +216,18 @@ def run_tests(tests, names, values):
     run = Run()
     # Only names a test reads: functions become stubs, constants their decoded plain value.
     candidate_names = {n for n in names if usable(n)}
-    constants = {}
+    constants, modules = {}, {}
     for n, raw in (values.items() if type(values) is dict else ()):
-        if usable(n) and n not in candidate_names:
-            try:
-                constants[n] = decode(raw)
-            except (ValueError, OverflowError):
-                pass
+        if not usable(n) or n in candidate_names:
+            continue
+        if type(raw) is list and len(raw) == 2 and raw[0] == 'module':
+            if raw[1] in MODULES:  # a module the candidate imported (`math` used by a test): ours
+                modules[n] = raw[1]
+            continue
+        try:
+            constants[n] = decode(raw)
+        except (ValueError, OverflowError):
+            pass
     results = []
     for source in tests:
         if run.gone is not None:
@@ -231,6 +242,8 @@ def run_tests(tests, names, values):
             used = referenced(tree)
             for n in used & candidate_names:
                 env[n] = run.stub(n)
+            for n in used & set(modules):
+                env[n] = importlib.import_module(modules[n])
             for n in used & set(constants):
                 env[n] = decode(values[n])  # a fresh copy: one test's mutation is not the next one's
             code = compile(tree, '<test>', 'exec')

@@ -116,9 +116,9 @@ function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: str
 /**
  * How the worker's bubblewrap is set up, strongest first; the first that works on this host wins.
  * - `root`: Node runs as root. No user namespace: the worker is root in its own mount, pid, net,
- *   ipc and uts namespaces, remounts /tmp noexec, then keeps only CAP_SETUID/CAP_SETGID, so each
- *   candidate runs under an unprivileged uid of its own (RLIMIT_NPROC binds; it cannot signal or
- *   trace the worker).
+ *   ipc and uts namespaces, remounts /tmp noexec, then keeps only CAP_SETUID/CAP_SETGID (to become
+ *   the candidate's uid) and CAP_KILL (to end it), so each candidate runs under an unprivileged
+ *   uid of its own (RLIMIT_NPROC binds; it cannot signal or trace the worker).
  * - `userns`: an unprivileged host. A user namespace as bubblewrap makes it; /tmp remounted
  *   noexec, then every capability dropped. Worker and candidate share the one mapped uid, which
  *   is not root on the host, so RLIMIT_NPROC binds.
@@ -129,8 +129,8 @@ const SANDBOX_MODES = [
   {
     name: 'root',
     when: () => process.getuid?.() === 0,
-    namespaces: ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SYS_ADMIN'],
-    wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all,+setuid,+setgid "$@"`, 'sh', ...cmd],
+    namespaces: ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL', '--cap-add', 'CAP_SYS_ADMIN'],
+    wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all,+setuid,+setgid,+kill "$@"`, 'sh', ...cmd],
     summary: 'own uid per worker for candidates (not root), noexec size-capped /tmp',
   },
   {

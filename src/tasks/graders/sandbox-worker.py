@@ -386,14 +386,19 @@ def enter_sandbox(tmp, limits):
 
 
 def drop_privileges(tmp):
+    """Become the candidate's own uid when this process may (root with CAP_SETUID, see
+    sandbox-isolation.ts); in a user namespace there is no other uid to become."""
     if os.geteuid() == 0:
         try:
-            os.chown(tmp, SANDBOX_UID, SANDBOX_UID)
+            os.chmod(tmp, 0o777)  # the owner may, without CAP_CHOWN; no other uid sees this /tmp
+        except OSError:
+            pass
+        try:
             os.setgroups([])
             os.setgid(SANDBOX_UID)
             os.setuid(SANDBOX_UID)
         except OSError:
-            pass  # inside bwrap's user namespace there is no other uid to become
+            pass
 
 
 def probe_child(req, rep, tmp):
@@ -484,7 +489,9 @@ def call_child(req, rep, tmp):
     for k, v in list(env.items())[:1000]:
         if type(k) is not str or k.startswith('__'):
             continue
-        if callable(v):
+        if type(v) is type(sys):
+            values[k] = ['module', str(getattr(v, '__name__', ''))]  # the checker imports its own copy
+        elif callable(v):
             names.append(k)
         else:
             try:  # a constant the tests may read (`N`, `MOD`): its value, as plain data
