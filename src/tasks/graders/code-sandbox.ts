@@ -1,7 +1,11 @@
 /**
- * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the verdict
- * protocol and what it guards against). Jobs travel as JSON lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
- * answering is killed (whole process group) and replaced; its job comes back as a failed result.
+ * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the protocol and
+ * docs/sandbox-threat-model.md for what it guards against). Jobs travel as JSON lines; each
+ * worker runs one job at a time and extra jobs queue. A job's script tests run in the worker's
+ * trusted checker (sandbox-checker.py, its own process outside the sandbox): this pool relays
+ * each call the checker makes to the worker and the candidate's plain-data answer back. A worker
+ * that crashes or stops answering is killed (whole process group, and its checker) and replaced;
+ * its job comes back as a failed result.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { tmpdir } from 'node:os';
