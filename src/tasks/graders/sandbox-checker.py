@@ -131,6 +131,20 @@ def decode(raw, depth=0):
             except TypeError as exc:
                 raise ValueError('malformed set') from exc
         return items if tag == 'list' else tuple(items)
+    if tag == 'range' and len(rest) == 3 and all(type(x) is str for x in rest):
+        return range(int(rest[0]), int(rest[1]), int(rest[2]))
+    if tag in ('iter', 'keys', 'values', 'items') and len(rest) == 1 and type(rest[0]) is list:
+        items = [decode(v, depth + 1) for v in rest[0]]
+        try:
+            if tag == 'keys':
+                return dict.fromkeys(items).keys()
+            if tag == 'values':
+                return dict(enumerate(items)).values()
+            if tag == 'items':
+                return dict(items).items()
+        except (TypeError, ValueError) as exc:
+            raise ValueError('malformed view') from exc
+        return iter(items)
     if tag == 'dict' and len(rest) == 1 and type(rest[0]) is list:
         out = {}
         for pair in rest[0]:

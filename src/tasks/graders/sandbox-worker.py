@@ -246,6 +246,20 @@ class CappedText(io.StringIO):
         return len(s)
 
 
+class CappedBytes(io.BytesIO):
+    """Binary stand-in for a call's stdout that keeps only the first `cap` bytes."""
+
+    def __init__(self, cap):
+        super().__init__()
+        self.cap = cap
+
+    def write(self, b):
+        room = self.cap - self.tell()
+        if room > 0:
+            super().write(bytes(b)[:room])
+        return len(b)
+
+
 def describe(exc):
     if isinstance(exc, SyntaxError):
         return f'SyntaxError: {exc.msg} (line {exc.lineno})'
@@ -333,9 +347,19 @@ def read_line(fd, buf, limit):
 
 # --- values crossing back as data -------------------------------------------------------------
 
-def encode_plain(value, depth=0):
+# Iterators a function may return (a test then reads them with list(), sorted(), set(), ...).
+ITERATOR_TYPES = tuple({type(x) for x in (
+    iter([]), iter(()), iter(''), iter(range(0)), iter(set()), iter({}), iter({}.values()), iter({}.items()),
+    (x for x in ()), map(abs, ()), filter(None, ()), zip(), enumerate(()), reversed([]), reversed(range(0)))})
+DICT_VIEWS = {type({}.keys()): 'keys', type({}.values()): 'values', type({}.items()): 'items'}
+MAX_ITEMS = 10 ** 6
+
+
+def encode_plain(value, depth=0, wide=False):
     """Tagged plain JSON for a value of an exact builtin type; raises TypeError otherwise.
-    Never calls a method of the value's own class (only of the exact builtin types)."""
+    Never calls a method of the value's own class (only of the exact builtin types). `wide`
+    (answers to the checker's calls) also takes ranges, dict views and builtin iterators, which
+    cross as their own tags (an iterator as the items it yields), never as lists."""
     t = type(value)
     if depth > PLAIN_DEPTH:
         raise TypeError('value nested too deeply')
@@ -354,11 +378,22 @@ def encode_plain(value, depth=0):
     if t is complex:
         return ['complex', float.__repr__(value.real), float.__repr__(value.imag)]
     if t is list or t is tuple:
-        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1) for v in t.__iter__(value)]]
+        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
     if t is set or t is frozenset:
-        return ['set', [encode_plain(v, depth + 1) for v in t.__iter__(value)]]
+        return ['set', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
     if t is dict:
-        return ['dict', [[encode_plain(k, depth + 1), encode_plain(v, depth + 1)] for k, v in dict.items(value)]]
+        return ['dict', [[encode_plain(k, depth + 1, wide), encode_plain(v, depth + 1, wide)] for k, v in dict.items(value)]]
+    if wide and t is range:
+        return ['range', int.__repr__(value.start), int.__repr__(value.stop), int.__repr__(value.step)]
+    if wide and t in DICT_VIEWS:
+        return [DICT_VIEWS[t], [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
+    if wide and t in ITERATOR_TYPES:
+        items = []
+        for v in value:
+            if len(items) >= MAX_ITEMS:
+                raise TypeError('returned an iterator of more than a million items')
+            items.append(encode_plain(v, depth + 1, wide))
+        return ['iter', items]
     raise TypeError(f'returned a {t.__name__}, not plain data')
 
 
@@ -509,7 +544,10 @@ def call_child(req, rep, tmp):
         if line is None:
             return
         msg = json.loads(line)
-        out = CappedText(CALL_OUTPUT_CAP)
+        # Text with a .buffer, both ways: stdin/stdout programs often use sys.stdin.buffer and
+        # sys.stdout.buffer.write. What the call prints is its answer to a stdin/stdout test.
+        raw = CappedBytes(CALL_OUTPUT_CAP)
+        out = io.TextIOWrapper(raw, encoding='utf-8', errors='replace', write_through=True)
         saved_in = sys.stdin
         try:
             fn = env[msg['fn']]
@@ -518,11 +556,15 @@ def call_child(req, rep, tmp):
             sys.stdin = io.TextIOWrapper(io.BytesIO((msg.get('stdin') or '').encode()), encoding='utf-8')
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 value = fn(*args, **kwargs)
-            rec = {'n': msg['n'], 'v': encode_plain(value)}
+                rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
             rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__}
         sys.stdin = saved_in
-        rec['out'] = out.getvalue()
+        try:
+            out.flush()
+        except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
+            pass
+        rec['out'] = bytes(raw.getbuffer()[:CALL_OUTPUT_CAP]).decode('utf-8', 'replace')
         data = (json.dumps(rec) + '\n').encode()
         if len(data) > RECORD_CAP:
             data = (json.dumps({'n': msg['n'], 'err': 'value too large', 'etype': 'MemoryError', 'out': ''}) + '\n').encode()

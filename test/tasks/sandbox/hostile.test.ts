@@ -138,3 +138,29 @@ describe('HumanEval-shaped fixtures through the checker', () => {
     }
   });
 });
+
+describe('what crosses from the candidate to the checker', () => {
+  const grader = createCodeGrader({ workers: 1 });
+  afterAll(() => grader.close());
+
+  it('ranges, dict views and builtin iterators arrive as themselves; stdout.buffer and stdin.buffer work', async () => {
+    const code = [
+      'import sys',
+      'def m(n):\n    return map(lambda x: x * 2, range(n))',
+      'def gen(n):\n    for i in range(n):\n        yield i',
+      'def r(n):\n    return range(n)',
+      'def ks(d):\n    return d.keys()',
+      'def main():\n    a, b = map(int, sys.stdin.buffer.readline().split())\n    sys.stdout.buffer.write(b"%d\\n" % (a + b))',
+    ].join('\n');
+    const tests = [
+      'assert list(m(3)) == [0, 2, 4]',
+      'x = m(3)\nassert x != [0, 2, 4] and next(x) == 0',
+      'assert sorted(gen(3), reverse=True) == [2, 1, 0]',
+      'assert r(3) == range(3) and r(3) != [0, 1, 2]',
+      'k = ks({1: 2, 3: 4})\nassert k == {1, 3} and type(k) is type({}.keys())',
+      stdioAssert('1 2\n', '3\n'),
+    ];
+    const r = await grader.runTests(code, tests);
+    expect(r.results.map((t) => t.output)).toEqual(tests.map(() => ''));
+  });
+});
