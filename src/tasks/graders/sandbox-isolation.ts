@@ -124,19 +124,21 @@ function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: str
  *   is not root on the host, so RLIMIT_NPROC binds.
  * - `plain`: the user namespace alone, when remounting is refused: /tmp stays executable.
  */
-const REMOUNT = 'mount -o remount,noexec,nosuid,nodev /tmp && exec setpriv --inh-caps=-all --ambient-caps=-all';
+const REMOUNT = 'mount -o remount,bind,noexec,nosuid,nodev /tmp && exec setpriv --inh-caps=-all --ambient-caps=-all';
+/** What the first step needs: remount /tmp (SYS_ADMIN), then shrink the bounding set (SETPCAP). */
+const REMOUNT_CAPS = ['--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP'];
 const SANDBOX_MODES = [
   {
     name: 'root',
     when: () => process.getuid?.() === 0,
-    namespaces: ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL', '--cap-add', 'CAP_SYS_ADMIN'],
+    namespaces: ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL', ...REMOUNT_CAPS],
     wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all,+setuid,+setgid,+kill "$@"`, 'sh', ...cmd],
     summary: 'own uid per worker for candidates (not root), noexec size-capped /tmp',
   },
   {
     name: 'userns',
     when: () => true,
-    namespaces: ['--unshare-all', '--unshare-user', '--uid', '0', '--gid', '0'],
+    namespaces: ['--unshare-all', '--unshare-user', '--uid', '0', '--gid', '0', ...REMOUNT_CAPS],
     wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all "$@"`, 'sh', ...cmd],
     summary: 'user namespace (an unprivileged host uid), noexec size-capped /tmp',
   },
