@@ -98,6 +98,13 @@ interface Job extends Required<SandboxJob> {
   timer?: ReturnType<typeof setTimeout>;
   /** The checker's verdicts on the scripts, once it has run them. */
   checked?: unknown[];
+  /**
+   * Where the relay between worker and checker stands: `none` (no scripts), `loading` (the
+   * worker is loading the candidate), `checking` (the checker runs the tests; `calling` while
+   * one call awaits the candidate's answer), `ending` (the final reply is due). A worker line
+   * that does not fit the state fails the job: no message can be slipped in out of turn.
+   */
+  relay: 'none' | 'loading' | 'checking' | 'calling' | 'ending';
 }
 
 /** The trusted process that runs a worker's script tests (one per worker, started on first use). */
@@ -231,13 +238,15 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function onLoaded(w: Worker, job: Job, loaded: unknown): void {
     const l = (typeof loaded === 'object' && loaded !== null ? loaded : {}) as { load?: unknown; names?: unknown; values?: unknown };
     const names = Array.isArray(l.names) ? l.names.filter((n): n is string => typeof n === 'string') : [];
-    if (l.load !== null || job.scripts.length === 0) {
+    if (l.load !== null) {
+      job.relay = 'ending';
       w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
       return;
     }
+    job.relay = 'checking';
     const c = (w.checker ??= spawnChecker(w));
     const values = typeof l.values === 'object' && l.values !== null && !Array.isArray(l.values) ? l.values : {};
-    c.proc.stdin.write(`${JSON.stringify({ tests: job.scripts, names, values })}\n`);
+    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values })}\n`);
   }
 
   function spawnChecker(w: Worker): Checker {
@@ -261,19 +270,24 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       while ((nl = c.buf.indexOf('\n')) >= 0) {
         const line = c.buf.slice(0, nl);
         c.buf = c.buf.slice(nl + 1);
-        let msg: { call?: unknown; done?: unknown };
+        let msg: { job?: unknown; call?: unknown; done?: unknown };
         try {
           msg = JSON.parse(line) as typeof msg;
         } catch {
           continue;
         }
         const job = w.job;
-        if (!job || w.checker !== c) continue;
-        if ('call' in msg) {
+        if (!job || w.checker !== c || msg.job !== job.id) continue;
+        if ('call' in msg && job.relay === 'checking') {
+          job.relay = 'calling';
           w.proc.stdin.write(`${JSON.stringify({ id: job.id, call: msg.call })}\n`);
-        } else if (Array.isArray(msg.done)) {
+        } else if (Array.isArray(msg.done) && job.relay === 'checking') {
+          job.relay = 'ending';
           job.checked = msg.done as unknown[];
           w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+        } else {
+          failJob(w, 'test checker out of step with the worker');
+          return;
         }
       }
     });
@@ -340,13 +354,14 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         w.ready = true;
         startFailures = 0;
         hold(w, false);
-      } else if (w.job && msg.id === w.job.id && 'loaded' in msg) {
+      } else if (w.job && msg.id === w.job.id && 'loaded' in msg && w.job.relay === 'loading') {
         onLoaded(w, w.job, msg.loaded);
-      } else if (w.job && msg.id === w.job.id && 'ret' in msg) {
+      } else if (w.job && msg.id === w.job.id && 'ret' in msg && w.job.relay === 'calling') {
         // The candidate's answer to the checker's call: plain JSON, decoded strictly by the checker.
         if (!w.checker || w.checker.dead) return failJob(w, 'test checker ended during the job');
+        w.job.relay = 'checking';
         w.checker.proc.stdin.write(`${JSON.stringify({ ret: msg.ret, out: typeof msg.out === 'string' ? msg.out : '' })}\n`);
-      } else if (w.job && msg.id === w.job.id) {
+      } else if (w.job && msg.id === w.job.id && !('loaded' in msg) && !('ret' in msg) && (w.job.relay === 'none' || w.job.relay === 'ending')) {
         const job = w.job;
         w.job = null;
         clearTimeout(job.timer);
@@ -418,7 +433,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         if (closing) return resolve(failed(spec, 'sandbox closed', true));
         if (broken) return resolve(failed(spec, broken, true));
         const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])] };
-        queue.push({ id: nextId++, ...job, resolve });
+        queue.push({ id: nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none' });
         pump();
       });
     },

@@ -13,10 +13,10 @@ candidate; what the candidate printed during the call comes back as a string, an
 the test's `sys.stdout` here, where the test compares it itself.
 
 Protocol with Node (JSON lines; the checker's own stdout is kept for it, tests print elsewhere):
-  Node -> checker  {"tests": [source, ...], "names": [name, ...], "values": {name: tagged}}
-  checker -> Node  {"call": {"fn": name, "args": [tagged], "kwargs": [[name, tagged]], "stdin": str|null}}
+  Node -> checker  {"job": id, "tests": [source, ...], "names": [name, ...], "values": {name: tagged}}
+  checker -> Node  {"job": id, "call": {"fn": name, "args": [tagged], "kwargs": [[name, tagged]], "stdin": str|null}}
   Node -> checker  {"ret": {"v": tagged} | {"err": str, "etype": str} | {"gone": str}, "out": str}
-  checker -> Node  {"done": [{"ok": bool, "out": str}, ...]}
+  checker -> Node  {"job": id, "done": [{"ok": bool, "out": str}, ...]}
 """
 import ast
 import builtins
@@ -161,7 +161,8 @@ def decode(raw, depth=0):
 class Run:
     """One job: the stubs share whether the candidate is still there to answer."""
 
-    def __init__(self):
+    def __init__(self, job):
+        self.job = job
         self.gone = None
 
     def stub(self, name):
@@ -172,7 +173,7 @@ class Run:
                 raise CandidateGone(run.gone)
             # What is left of the test's stdin (empty unless the test replaced sys.stdin).
             stdin = sys.stdin.read() if sys.stdin is not None else ''
-            send({'call': {'fn': name, 'args': [encode(a) for a in args],
+            send({'job': run.job, 'call': {'fn': name, 'args': [encode(a) for a in args],
                            'kwargs': [[k, encode(v)] for k, v in kwargs.items()], 'stdin': stdin or None}})
             msg = receive()
             ret = msg.get('ret') if type(msg) is dict else None
@@ -226,8 +227,8 @@ def usable(n):
     return type(n) is str and n.isidentifier() and not keyword.iskeyword(n) and n not in BUILTIN_NAMES and not n.startswith('__')
 
 
-def run_tests(tests, names, values):
-    run = Run()
+def run_tests(job, tests, names, values):
+    run = Run(job)
     # Only names a test reads: functions become stubs, constants their decoded plain value.
     candidate_names = {n for n in names if usable(n)}
     constants, modules = {}, {}
@@ -278,10 +279,10 @@ def main():
     while True:
         job = receive()
         try:
-            results = run_tests(job['tests'], job.get('names') or [], job.get('values') or {})
+            results = run_tests(job.get('job'), job['tests'], job.get('names') or [], job.get('values') or {})
         except Exception as exc:  # noqa: BLE001
             results = [{'ok': False, 'out': f'checker error: {describe(exc)}'} for _ in job.get('tests', [])]
-        send({'done': results})
+        send({'job': job.get('job') if type(job) is dict else None, 'done': results})
 
 
 if __name__ == '__main__':
