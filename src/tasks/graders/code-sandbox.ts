@@ -112,6 +112,9 @@ interface Checker {
   readonly proc: ChildProcessWithoutNullStreams;
   buf: string;
   dead: boolean;
+  /** It said {"ready": true}: a death before that is the harness's failure, not the candidate's. */
+  ready: boolean;
+  stderr: string;
 }
 
 interface Worker {
@@ -252,15 +255,17 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function spawnChecker(w: Worker): Checker {
     const spec = launch.checker;
     const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
-    const c: Checker = { proc, buf: '', dead: false };
+    const c: Checker = { proc, buf: '', dead: false, ready: false, stderr: '' };
     proc.stdout.setEncoding('utf8');
-    proc.stderr.on('data', () => {});
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (chunk: string) => { c.stderr = (c.stderr + chunk).slice(-500); });
     proc.stdin.on('error', () => {});
     const gone = (): void => {
       if (c.dead) return;
       c.dead = true;
       if (w.checker === c) w.checker = null;
-      if (w.job) failJob(w, 'test checker ended during the job');
+      const tail = c.stderr.trim().split('\n').pop() ?? '';
+      if (w.job) failJob(w, c.ready ? 'test checker ended during the job' : `test checker failed to start${tail ? `: ${tail}` : ''}`, !c.ready);
     };
     proc.on('error', gone);
     proc.on('exit', gone);
@@ -274,6 +279,10 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         try {
           msg = JSON.parse(line) as typeof msg;
         } catch {
+          continue;
+        }
+        if ((msg as { ready?: unknown }).ready === true) {
+          c.ready = true;
           continue;
         }
         const job = w.job;
@@ -296,13 +305,13 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   }
 
   /** Give up on the worker's job (the worker is killed: it may be waiting on a relay that never comes). */
-  function failJob(w: Worker, why: string): void {
+  function failJob(w: Worker, why: string, infrastructure = false): void {
     const job = w.job;
     if (!job) return;
     w.job = null;
     clearTimeout(job.timer);
     killGroup(w);
-    job.resolve(failed(job, why, false));
+    job.resolve(failed(job, why, infrastructure));
     pump();
   }
 
