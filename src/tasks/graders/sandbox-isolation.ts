@@ -107,7 +107,9 @@ function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: str
     }
     args.push('--ro-bind', p, p);
   }
-  args.push('--ro-bind', script, target, '--perms', '1777', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
+  // /tmp is the worker's: each candidate writes only in the temp dir the worker made for it, so
+  // nothing it leaves behind outlives its job for the next candidate to find.
+  args.push('--ro-bind', script, target, '--perms', '0755', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
   args.push('--clearenv', '--chdir', '/tmp', '--setenv', 'HOME', '/tmp');
   for (const [k, v] of Object.entries(BASE_ENV)) args.push('--setenv', k, v);
   return args;
