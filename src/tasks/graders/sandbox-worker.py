@@ -76,12 +76,6 @@ BLOCKED_EVENTS = ('socket.', 'ctypes.', 'subprocess.', 'os.exec', 'os.spawn', 'o
                   'os.fork', 'os.forkpty', 'os.system', 'pty.', 'gc.', 'sys.remote_exec',
                   'sys._current_frames', 'sys.settrace', 'sys.setprofile',
                   'cpython.PyInterpreterState_', 'sys.addaudithook')
-# Script harness only: frames would show the test's own code and locals (its expected values).
-# Refused as ValueError/AttributeError, which stdlib callers (namedtuple, typing) already tolerate.
-FRAME_EVENTS = ('sys._getframe', 'sys._getframemodulename')
-BLOCKED_ATTRS = ('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'gi_code', 'cr_code', 'ag_code', 'f_code')
-# Function attributes that would change what an already-captured function does.
-FUNCTION_ATTRS = ('__code__', '__defaults__', '__kwdefaults__', '__globals__', '__closure__')
 BLOCKED_IMPORTS = ('_posixsubprocess', '_ctypes', 'ctypes', '_multiprocessing', '_xxsubinterpreters')
 # audit event -> (argument positions that are written, argument positions that are read)
 PATH_EVENTS = {
@@ -115,23 +109,20 @@ def set_limit(res, soft, hard=None):
         pass
 
 
-def make_guard(tmp, own_pid, guard_verdict):
+def make_guard(tmp, own_pid):
     """Audit hook confining the process. It looks up no global name: everything it uses is bound
     in its closure (immutable tuples, C functions), so rebinding module globals or patching
     builtins cannot switch it off. Paths are normalized lexically (no Python-level realpath the
     candidate could patch); creating symlinks and hard links is refused, so lexical is enough."""
     fspath, getcwd = os.fspath, os.getcwd
     isinstance_, str_, bytes_, int_, len_, tuple_, bool_ = isinstance, str, bytes, int, len, tuple, bool
-    blocked_events, blocked_attrs, blocked_imports = BLOCKED_EVENTS, BLOCKED_ATTRS, BLOCKED_IMPORTS
-    function_attrs, type_ = FUNCTION_ATTRS, type
-    mappingproxy_get = type(type.__dict__).get
-    type_dict = type.__dict__['__dict__'].__get__
+    blocked_events, blocked_imports = BLOCKED_EVENTS, BLOCKED_IMPORTS
     path_events = tuple(PATH_EVENTS.items())
     write_flags, devices = WRITE_FLAGS, DEVICES
     write_roots = (os.path.realpath(tmp),)
     code_roots = tuple(sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix) if p}))
     read_roots = write_roots + code_roots
-    perm, value_error, attribute_error, frame_events = PermissionError, ValueError, AttributeError, FRAME_EVENTS
+    perm = PermissionError
 
     def normal(path):
         p = fspath(path)
@@ -165,21 +156,6 @@ def make_guard(tmp, own_pid, guard_verdict):
     def hook(event, args):
         if str_.startswith(event, blocked_events):
             raise perm('sandbox: ' + event + ' is not allowed')
-        if not guard_verdict:
-            pass
-        elif str_.startswith(event, frame_events):
-            raise value_error('sandbox: frames are not available')
-        elif event == 'object.__getattr__':
-            if len_(args) > 1 and isinstance_(args[1], str_) and args[1] in blocked_attrs:
-                raise attribute_error('sandbox: reading ' + args[1] + ' is not allowed')
-        elif event == 'object.__setattr__' or event == 'object.__delattr__':
-            # Candidates may change their own classes, never a function's code or a stdlib class.
-            target = args[0] if len_(args) > 0 else None
-            name = args[1] if len_(args) > 1 else None
-            if name in function_attrs:
-                raise perm('sandbox: changing a function is not allowed')
-            if isinstance_(target, type_) and mappingproxy_get(type_dict(target), '__module__') != '__candidate__':
-                raise perm('sandbox: changing a class the candidate did not write is not allowed')
         if event == 'import':
             if len_(args) > 0 and args[0] in blocked_imports:
                 raise perm('sandbox: this import is not allowed')
@@ -219,7 +195,8 @@ def make_guard(tmp, own_pid, guard_verdict):
 
 
 def disarm_frame_leaks():
-    """Signal handlers receive frames; replace the only ways to install one before candidates run."""
+    """No signal handlers or trace hooks for candidates (defence in depth: their frames hold no test
+    now, but a handler could still interrupt the child's own record writing)."""
     def refuse(*_a, **_k):
         raise PermissionError('sandbox: signal handlers are not allowed')
     import _signal
@@ -443,7 +420,7 @@ def probe_child(req, rep, tmp):
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
-    sys.addaudithook(make_guard(tmp, os.getpid(), False))
+    sys.addaudithook(make_guard(tmp, os.getpid()))
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
@@ -510,7 +487,7 @@ def call_child(req, rep, tmp):
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
-    sys.addaudithook(make_guard(tmp, os.getpid(), False))
+    sys.addaudithook(make_guard(tmp, os.getpid()))
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
