@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { createCodeGrader } from '../../src/tasks/graders/index';
+import { createCodeGrader, type CodeGrader } from '../../src/tasks/graders/index';
+import { stdioAssert } from '../../src/tasks/datasets/codecontests';
 import type { Task } from '../../src/tasks/task';
 
 const TESTS = [
@@ -33,19 +34,46 @@ function candidate(i: number): string {
   return `\`\`\`python\n${variants[i % variants.length]}\n\`\`\``;
 }
 
-/** Graded candidates per second through the sandbox pool (200 small candidates, mixed pass/fail). */
+/** The same function under tests that cannot be split into value checks: a loop, a HumanEval check(). */
+const scriptTask: Task = {
+  ...task,
+  id: 'bench-0001',
+  hidden: {
+    ...task.hidden,
+    tests: [
+      'for n in range(8):\n    assert clamp_sum(list(range(n)), 10) == min(n * (n - 1) // 2, 10)',
+      'def check(candidate):\n    xs = [3, 4]\n    r = candidate(xs, 100)\n    assert r == 7\n    assert candidate([], 0) == 0\n\ncheck(clamp_sum)',
+    ],
+  },
+};
+
+/** A stdin/stdout task in CodeContests' form: main() reads two lines and prints clamp_sum. */
+const stdioTask: Task = {
+  ...task,
+  id: 'bench-0002',
+  hidden: { ...task.hidden, tests: [stdioAssert('1 2 3\n10\n', '6\n'), stdioAssert('5 6\n10\n', '10\n'), stdioAssert('-4 1\n0\n', '-3\n')] },
+};
+const MAIN = '\ndef main():\n    xs = [int(t) for t in input().split()]\n    print(clamp_sum(xs, int(input())))';
+const withMain = (c: string) => c.replace(/\n```$/, `${MAIN}\n\`\`\``);
+
+async function measure(grader: CodeGrader, label: string, t: Task, make: (i: number) => string, n: number): Promise<void> {
+  await grader.grade(make(0), t); // warm-up: worker start-up is paid once per pool
+  const start = performance.now();
+  const grades = await Promise.all(Array.from({ length: n }, (_, i) => grader.grade(make(i), t)));
+  const seconds = (performance.now() - start) / 1000;
+  const passed = grades.filter((g) => g.correct).length;
+  console.log(`${label}: graded ${n} candidates (${passed} passed, ${n - passed} failed) in ${seconds.toFixed(2)} s`);
+  console.log(`${label}: throughput ${(n / seconds).toFixed(1)} candidates/s with 2 workers`);
+}
+
+/** Graded candidates per second through the sandbox pool (small candidates, mixed pass/fail), per test mode. */
 export async function benchCodeGrader(): Promise<void> {
-  const n = 200;
   const grader = createCodeGrader({ workers: 2, timeoutMs: 2000 });
   try {
     console.log(`isolation: ${grader.isolation.mode} — ${grader.isolation.summary}`);
-    await grader.grade(candidate(0), task); // warm-up: worker start-up is paid once per pool
-    const start = performance.now();
-    const grades = await Promise.all(Array.from({ length: n }, (_, i) => grader.grade(candidate(i), task)));
-    const seconds = (performance.now() - start) / 1000;
-    const passed = grades.filter((g) => g.correct).length;
-    console.log(`graded ${n} candidates (${passed} passed, ${n - passed} failed) in ${seconds.toFixed(2)} s`);
-    console.log(`throughput: ${(n / seconds).toFixed(1)} candidates/s with 2 workers`);
+    await measure(grader, 'value checks', task, candidate, 200);
+    await measure(grader, 'script tests', scriptTask, candidate, 100);
+    await measure(grader, 'stdin/stdout', stdioTask, (i) => withMain(candidate(i)), 100);
   } finally {
     await grader.close();
   }

@@ -1,7 +1,8 @@
 /**
  * Code grader: pass@1 of a Python candidate against the task's hidden assert tests, run in the
  * sandbox pool. Reward 1 iff every hidden test passes. Each test is split (outside the sandbox)
- * into probes whose values are compared here, or kept as a guarded script (test-plan.ts).
+ * into probes whose values are compared here, or kept as a script the trusted checker runs, each
+ * call to the candidate answered with plain data by the candidate's own process (test-plan.ts).
  */
 import { InfrastructureError, isInfrastructureError } from '../../core/infra-error';
 import type { Grade, Grader, Task } from '../task';

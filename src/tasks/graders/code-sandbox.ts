@@ -1,7 +1,11 @@
 /**
- * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the verdict
- * protocol and what it guards against). Jobs travel as JSON lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
- * answering is killed (whole process group) and replaced; its job comes back as a failed result.
+ * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the protocol and
+ * docs/sandbox-threat-model.md for what it guards against). Jobs travel as JSON lines; each
+ * worker runs one job at a time and extra jobs queue. A job's script tests run in the worker's
+ * trusted checker (sandbox-checker.py, its own process outside the sandbox): this pool relays
+ * each call the checker makes to the worker and the candidate's plain-data answer back. A worker
+ * that crashes or stops answering is killed (whole process group, and its checker) and replaced;
+ * its job comes back as a failed result.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -43,7 +47,10 @@ export interface SandboxJob {
   readonly setup?: string;
   /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
   readonly probes?: readonly string[];
-  /** Arbitrary test statements, each run in a fresh interpreter that guards its own verdict. */
+  /**
+   * Arbitrary test programs, run in the trusted checker process (sandbox-checker.py); each call
+   * they make to a candidate function is answered, as plain data, by the candidate's process.
+   */
   readonly scripts?: readonly string[];
 }
 
@@ -89,10 +96,32 @@ interface Job extends Required<SandboxJob> {
   readonly id: number;
   readonly resolve: (r: SandboxResult) => void;
   timer?: ReturnType<typeof setTimeout>;
+  /** The checker's verdicts on the scripts, once it has run them. */
+  checked?: unknown[];
+  /**
+   * Where the relay between worker and checker stands: `none` (no scripts), `loading` (the
+   * worker is loading the candidate), `checking` (the checker runs the tests; `calling` while
+   * one call awaits the candidate's answer), `ending` (the final reply is due). A worker line
+   * that does not fit the state fails the job: no message can be slipped in out of turn.
+   */
+  relay: 'none' | 'loading' | 'checking' | 'calling' | 'ending';
+}
+
+/** The trusted process that runs a worker's script tests (one per worker, started on first use). */
+interface Checker {
+  readonly proc: ChildProcessWithoutNullStreams;
+  buf: string;
+  dead: boolean;
+  /** It said {"ready": true}: a death before that is the harness's failure, not the candidate's. */
+  ready: boolean;
+  stderr: string;
 }
 
 interface Worker {
   readonly proc: ChildProcessWithoutNullStreams;
+  /** The uid its candidates run as (when the worker may change uid). */
+  readonly uid: number;
+  checker: Checker | null;
   ready: boolean;
   job: Job | null;
   /** Set once we have decided to kill it: never dispatch to it again. */
@@ -109,6 +138,12 @@ const MAX_START_FAILURES = 3;
 const MAX_LINE = 16 * 1024 * 1024;
 /** Default wall backstop: a candidate on a machine ten times oversubscribed still gets its CPU time. */
 const DEFAULT_WALL_FACTOR = 10;
+/**
+ * Candidates of one worker run under a uid no other worker of any pool in this process uses (RLIMIT_NPROC
+ * counts per uid): a high range, offset by the Node pid so two processes on one host rarely meet.
+ */
+const UID_BASE = 200_000 + (process.pid % 4096) * 256;
+let uidCounter = 0;
 
 function failed(job: SandboxJob, failure: string, infrastructure: boolean): SandboxResult {
   return {
@@ -122,8 +157,9 @@ function failed(job: SandboxJob, failure: string, infrastructure: boolean): Sand
  * Idle workers must not keep Node alive (a forgotten `close()` would hang the process), but a
  * worker that is starting for a queued job, or running one, must: its reply is awaited.
  */
-function hold(w: Worker, on: boolean): void {
-  for (const h of [w.proc, w.proc.stdout, w.proc.stdin, w.proc.stderr] as unknown[]) {
+function hold(w: Pick<Worker, 'proc' | 'checker'>, on: boolean): void {
+  const procs = w.checker && !w.checker.dead ? [w.proc, w.checker.proc] : [w.proc];
+  for (const h of procs.flatMap((p) => [p, p.stdout, p.stdin, p.stderr]) as unknown[]) {
     const handle = h as { ref?: () => void; unref?: () => void };
     if (on) handle.ref?.();
     else handle.unref?.();
@@ -132,6 +168,9 @@ function hold(w: Worker, on: boolean): void {
 
 interface WorkerReply {
   id?: unknown;
+  loaded?: unknown;
+  ret?: unknown;
+  out?: unknown;
   error?: unknown;
   load?: unknown;
   probes?: unknown;
@@ -158,7 +197,7 @@ function toResult(job: Job, msg: WorkerReply): SandboxResult {
   const loadError = typeof msg.load === 'string' ? msg.load : null;
   const violation = typeof msg.violation === 'string' ? msg.violation : null;
   const rawProbes = Array.isArray(msg.probes) ? (msg.probes as unknown[]) : [];
-  const rawScripts = Array.isArray(msg.scripts) ? (msg.scripts as unknown[]) : [];
+  const rawScripts = job.checked ?? [];
   const why = violation ? `protocol violation (${violation})` : timedOut ? 'timeout' : exit ? `candidate ${exit}` : loadError ? 'candidate failed to load' : 'candidate exited before reporting';
   // A violation voids every record of the job: whatever came before it may be forged too.
   const probes = job.probes.map((_, i) => (violation ? null : toProbe(rawProbes[i])));
@@ -186,7 +225,98 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   let broken: string | null = null;
   let closing: Promise<void> | null = null;
 
+  function killChecker(w: Worker): void {
+    const c = w.checker;
+    w.checker = null;
+    if (!c || c.dead || c.proc.pid === undefined) return;
+    c.dead = true;
+    try {
+      process.kill(-c.proc.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** The worker has loaded the candidate for the scripts: hand them, and its names, to the checker. */
+  function onLoaded(w: Worker, job: Job, loaded: unknown): void {
+    const l = (typeof loaded === 'object' && loaded !== null ? loaded : {}) as { load?: unknown; names?: unknown; values?: unknown };
+    const names = Array.isArray(l.names) ? l.names.filter((n): n is string => typeof n === 'string') : [];
+    if (l.load !== null) {
+      job.relay = 'ending';
+      w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+      return;
+    }
+    job.relay = 'checking';
+    const c = (w.checker ??= spawnChecker(w));
+    const values = typeof l.values === 'object' && l.values !== null && !Array.isArray(l.values) ? l.values : {};
+    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values })}\n`);
+  }
+
+  function spawnChecker(w: Worker): Checker {
+    const spec = launch.checker;
+    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
+    const c: Checker = { proc, buf: '', dead: false, ready: false, stderr: '' };
+    proc.stdout.setEncoding('utf8');
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (chunk: string) => { c.stderr = (c.stderr + chunk).slice(-500); });
+    proc.stdin.on('error', () => {});
+    const gone = (): void => {
+      if (c.dead) return;
+      c.dead = true;
+      if (w.checker === c) w.checker = null;
+      const tail = c.stderr.trim().split('\n').pop() ?? '';
+      if (w.job) failJob(w, c.ready ? 'test checker ended during the job' : `test checker failed to start${tail ? `: ${tail}` : ''}`, !c.ready);
+    };
+    proc.on('error', gone);
+    proc.on('exit', gone);
+    proc.stdout.on('data', (chunk: string) => {
+      c.buf += chunk;
+      let nl: number;
+      while ((nl = c.buf.indexOf('\n')) >= 0) {
+        const line = c.buf.slice(0, nl);
+        c.buf = c.buf.slice(nl + 1);
+        let msg: { job?: unknown; call?: unknown; done?: unknown };
+        try {
+          msg = JSON.parse(line) as typeof msg;
+        } catch {
+          continue;
+        }
+        if ((msg as { ready?: unknown }).ready === true) {
+          c.ready = true;
+          continue;
+        }
+        const job = w.job;
+        if (!job || w.checker !== c || msg.job !== job.id) continue;
+        if ('call' in msg && job.relay === 'checking') {
+          job.relay = 'calling';
+          w.proc.stdin.write(`${JSON.stringify({ id: job.id, call: msg.call })}\n`);
+        } else if (Array.isArray(msg.done) && job.relay === 'checking') {
+          job.relay = 'ending';
+          job.checked = msg.done as unknown[];
+          w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+        } else {
+          failJob(w, 'test checker out of step with the worker');
+          return;
+        }
+      }
+    });
+    hold({ proc, checker: null }, w.job !== null);
+    return c;
+  }
+
+  /** Give up on the worker's job (the worker is killed: it may be waiting on a relay that never comes). */
+  function failJob(w: Worker, why: string, infrastructure = false): void {
+    const job = w.job;
+    if (!job) return;
+    w.job = null;
+    clearTimeout(job.timer);
+    killGroup(w);
+    job.resolve(failed(job, why, infrastructure));
+    pump();
+  }
+
   function killGroup(w: Worker): void {
+    killChecker(w);
     w.retired = true;
     const pid = w.proc.pid;
     if (pid === undefined) return;
@@ -198,10 +328,12 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   }
 
   function spawnWorker(): void {
-    const proc = spawn(launch.command, [...launch.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...launch.env }, cwd: tmpdir() });
+    const uid = UID_BASE + (uidCounter++ % 256);
+    const spec = launch.worker(uid);
+    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
     let markExited = (): void => {};
     const exited = new Promise<void>((res) => { markExited = res; });
-    const w: Worker = { proc, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
+    const w: Worker = { proc, uid, checker: null, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
     workers.push(w);
     hold(w, true); // only spawned when a job is waiting; released once ready and idle
     proc.stdout.setEncoding('utf8');
@@ -231,7 +363,14 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         w.ready = true;
         startFailures = 0;
         hold(w, false);
-      } else if (w.job && msg.id === w.job.id) {
+      } else if (w.job && msg.id === w.job.id && 'loaded' in msg && w.job.relay === 'loading') {
+        onLoaded(w, w.job, msg.loaded);
+      } else if (w.job && msg.id === w.job.id && 'ret' in msg && w.job.relay === 'calling') {
+        // The candidate's answer to the checker's call: plain JSON, decoded strictly by the checker.
+        if (!w.checker || w.checker.dead) return failJob(w, 'test checker ended during the job');
+        w.job.relay = 'checking';
+        w.checker.proc.stdin.write(`${JSON.stringify({ ret: msg.ret, out: typeof msg.out === 'string' ? msg.out : '' })}\n`);
+      } else if (w.job && msg.id === w.job.id && !('loaded' in msg) && !('ret' in msg) && (w.job.relay === 'none' || w.job.relay === 'ending')) {
         const job = w.job;
         w.job = null;
         clearTimeout(job.timer);
@@ -249,6 +388,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function onDeath(w: Worker, reason: string): void {
     if (w.dead) return;
     w.dead = true;
+    killChecker(w);
     // No group kill here: the pid is already reaped and could be reused. Leftovers die with their
     // namespace (bwrap --die-with-parent, unshare --kill-child) or sit in the candidate's own group.
     w.retired = true;
@@ -291,7 +431,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       job.resolve(failed(job, `timeout after ${timeoutMs} ms (sandbox worker stopped answering and was restarted)`, false));
       pump();
     }, hardDeadlineMs);
-    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, scripts: job.scripts, timeoutMs, wallMs, memoryMb })}\n`);
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, code: job.code, setup: job.setup, probes: job.probes, calls: job.scripts.length > 0, timeoutMs, wallMs, memoryMb })}\n`);
   }
 
   return {
@@ -302,7 +442,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
         if (closing) return resolve(failed(spec, 'sandbox closed', true));
         if (broken) return resolve(failed(spec, broken, true));
         const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])] };
-        queue.push({ id: nextId++, ...job, resolve });
+        queue.push({ id: nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none' });
         pump();
       });
     },

@@ -23,21 +23,33 @@ export interface SandboxIsolation {
   readonly summary: string;
 }
 
-/** Everything needed to spawn one worker. */
-export interface WorkerLaunch {
+/** One process to spawn. */
+export interface ProcessLaunch {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+}
+
+/** Everything needed to spawn one worker, and the trusted test checker that goes with it. */
+export interface WorkerLaunch {
+  /** The worker whose candidates run as `uid` (when the worker may change uid). */
+  worker(uid: number): ProcessLaunch;
+  /** The checker: runs the tests, outside the worker's sandbox (its own bubblewrap when there is one). */
+  readonly checker: ProcessLaunch;
   readonly isolation: SandboxIsolation;
 }
 
 /** Where the Python worker script ships: next to this file, as plain text. */
 const WORKER_SCRIPT = fileURLToPath(new URL('./sandbox-worker.py', import.meta.url));
 const SANDBOX_SCRIPT = '/opt/evochamber/sandbox-worker.py';
+const CHECKER_SCRIPT = fileURLToPath(new URL('./sandbox-checker.py', import.meta.url));
+const SANDBOXED_CHECKER = '/opt/evochamber/sandbox-checker.py';
+/** Size of the candidates' RAM-backed /tmp. */
+const TMP_BYTES = 64 * 1024 * 1024;
 /** -s: no user site-packages; -B: no .pyc writes. -E is left out so PYTHONHASHSEED applies. */
 const PY_FLAGS = ['-s', '-B'];
 const BASE_ENV = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONHASHSEED: '0' };
-const PER_JOB = 'per job: fork + setsid, fresh temp dir, rlimits (AS, CPU, FSIZE, NOFILE, NPROC), audit hook';
+const PER_JOB = 'per job: fork + setsid, fresh temp dir, rlimits (AS, CPU, FSIZE, NOFILE, NPROC), audit hook (no native code from outside the Python install); tests run in a separate checker process';
 
 let warned = false;
 
@@ -67,9 +79,12 @@ export function resolvePython(python = 'python3'): PythonInstall {
   return { executable, prefixes: [...prefixes].map((p) => (existsSync(p) ? realpathSync(p) : p)) };
 }
 
-/** Read-only view of the host for bubblewrap: /usr, the /lib-style links, the Python install. */
-function bwrapArgs(py: PythonInstall): string[] {
-  const args = ['--unshare-all', '--die-with-parent', '--ro-bind', '/usr', '/usr'];
+/**
+ * Read-only view of the host for bubblewrap: /usr, the /lib-style links, the Python install, a
+ * size-capped /tmp. `namespaces` says which namespaces to create (see `SANDBOX_MODES`).
+ */
+function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: string, target: string): string[] {
+  const args = [...namespaces, '--die-with-parent', '--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
     if (!existsSync(dir)) continue;
     const st = lstatSync(dir);
@@ -79,12 +94,64 @@ function bwrapArgs(py: PythonInstall): string[] {
   const outsideUsr = py.prefixes.filter((p) => p !== '/usr' && !p.startsWith('/usr/')).sort();
   // Bind parents before children, and skip prefixes already inside another bound prefix.
   const binds = outsideUsr.filter((p, k) => !outsideUsr.slice(0, k).some((q) => p.startsWith(`${q}/`)));
-  for (const p of binds) args.push('--ro-bind', p, p);
-  args.push('--ro-bind', WORKER_SCRIPT, SANDBOX_SCRIPT, '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
+  // Directories above a bound prefix (e.g. /root for a pyenv install) are made traversable, so a
+  // candidate under its own uid can still reach the interpreter's standard library.
+  const made = new Set<string>();
+  for (const p of binds) {
+    const parts = p.split('/').filter(Boolean);
+    for (let k = 1; k < parts.length; k++) {
+      const dir = `/${parts.slice(0, k).join('/')}`;
+      if (made.has(dir) || ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64'].includes(dir)) continue;
+      made.add(dir);
+      args.push('--perms', '0755', '--dir', dir);
+    }
+    args.push('--ro-bind', p, p);
+  }
+  // /tmp is the worker's: each candidate writes only in the temp dir the worker made for it, so
+  // nothing it leaves behind outlives its job for the next candidate to find.
+  args.push('--ro-bind', script, target, '--perms', '0755', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
   args.push('--clearenv', '--chdir', '/tmp', '--setenv', 'HOME', '/tmp');
   for (const [k, v] of Object.entries(BASE_ENV)) args.push('--setenv', k, v);
   return args;
 }
+
+/**
+ * How the worker's bubblewrap is set up, strongest first; the first that works on this host wins.
+ * - `root`: Node runs as root. No user namespace: the worker is root in its own mount, pid, net,
+ *   ipc and uts namespaces, remounts /tmp noexec, then keeps only CAP_SETUID/CAP_SETGID (to become
+ *   the candidate's uid) and CAP_KILL (to end it), so each candidate runs under an unprivileged
+ *   uid of its own (RLIMIT_NPROC binds; it cannot signal or trace the worker).
+ * - `userns`: an unprivileged host. A user namespace as bubblewrap makes it; /tmp remounted
+ *   noexec, then every capability dropped. Worker and candidate share the one mapped uid, which
+ *   is not root on the host, so RLIMIT_NPROC binds.
+ * - `plain`: the user namespace alone, when remounting is refused: /tmp stays executable.
+ */
+const REMOUNT = 'mount -o remount,bind,noexec,nosuid,nodev /tmp && exec setpriv --inh-caps=-all --ambient-caps=-all';
+/** What the first step needs: remount /tmp (SYS_ADMIN), then shrink the bounding set (SETPCAP). */
+const REMOUNT_CAPS = ['--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP'];
+const SANDBOX_MODES = [
+  {
+    name: 'root',
+    when: () => process.getuid?.() === 0,
+    namespaces: ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL', ...REMOUNT_CAPS],
+    wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all,+setuid,+setgid,+kill "$@"`, 'sh', ...cmd],
+    summary: 'own uid per worker for candidates (not root), noexec size-capped /tmp',
+  },
+  {
+    name: 'userns',
+    when: () => true,
+    namespaces: ['--unshare-all', '--unshare-user', '--uid', '0', '--gid', '0', ...REMOUNT_CAPS],
+    wrap: (cmd: string[]) => ['/bin/sh', '-c', `${REMOUNT} --bounding-set=-all "$@"`, 'sh', ...cmd],
+    summary: 'user namespace (an unprivileged host uid), noexec size-capped /tmp',
+  },
+  {
+    name: 'plain',
+    when: () => true,
+    namespaces: ['--unshare-all'],
+    wrap: (cmd: string[]) => cmd,
+    summary: 'user namespace, size-capped /tmp (NOT noexec: remount refused)',
+  },
+] as const;
 
 /** Run a probe command; null on success, else a one-line reason. */
 function probe(command: string, args: readonly string[]): string | null {
@@ -117,18 +184,24 @@ export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | '
   const py = resolvePython(opts.python);
   let bwrapProblem = 'disabled by the isolation option';
   if (opts.isolation !== 'fallback') {
-    const args = bwrapArgs(py);
-    bwrapProblem = probe('bwrap', [...args, '--', py.executable, ...PY_FLAGS, '-c', 'print("ok")']) ?? '';
-    if (bwrapProblem === '') {
+    bwrapProblem = '';
+    const checkerArgs = bwrapArgs(py, ['--unshare-all'], CHECKER_SCRIPT, SANDBOXED_CHECKER);
+    for (const mode of SANDBOX_MODES) {
+      if (!mode.when()) continue;
+      const args = bwrapArgs(py, mode.namespaces, WORKER_SCRIPT, SANDBOX_SCRIPT);
+      const problem = probe('bwrap', [...args, '--', ...mode.wrap([py.executable, ...PY_FLAGS, '-c', 'print("ok")'])]);
+      if (problem !== null) {
+        bwrapProblem ||= problem; // the strongest mode's reason is the one worth reading
+        continue;
+      }
       return {
-        command: 'bwrap',
-        args: [...args, '--', py.executable, ...PY_FLAGS, SANDBOX_SCRIPT],
-        env: { ...BASE_ENV, HOME: '/tmp' },
+        worker: (uid) => ({ command: 'bwrap', args: [...args, '--setenv', 'EVO_SANDBOX_UID', String(uid), '--', ...mode.wrap([py.executable, ...PY_FLAGS, SANDBOX_SCRIPT])], env: { ...BASE_ENV, HOME: '/tmp' } }),
+        checker: { command: 'bwrap', args: [...checkerArgs, '--', py.executable, ...PY_FLAGS, SANDBOXED_CHECKER], env: { ...BASE_ENV, HOME: '/tmp' } },
         isolation: {
           mode: 'bwrap',
           networkIsolated: true,
           filesystemIsolated: true,
-          summary: `bubblewrap (no network, read-only /usr + python install only, private /tmp, pid namespace); ${PER_JOB}`,
+          summary: `bubblewrap (${mode.name}: no network, read-only /usr + python install only, pid namespace, ${mode.summary}); ${PER_JOB}`,
         },
       };
     }
@@ -140,7 +213,7 @@ export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | '
     mode: 'fallback',
     networkIsolated: unshare !== null,
     filesystemIsolated: false,
-    summary: `fallback without bubblewrap (${bwrapProblem}): scrubbed env, ${unshare ? 'own network + pid namespace (unshare)' : 'NO network isolation'}; ${PER_JOB}, privilege drop to nobody when root`,
+    summary: `fallback without bubblewrap (${bwrapProblem}): scrubbed env, ${unshare ? 'own network + pid namespace (unshare)' : 'NO network isolation'}; ${PER_JOB}, privilege drop to a per-worker uid when root`,
   };
   if (!warned) {
     warned = true;
@@ -149,10 +222,10 @@ export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | '
       `[evochamber] WARNING: code sandbox runs WITHOUT bubblewrap (${bwrapProblem}). Missing isolation: FILESYSTEM (candidates can read whatever their uid can; only a Python audit hook guards)${net}. Install bubblewrap for real isolation.\n`,
     );
   }
+  const env = { ...BASE_ENV, HOME: tmpdir() };
   return {
-    command: unshare ? 'unshare' : py.executable,
-    args: unshare ? [...unshare, ...worker] : worker.slice(1),
-    env: { ...BASE_ENV, HOME: tmpdir() },
+    worker: (uid) => ({ command: unshare ? 'unshare' : py.executable, args: unshare ? [...unshare, ...worker] : worker.slice(1), env: { ...env, EVO_SANDBOX_UID: String(uid) } }),
+    checker: { command: py.executable, args: [...PY_FLAGS, CHECKER_SCRIPT], env },
     isolation,
   };
 }

@@ -1,31 +1,35 @@
 """EvoChamber code-sandbox worker: a long-lived process that runs untrusted candidates.
 
-Protocol with Node: one JSON job per stdin line {id, code, setup, probes, scripts, timeoutMs,
-wallMs, memoryMb}; one JSON reply per stdout line {id, load, probes, scripts, timedOut, exit,
-violation}. The first line written is {"ready": true}.
+Protocol with Node: one JSON job per stdin line {id, code, setup, probes, calls, timeoutMs,
+wallMs, memoryMb}; one JSON reply per stdout line {id, load, probes, timedOut, exit, violation}.
+The first line written is {"ready": true}. A job with `calls` is interactive: the worker says
+{id, loaded: {load, names}}, then answers each {id, call} from Node with {id, ret, out} until
+Node sends {id, end: true}; only then comes the final reply.
 
-Time limit: the probes and the scripts each get `timeoutMs` of CPU time (user + system, all
+Time limit: the probes and the calls each get `timeoutMs` of CPU time (user + system, all
 threads of the candidate's process, read from /proc/<pid>/stat), so a busy machine slows a
 candidate down without failing it: the same candidate gets the same verdict on an idle host and
 on a loaded one. Wall time is only a backstop (`wallMs`, by default WALL_FACTOR x timeoutMs) for
 candidates that sleep or block; one cut there is a timeout too, the candidate's own doing.
 RLIMIT_CPU stays as the kernel's backstop.
 
-The verdict is never computed where the candidate runs:
+No verdict is computed here, nor anywhere the candidate runs (docs/sandbox-threat-model.md):
 - Probe tests (`probes`, expressions such as `add(1, 2)`): the candidate runs in a forked child
-  that is created BEFORE the job is read, so no test is in its memory. Probes are sent one at a
-  time, each only after the previous value came back; every value returns as tagged plain JSON
-  (exact types) and Node compares it with the expected value, which never enters the sandbox.
-- Script tests (`scripts`, arbitrary Python that cannot be split): they run in a FRESH interpreter
-  (`--harness` below) that captures compile/exec and snapshots builtins and stdlib modules before
-  the candidate loads, gets each test only after the previous verdict, echoes a per-test nonce the
-  candidate never sees, and fails any test after which a builtin or stdlib function was replaced.
-A missing record, an extra or malformed line, a wrong nonce, or an early exit is a failure.
+  created BEFORE the job is read. Probes are sent one at a time; every value returns as tagged
+  plain JSON (exact types) and Node compares it with the expected value, which never enters
+  the sandbox.
+- Every other test (loops of asserts, HumanEval check(), stdin/stdout) runs in the checker
+  (sandbox-checker.py), a trusted process outside this sandbox. Each call the test makes to a
+  candidate function reaches the candidate's own forked child (`call_child`) as plain data,
+  through Node and this worker; the answer, and what the call printed, go back as plain data.
+This worker holds no expected value and no verdict: a candidate that took it over could only
+answer its own calls, which it does anyway.
 
 Containment: bubblewrap around this worker (set up by the Node side) when the host has it; per
-job, a fork with its own session, fresh temp dir, rlimits, dropped privileges and an audit hook
-that refuses network, subprocesses, ctypes, frame introspection and file access outside the
-temp dir. The hook and all harness state live in closures and locals, never in module globals.
+job, a fork with its own session, fresh temp dir, rlimits, dropped privileges (its own uid,
+EVO_SANDBOX_UID, when this worker may change uid) and an audit hook that refuses network,
+subprocesses, ctypes, native code from outside the Python install, and file access outside the
+temp dir.
 """
 import json
 import os
@@ -62,18 +66,16 @@ POLL = (0.01, 0.05)  # shortest and longest wait between two looks at the candid
 CLOCK_TICKS = os.sysconf('SC_CLK_TCK')
 OUTPUT_CAP = 2000
 RECORD_CAP = 4 * MB
+CALL_OUTPUT_CAP = 1 * MB  # what a call may print (a stdin/stdout test's answer)
 NOBODY = 65534
+# The uid candidates run as (Node gives each worker its own, so one worker's candidates cannot
+# signal another's, and RLIMIT_NPROC counts only this worker's candidate).
+SANDBOX_UID = int(os.environ.get('EVO_SANDBOX_UID') or NOBODY)
 
 BLOCKED_EVENTS = ('socket.', 'ctypes.', 'subprocess.', 'os.exec', 'os.spawn', 'os.posix_spawn',
                   'os.fork', 'os.forkpty', 'os.system', 'pty.', 'gc.', 'sys.remote_exec',
                   'sys._current_frames', 'sys.settrace', 'sys.setprofile',
                   'cpython.PyInterpreterState_', 'sys.addaudithook')
-# Script harness only: frames would show the test's own code and locals (its expected values).
-# Refused as ValueError/AttributeError, which stdlib callers (namedtuple, typing) already tolerate.
-FRAME_EVENTS = ('sys._getframe', 'sys._getframemodulename')
-BLOCKED_ATTRS = ('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', '__code__', 'gi_code', 'cr_code', 'ag_code', 'f_code')
-# Function attributes that would change what an already-captured function does.
-FUNCTION_ATTRS = ('__code__', '__defaults__', '__kwdefaults__', '__globals__', '__closure__')
 BLOCKED_IMPORTS = ('_posixsubprocess', '_ctypes', 'ctypes', '_multiprocessing', '_xxsubinterpreters')
 # audit event -> (argument positions that are written, argument positions that are read)
 PATH_EVENTS = {
@@ -107,23 +109,20 @@ def set_limit(res, soft, hard=None):
         pass
 
 
-def make_guard(tmp, own_pid, guard_verdict):
+def make_guard(tmp, own_pid):
     """Audit hook confining the process. It looks up no global name: everything it uses is bound
     in its closure (immutable tuples, C functions), so rebinding module globals or patching
     builtins cannot switch it off. Paths are normalized lexically (no Python-level realpath the
     candidate could patch); creating symlinks and hard links is refused, so lexical is enough."""
     fspath, getcwd = os.fspath, os.getcwd
     isinstance_, str_, bytes_, int_, len_, tuple_, bool_ = isinstance, str, bytes, int, len, tuple, bool
-    blocked_events, blocked_attrs, blocked_imports = BLOCKED_EVENTS, BLOCKED_ATTRS, BLOCKED_IMPORTS
-    function_attrs, type_ = FUNCTION_ATTRS, type
-    mappingproxy_get = type(type.__dict__).get
-    type_dict = type.__dict__['__dict__'].__get__
+    blocked_events, blocked_imports = BLOCKED_EVENTS, BLOCKED_IMPORTS
     path_events = tuple(PATH_EVENTS.items())
     write_flags, devices = WRITE_FLAGS, DEVICES
     write_roots = (os.path.realpath(tmp),)
-    read_roots = write_roots + tuple(sorted({os.path.realpath(p) for p in (
-        sys.prefix, sys.base_prefix, sys.exec_prefix) if p}))
-    perm, value_error, attribute_error, frame_events = PermissionError, ValueError, AttributeError, FRAME_EVENTS
+    code_roots = tuple(sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix) if p}))
+    read_roots = write_roots + code_roots
+    perm = PermissionError
 
     def normal(path):
         p = fspath(path)
@@ -157,24 +156,12 @@ def make_guard(tmp, own_pid, guard_verdict):
     def hook(event, args):
         if str_.startswith(event, blocked_events):
             raise perm('sandbox: ' + event + ' is not allowed')
-        if not guard_verdict:
-            pass
-        elif str_.startswith(event, frame_events):
-            raise value_error('sandbox: frames are not available')
-        elif event == 'object.__getattr__':
-            if len_(args) > 1 and isinstance_(args[1], str_) and args[1] in blocked_attrs:
-                raise attribute_error('sandbox: reading ' + args[1] + ' is not allowed')
-        elif event == 'object.__setattr__' or event == 'object.__delattr__':
-            # Candidates may change their own classes, never a function's code or a stdlib class.
-            target = args[0] if len_(args) > 0 else None
-            name = args[1] if len_(args) > 1 else None
-            if name in function_attrs:
-                raise perm('sandbox: changing a function is not allowed')
-            if isinstance_(target, type_) and mappingproxy_get(type_dict(target), '__module__') != '__candidate__':
-                raise perm('sandbox: changing a class the candidate did not write is not allowed')
         if event == 'import':
             if len_(args) > 0 and args[0] in blocked_imports:
                 raise perm('sandbox: this import is not allowed')
+            # _imp.create_dynamic reports the file it loads: native code only from the install.
+            if len_(args) > 1 and args[1] is not None and not inside(args[1], code_roots):
+                raise perm('sandbox: loading native code from outside the Python install is not allowed')
         elif event == 'open':
             path = args[0] if len_(args) > 0 else None
             mode = args[1] if len_(args) > 1 else None
@@ -208,7 +195,8 @@ def make_guard(tmp, own_pid, guard_verdict):
 
 
 def disarm_frame_leaks():
-    """Signal handlers receive frames; replace the only ways to install one before candidates run."""
+    """No signal handlers or trace hooks for candidates (defence in depth: their frames hold no test
+    now, but a handler could still interrupt the child's own record writing)."""
     def refuse(*_a, **_k):
         raise PermissionError('sandbox: signal handlers are not allowed')
     import _signal
@@ -222,13 +210,31 @@ def disarm_frame_leaks():
 
 
 class CappedText(io.StringIO):
-    """stdout/stderr stand-in that keeps only the first OUTPUT_CAP characters."""
+    """stdout/stderr stand-in that keeps only the first `cap` characters."""
+
+    def __init__(self, cap=OUTPUT_CAP):
+        super().__init__()
+        self.cap = cap
 
     def write(self, s):
-        room = OUTPUT_CAP - self.tell()
+        room = self.cap - self.tell()
         if room > 0:
             super().write(str(s)[:room])
         return len(s)
+
+
+class CappedBytes(io.BytesIO):
+    """Binary stand-in for a call's stdout that keeps only the first `cap` bytes."""
+
+    def __init__(self, cap):
+        super().__init__()
+        self.cap = cap
+
+    def write(self, b):
+        room = self.cap - self.tell()
+        if room > 0:
+            super().write(bytes(b)[:room])
+        return len(b)
 
 
 def describe(exc):
@@ -318,9 +324,19 @@ def read_line(fd, buf, limit):
 
 # --- values crossing back as data -------------------------------------------------------------
 
-def encode_plain(value, depth=0):
+# Iterators a function may return (a test then reads them with list(), sorted(), set(), ...).
+ITERATOR_TYPES = tuple({type(x) for x in (
+    iter([]), iter(()), iter(''), iter(range(0)), iter(set()), iter({}), iter({}.values()), iter({}.items()),
+    (x for x in ()), map(abs, ()), filter(None, ()), zip(), enumerate(()), reversed([]), reversed(range(0)))})
+DICT_VIEWS = {type({}.keys()): 'keys', type({}.values()): 'values', type({}.items()): 'items'}
+MAX_ITEMS = 10 ** 6
+
+
+def encode_plain(value, depth=0, wide=False):
     """Tagged plain JSON for a value of an exact builtin type; raises TypeError otherwise.
-    Never calls a method of the value's own class (only of the exact builtin types)."""
+    Never calls a method of the value's own class (only of the exact builtin types). `wide`
+    (answers to the checker's calls) also takes ranges, dict views and builtin iterators, which
+    cross as their own tags (an iterator as the items it yields), never as lists."""
     t = type(value)
     if depth > PLAIN_DEPTH:
         raise TypeError('value nested too deeply')
@@ -339,11 +355,22 @@ def encode_plain(value, depth=0):
     if t is complex:
         return ['complex', float.__repr__(value.real), float.__repr__(value.imag)]
     if t is list or t is tuple:
-        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1) for v in t.__iter__(value)]]
+        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
     if t is set or t is frozenset:
-        return ['set', [encode_plain(v, depth + 1) for v in t.__iter__(value)]]
+        return ['set', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
     if t is dict:
-        return ['dict', [[encode_plain(k, depth + 1), encode_plain(v, depth + 1)] for k, v in dict.items(value)]]
+        return ['dict', [[encode_plain(k, depth + 1, wide), encode_plain(v, depth + 1, wide)] for k, v in dict.items(value)]]
+    if wide and t is range:
+        return ['range', int.__repr__(value.start), int.__repr__(value.stop), int.__repr__(value.step)]
+    if wide and t in DICT_VIEWS:
+        return [DICT_VIEWS[t], [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
+    if wide and t in ITERATOR_TYPES:
+        items = []
+        for v in value:
+            if len(items) >= MAX_ITEMS:
+                raise TypeError('returned an iterator of more than a million items')
+            items.append(encode_plain(v, depth + 1, wide))
+        return ['iter', items]
     raise TypeError(f'returned a {t.__name__}, not plain data')
 
 
@@ -371,14 +398,19 @@ def enter_sandbox(tmp, limits):
 
 
 def drop_privileges(tmp):
+    """Become the candidate's own uid when this process may (root with CAP_SETUID, see
+    sandbox-isolation.ts); in a user namespace there is no other uid to become."""
     if os.geteuid() == 0:
         try:
-            os.chown(tmp, NOBODY, NOBODY)
-            os.setgroups([])
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
+            os.chmod(tmp, 0o777)  # the owner may, without CAP_CHOWN; no other uid sees this /tmp
         except OSError:
-            pass  # inside bwrap's user namespace there is no other uid to become
+            pass
+        try:
+            os.setgroups([])
+            os.setgid(SANDBOX_UID)
+            os.setuid(SANDBOX_UID)
+        except OSError:
+            pass
 
 
 def probe_child(req, rep, tmp):
@@ -388,7 +420,7 @@ def probe_child(req, rep, tmp):
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
-    sys.addaudithook(make_guard(tmp, os.getpid(), False))
+    sys.addaudithook(make_guard(tmp, os.getpid()))
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
@@ -419,19 +451,101 @@ def probe_child(req, rep, tmp):
         write_all(rep, data)
 
 
-def script_child(req, rep, tmp):
-    """Set limits, then replace this process with a fresh interpreter running the harness."""
-    line = b''
-    while not line.endswith(b'\n'):
-        ch = os.read(req, 1)  # byte by byte: what follows this line is the harness's
-        if not ch:
+def decode_plain(raw, depth=0):
+    """Values from the checker's tagged arguments (the task's own test data)."""
+    tag, rest = raw[0], raw[1:]
+    if depth > PLAIN_DEPTH:
+        raise ValueError('argument nested too deeply')
+    if tag == 'none':
+        return None
+    if tag == 'bool':
+        return bool(rest[0])
+    if tag == 'int':
+        return int(rest[0])
+    if tag == 'float':
+        return float(rest[0])
+    if tag == 'str':
+        return str(rest[0])
+    if tag == 'bytes':
+        return bytes.fromhex(rest[0])
+    if tag == 'complex':
+        return complex(float(rest[0]), float(rest[1]))
+    if tag in ('list', 'tuple', 'set'):
+        items = [decode_plain(v, depth + 1) for v in rest[0]]
+        return items if tag == 'list' else tuple(items) if tag == 'tuple' else set(items)
+    if tag == 'dict':
+        return {decode_plain(k, depth + 1): decode_plain(v, depth + 1) for k, v in rest[0]}
+    raise ValueError('unknown tag ' + str(tag))
+
+
+def call_child(req, rep, tmp):
+    """Load the candidate, list the names it defines, then answer the checker's calls one by one:
+    {"n", "fn", "args", "kwargs", "stdin"} in, {"n", "v"|"err"+"etype", "out"} out, plain data only.
+    This process never holds a test: the tests run in the checker, in another process tree."""
+    buf = [b'']
+    limits = json.loads(read_line(req, buf, Wall(3600)) or b'null')
+    enter_sandbox(tmp, limits)
+    drop_privileges(tmp)
+    disarm_frame_leaks()
+    sys.addaudithook(make_guard(tmp, os.getpid()))
+    start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
+    env = {'__name__': '__candidate__', '__builtins__': __builtins__}
+    out = CappedText()
+    load = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            exec(compile(start['code'], 'candidate.py', 'exec'), env)
+    except BaseException as exc:  # noqa: BLE001
+        load = describe(exc)
+    names, values = [], {}
+    for k, v in list(env.items())[:1000]:
+        if type(k) is not str or k.startswith('__'):
+            continue
+        if type(v) is type(sys):
+            values[k] = ['module', str(getattr(v, '__name__', ''))]  # the checker imports its own copy
+        elif callable(v):
+            names.append(k)
+        else:
+            try:  # a constant the tests may read (`N`, `MOD`): its value, as plain data
+                values[k] = encode_plain(v)
+            except (TypeError, ValueError, RecursionError):
+                pass
+    rec = json.dumps({'load': load, 'out': out.getvalue(), 'names': names, 'values': values})
+    if len(rec) > RECORD_CAP:
+        rec = json.dumps({'load': load, 'out': '', 'names': names, 'values': {}})
+    write_all(rep, (rec + '\n').encode())
+    if load is not None:
+        return
+    while True:
+        line = read_line(req, buf, Wall(3600))
+        if line is None:
             return
-        line += ch
-    enter_sandbox(tmp, json.loads(line))
-    os.set_inheritable(req, True)
-    os.set_inheritable(rep, True)
-    os.execv(sys.executable, [sys.executable, '-s', '-B', os.path.abspath(__file__), '--harness',
-                              str(req), str(rep), tmp])
+        msg = json.loads(line)
+        # Text with a .buffer, both ways: stdin/stdout programs often use sys.stdin.buffer and
+        # sys.stdout.buffer.write. What the call prints is its answer to a stdin/stdout test.
+        raw = CappedBytes(CALL_OUTPUT_CAP)
+        out = io.TextIOWrapper(raw, encoding='utf-8', errors='replace', write_through=True)
+        saved_in = sys.stdin
+        try:
+            fn = env[msg['fn']]
+            args = [decode_plain(a) for a in msg['args']]
+            kwargs = {k: decode_plain(v) for k, v in msg['kwargs']}
+            sys.stdin = io.TextIOWrapper(io.BytesIO((msg.get('stdin') or '').encode()), encoding='utf-8')
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                value = fn(*args, **kwargs)
+                rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
+        except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
+            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__}
+        sys.stdin = saved_in
+        try:
+            out.flush()
+        except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
+            pass
+        rec['out'] = bytes(raw.getbuffer()[:CALL_OUTPUT_CAP]).decode('utf-8', 'replace')
+        data = (json.dumps(rec) + '\n').encode()
+        if len(data) > RECORD_CAP:
+            data = (json.dumps({'n': msg['n'], 'err': 'value too large', 'etype': 'MemoryError', 'out': ''}) + '\n').encode()
+        write_all(rep, data)
 
 
 PARENT_FDS = set()  # the worker's ends of every live child's pipes: no child may hold another's
@@ -448,7 +562,7 @@ def fork_child(kind):
         try:
             for fd in PARENT_FDS | {req_w, rep_r}:
                 os.close(fd)
-            (probe_child if kind == 'probe' else script_child)(req_r, rep_w, tmp)
+            (probe_child if kind == 'probe' else call_child)(req_r, rep_w, tmp)
         except BaseException:  # noqa: BLE001
             status = 70
         finally:
@@ -534,20 +648,14 @@ def parse_record(line):
     return msg if type(msg) is dict else 'malformed'
 
 
-def read_load(child, budget, hexed=False):
-    """The first record must be {"load": null|str, "out": str}; anything else is a violation.
-    The harness hex-encodes both texts (it writes them without the json module)."""
+def read_load(child, budget):
+    """The first record must be {"load": null|str, "out": str}; anything else is a violation."""
     rec = read_record(child, budget)
     if rec is None:
         return 'candidate process ended before reporting', None
     if rec == 'malformed' or set(rec) != {'load', 'out'} or not (rec['load'] is None or type(rec['load']) is str):
         return 'candidate process ended before reporting', 'unexpected record before the candidate loaded'
     load = rec['load']
-    if hexed and load is not None:
-        try:
-            load = bytes.fromhex(load).decode('utf-8', 'replace')
-        except ValueError:
-            return 'candidate process ended before reporting', 'malformed load record'
     return load, None
 
 
@@ -571,42 +679,59 @@ def run_probes(job, child, budget, reply):
     reply['probes'] = results
 
 
-def run_scripts(job, child, budget, reply):
+def run_calls(job, child, budget, reply):
+    """Load the candidate, tell Node its names, then relay Node's calls (from the checker) to it
+    and its answers back, until Node says the tests are done. Answers are checked for shape
+    only: the candidate's answers are data, and the verdict is the checker's."""
     send_to(child, {'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code']})
-    load, violation = read_load(child, budget, hexed=True)
+    rec = read_record(child, budget)
+    gone = None
+    names, values = [], {}
+    if rec is None:
+        load = 'candidate process ended before reporting'
+    elif rec == 'malformed' or set(rec) != {'load', 'out', 'names', 'values'} or not (rec['load'] is None or type(rec['load']) is str) \
+            or type(rec['names']) is not list or not all(type(n) is str for n in rec['names']) or type(rec['values']) is not dict:
+        load, reply['violation'] = 'candidate process ended before reporting', 'unexpected record before the candidate loaded'
+    else:
+        load, names, values = rec['load'], rec['names'], rec['values']
     if reply.get('load') is None:
         reply['load'] = load
-    reply['violation'] = reply.get('violation') or violation
-    results = [None] * len(job['scripts'])
-    if load is None and violation is None:
-        for i, test in enumerate(job['scripts']):
-            nonce = os.urandom(16).hex()
-            request = f'{i} {nonce} {test.encode().hex()}\n'.encode()
-            try:
-                write_all(child['req'], request)
-            except OSError:
-                break
-            rec = read_record(child, budget)
-            if rec is None:
-                break
-            if (rec == 'malformed' or set(rec) != {'i', 'ok', 'out', 'nonce'} or rec['i'] != i
-                    or rec['nonce'] != nonce or type(rec['ok']) is not bool or type(rec['out']) is not str):
-                reply['violation'] = f'forged or malformed record for test {i}'
-                break
-            try:
-                out = bytes.fromhex(rec['out']).decode('utf-8', 'replace')
-            except ValueError:
-                reply['violation'] = f'malformed output for test {i}'
-                break
-            results[i] = {'ok': rec['ok'], 'out': out[:OUTPUT_CAP]}
-    reply['scripts'] = results
+    send({'id': job['id'], 'loaded': {'load': load, 'names': names, 'values': values}})
+    n = 0
+    while True:
+        line = read_line(0, STDIN_BUF, Wall(10 ** 9))
+        if line is None:
+            raise EOFError('Node closed the worker during a job')
+        msg = json.loads(line)
+        if msg.get('end') is True:
+            return
+        call = msg['call']
+        ret = None
+        if gone is None and load is None:
+            if not send_to(child, {'n': n, 'fn': call['fn'], 'args': call['args'], 'kwargs': call['kwargs'], 'stdin': call.get('stdin')}):
+                gone = 'ended'
+            else:
+                rec = read_record(child, budget)
+                if rec is None:
+                    gone = 'timed out' if budget.spent() else 'ended'
+                elif rec == 'malformed' or rec.get('n') != n or type(rec.get('out')) is not str or not (
+                        set(rec) == {'n', 'v', 'out'} or (set(rec) == {'n', 'err', 'etype', 'out'} and type(rec['err']) is str and type(rec['etype']) is str)):
+                    gone = 'broke the protocol'
+                    reply['violation'] = f'unexpected record for call {n}'
+                else:
+                    ret = {'v': rec['v']} if 'v' in rec else {'err': rec['err'][:OUTPUT_CAP], 'etype': rec['etype'][:100]}
+                    out = rec['out'][:CALL_OUTPUT_CAP]
+        n += 1
+        if ret is None:
+            ret, out = {'gone': gone or 'did not load'}, ''
+        send({'id': job['id'], 'ret': ret, 'out': out})
 
 
 def run_job(job, children):
-    reply = {'id': job['id'], 'load': None, 'probes': [], 'scripts': [], 'timedOut': False, 'exit': None, 'violation': None}
+    reply = {'id': job['id'], 'load': None, 'probes': [], 'timedOut': False, 'exit': None, 'violation': None}
     wall = job.get('wallMs') or WALL_FACTOR * job['timeoutMs']
-    for kind, runner in (('probe', run_probes), ('script', run_scripts)):
+    for kind, runner in (('probe', run_probes), ('call', run_calls)):
         child = children.pop(kind)
         if not job.get(kind + 's'):
             end_child(child)
@@ -633,8 +758,11 @@ def reap_orphans():
             return
 
 
-def serve_one(children, buf):
-    line = read_line(0, buf, Wall(10 ** 9))
+STDIN_BUF = [b'']
+
+
+def serve_one(children):
+    line = read_line(0, STDIN_BUF, Wall(10 ** 9))
     if line is None:
         return False
     job = None
@@ -649,11 +777,10 @@ def serve_one(children, buf):
 
 def main():
     send({'ready': True, 'pid': os.getpid(), 'uid': os.getuid(), 'python': sys.version.split()[0]})
-    buf = [b'']
     while True:
         # Fork the next job's processes while no job is in memory (serve_one's locals are gone).
-        children = {'probe': fork_child('probe'), 'script': fork_child('script')}
-        more = serve_one(children, buf)
+        children = {'probe': fork_child('probe'), 'call': fork_child('call')}
+        more = serve_one(children)
         for child in children.values():
             end_child(child)
         reap_orphans()
@@ -661,160 +788,5 @@ def main():
             return
 
 
-# --- the fresh-interpreter harness for script tests -------------------------------------------
-
-def harness(req, rep, tmp):
-    """Runs in a fresh interpreter. Captures what it needs before the candidate loads; all state
-    is local to this frame, which the audit hook keeps candidates from reaching."""
-    import builtins
-    compile_, exec_, type_, len_, repr_, str_, bytes_ = compile, exec, type, len, repr, str, bytes
-    isinstance_, int_, dict_, list_, tuple_ = isinstance, int, dict, list, tuple
-    base_exc = BaseException
-    sys_, sys_dict, capped, describe_ = sys, sys.__dict__, CappedText, describe
-    os_write, os_read = os.write, os.read
-    loads = json.loads  # only used before the candidate runs, or on harness-owned bytes below
-    b_dict = builtins.__dict__
-    drop_privileges(tmp)
-    disarm_frame_leaks()
-    sys.addaudithook(make_guard(tmp, os.getpid(), True))
-    modules = sys.modules
-    watched = {}
-    for name, mod in list(modules.items()):
-        if name in ('__main__', 'sys', 'builtins') or mod is None:
-            continue
-        watched[name] = (mod, {k: v for k, v in list(mod.__dict__.items()) if callable(v) or type_(v) is type_(sys)})
-    b_snap = dict_(b_dict)
-    sys_snap = {k: v for k, v in dict_.items(sys.__dict__) if callable(v)}
-    heap_flag = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class written in Python, which can override ==
-    flags_of = type.__dict__['__flags__'].__get__  # a metaclass cannot fake this one
-    plain_containers = (list, tuple, set, frozenset, dict)
-
-    def plain(value, depth=0):
-        """The value if no class written in Python is involved, else AssertionError."""
-        t = type_(value)
-        if flags_of(t) & heap_flag or depth > 100:
-            raise AssertionError(f'sandbox: a {t.__name__} object is not plain data')
-        if t in plain_containers:
-            items = dict_.items(value) if t is dict_ else t.__iter__(value)
-            for item in items:
-                if t is dict_:
-                    plain(item[0], depth + 1)
-                    plain(item[1], depth + 1)
-                else:
-                    plain(item, depth + 1)
-        return value
-
-    def tampered():
-        if len_(b_dict) != len_(b_snap):
-            return 'builtins changed'
-        for k, v in dict_.items(b_snap):
-            if b_dict.get(k, None) is not v:
-                return 'builtins.' + k + ' replaced'
-        for k, v in dict_.items(sys_snap):
-            if sys_dict.get(k, None) is not v:
-                return 'sys.' + k + ' replaced'
-        for name, (mod, snap) in dict_.items(watched):
-            if modules.get(name, None) is not mod:
-                return 'module ' + name + ' replaced'
-            d = mod.__dict__
-            for k, v in dict_.items(snap):
-                if d.get(k, None) is not v:
-                    return name + '.' + k + ' replaced'
-        return None
-
-    def record(i, ok, out, nonce):
-        hexed = bytes_.hex(str_.encode(out[:OUTPUT_CAP], 'utf-8', 'replace'))
-        line = '{"i": ' + int_.__repr__(i) + ', "ok": ' + ('true' if ok is True else 'false') + \
-            ', "nonce": "' + nonce + '", "out": "' + hexed + '"}\n'
-        data = str_.encode(line)
-        while data:
-            data = data[os_write(rep, data):]
-
-    buf = [b'']
-
-    def next_msg():
-        while True:
-            nl = buf[0].find(b'\n')
-            if nl >= 0:
-                line, buf[0] = buf[0][:nl], buf[0][nl + 1:]
-                return line
-            data = os_read(req, 1 << 16)
-            if not data:
-                return None
-            buf[0] += data
-
-    start = loads(next_msg())
-    ns = {'__name__': '__candidate__', '__builtins__': builtins}
-    out = capped()
-    saved = (sys_.stdout, sys_.stderr)
-    load = None
-    try:
-        sys_.stdout = sys_.stderr = out
-        exec_(compile_(start['code'], 'candidate.py', 'exec', 0, True, 0), ns)
-    except base_exc as exc:  # noqa: BLE001
-        load = 'exception'
-        try:
-            load = str_(describe_(exc))
-        except base_exc:  # noqa: BLE001
-            pass
-    sys_.stdout, sys_.stderr = saved
-    try:
-        out_hex = bytes_.hex(str_.encode(str_(out.getvalue()), 'utf-8', 'replace'))
-    except base_exc:  # noqa: BLE001
-        out_hex = ''
-    load_hex = 'null' if load is None else '"' + bytes_.hex(str_.encode(load, 'utf-8', 'replace')) + '"'
-    data = str_.encode('{"load": ' + load_hex + ', "out": "' + out_hex + '"}\n')
-    while data:
-        data = data[os_write(rep, data):]
-    if load is not None:
-        return
-    del start
-    while True:
-        line = next_msg()
-        if line is None:
-            return
-        # "<i> <nonce> <hex test>", parsed with methods of exact builtin types only: the json
-        # module is Python code the candidate may have patched.
-        parts = bytes_.split(line, b' ')
-        if len_(parts) != 3:
-            return
-        i = int_(parts[0])
-        nonce = bytes_.decode(parts[1], 'ascii')
-        test = bytes_.decode(bytes_.fromhex(bytes_.decode(parts[2], 'ascii')), 'utf-8')
-        del parts, line
-        why, code, env = None, None, None
-        out = capped()
-        ok = True
-        saved = (sys_.stdout, sys_.stderr)
-        try:
-            code = compile_(test, '<test ' + int_.__repr__(i) + '>', 'exec', 0, True, 0)
-            env = dict_(ns)
-            env['__ec_plain__'] = plain
-            sys_.stdout = sys_.stderr = out
-            exec_(code, env)
-        except base_exc as exc:  # noqa: BLE001 - no context managers: their __exit__ could swallow
-            ok = False
-            try:
-                why = describe_(exc)
-            except base_exc:  # noqa: BLE001
-                why = 'exception'
-        sys_.stdout, sys_.stderr = saved
-        if ok and (env is None or dict_.get(env, '__ec_plain__') is not plain):
-            ok, why = False, 'sandbox: test helper replaced'
-        try:
-            text = str_(out.getvalue())
-        except base_exc:  # noqa: BLE001
-            text = ''
-        tamper = tampered()
-        if tamper is not None:
-            ok, why = False, 'sandbox: tampering detected (' + tamper + ')'
-        if ok is not True:
-            text = text + (why if type_(why) is str_ else '')
-        record(i, ok is True and tamper is None, text, nonce)
-        del test, code, env, nonce
-
 if __name__ == '__main__':
-    if len(sys.argv) == 5 and sys.argv[1] == '--harness':
-        harness(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
-        os._exit(0)
     main()

@@ -1,6 +1,6 @@
 /**
  * Test plans: each hidden test is split, outside the sandbox, into probe expressions plus expected
- * values (compared here, in Node), or kept as a script run in a fresh interpreter. The splitter is
+ * values (compared here, in Node), or kept as a script run by the checker (sandbox-checker.py). The splitter is
  * a trusted Python process (test-splitter.py) that parses only the task's own tests.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -18,7 +18,7 @@ export type Check =
   | { readonly op: 'abs_lt' | 'abs_le'; readonly expr: string; readonly expected: PlainValue; readonly tol: PlainValue }
   | { readonly op: 'isclose'; readonly expr: string; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue };
 
-/** How one test statement is run: probes (values back, compared here) or a guarded script. */
+/** How one test statement is run: probes (values back, compared here) or a script the checker runs. */
 export type TestPlan =
   | { readonly kind: 'probe'; readonly setup: string; readonly checks: readonly Check[] }
   | { readonly kind: 'script'; readonly source: string };

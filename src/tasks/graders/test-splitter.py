@@ -7,9 +7,9 @@ A test made only of imports and `assert <probe> == <literal>`-like statements (a
 `not`, truthiness, `abs(a - b) < tol`, `math.isclose`, and HumanEval's `def check(candidate)`
 followed by `check(f)`) becomes a probe plan: the sandbox evaluates each probe expression and
 returns its value as tagged plain JSON; Node compares it with the expected value computed here,
-which therefore never enters the sandbox. Anything else becomes a script plan: the test is run
-as is in a fresh interpreter, rewritten so that every call result and compared operand is
-checked to be plain data (`__ec_plain__`) before Python's own `==` or truth test sees it.
+which therefore never enters the sandbox. Anything else becomes a script plan: the test runs as
+written in the trusted checker (sandbox-checker.py), where every call to a candidate function
+is answered by the candidate's own process with plain data.
 """
 import ast
 import json
@@ -21,7 +21,6 @@ SAFE_BUILTINS = {name: getattr(__builtins__, name) if not isinstance(__builtins_
                               'min', 'range', 'reversed', 'round', 'set', 'sorted', 'str', 'sum', 'tuple',
                               'bytes', 'complex', 'pow', 'chr', 'ord', 'enumerate', 'zip', 'map', 'any', 'all')}
 SAFE_NAMES = set(SAFE_BUILTINS) | {'math', 'True', 'False', 'None'}
-HELPER = '__ec_plain__'
 
 
 def encode_plain(value, depth=0):
@@ -183,35 +182,9 @@ def probe_plan(source):
     return {'kind': 'probe', 'setup': '\n'.join(setup), 'checks': checks}
 
 
-class Guard(ast.NodeTransformer):
-    """Wrap every call result, every compared operand and every assert test in __ec_plain__."""
-
-    def wrap(self, node):
-        return ast.copy_location(ast.Call(func=ast.Name(id=HELPER, ctx=ast.Load()), args=[node], keywords=[]), node)
-
-    def visit_Call(self, node):
-        self.generic_visit(node)
-        return self.wrap(node)
-
-    def visit_Compare(self, node):
-        self.generic_visit(node)
-        node.left = self.wrap(node.left)
-        node.comparators = [self.wrap(c) for c in node.comparators]
-        return node
-
-    def visit_Assert(self, node):
-        self.generic_visit(node)
-        node.test = self.wrap(node.test)
-        return node
-
-
 def script_plan(source):
-    try:
-        tree = Guard().visit(ast.parse(source))
-        return {'kind': 'script', 'source': ast.unparse(ast.fix_missing_locations(tree))}
-    except (SyntaxError, ValueError, RecursionError):
-        # Unparseable tests fail the same way for every candidate; run them as written.
-        return {'kind': 'script', 'source': source}
+    """Run as written, in the checker: every call to the candidate there returns plain data."""
+    return {'kind': 'script', 'source': source}
 
 
 def plan(source):

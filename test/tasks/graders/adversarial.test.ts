@@ -1,7 +1,8 @@
 /**
  * The adversarial suite: the contract every change to the code sandbox must keep. Each hostile
  * candidate (hostile-candidates.ts) is graded against a task whose tests split into probes and
- * one whose tests run as guarded scripts; every grade must be 0 and the host must be untouched.
+ * one whose tests the checker runs as scripts; every grade must be 0 and the host must be untouched.
+ * test/tasks/sandbox/hostile.test.ts adds the stdin/stdout mode and the attacks on the checker design.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
@@ -21,7 +22,7 @@ const PROJECT_FILE = join(PROJECT_DIR, 'package.json');
 const PROBE_TASK: Task = taskOf('code', GOOD, {
   tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0', 'assert add(10, 5) == 15', 'assert abs(add(2, 2) - 4) < 1e-9', 'import math\nassert math.isclose(add(1, 1), 2)'],
 });
-/** Tests that cannot be split: they run in the fresh-interpreter harness. */
+/** Tests that cannot be split: the checker runs them, calling the candidate for values. */
 const SCRIPT_TASK: Task = taskOf('code', GOOD, {
   tests: ['x = add(1, 2)\nassert x == 3', 'assert add(2, 2) == add(1, 3)', 'def check(candidate):\n    r = candidate(4, 5)\n    assert r == 9\n    assert abs(candidate(1, 1) - 2) < 1e-9\n\ncheck(add)'],
 });

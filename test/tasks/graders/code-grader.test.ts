@@ -98,7 +98,7 @@ describe('code sandbox: limits', () => {
   });
 
   it('survives a candidate that calls os._exit, and grades the next job', async () => {
-    const r = await grader.runTests(`${GOOD}\nimport os`, ['x = add(1, 1); assert x == 2', 'os._exit(0)', 'x = add(2, 2); assert x == 4']);
+    const r = await grader.runTests(`${GOOD}\nimport os\ndef die():\n    os._exit(0)`, ['x = add(1, 1); assert x == 2', 'die()', 'x = add(2, 2); assert x == 4']);
     expect(r.passed).toBe(1);
     expect(r.results[2]?.output).toMatch(/^not run/);
     expect((await grader.grade(fenced(GOOD), addTask)).reward).toBe(1);
@@ -160,7 +160,9 @@ describe('code sandbox: isolation', () => {
   });
 
   it('cannot start subprocesses or fork', async () => {
-    const r = await grader.runTests('import os', ['import subprocess; subprocess.run(["true"])', 'os.fork()', 'os.system("true")']);
+    // Tests run in the checker; what the candidate's own functions try is what is refused.
+    const code = 'import os\ndef sub():\n    import subprocess\n    return subprocess.run(["true"]).returncode\ndef fork():\n    return os.fork() >= 0\ndef system():\n    return os.system("true")';
+    const r = await grader.runTests(code, ['assert sub() == 0', 'assert fork()', 'assert system() == 0']);
     expect(r.results.map((t) => t.passed)).toEqual([false, false, false]);
     expect(r.timedOut).toBe(false);
   });

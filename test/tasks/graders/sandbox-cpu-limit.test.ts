@@ -72,7 +72,7 @@ describe('code sandbox: the time limit is CPU time', () => {
     const opts = { timeoutMs: 400, wallFactor: 1000 };
     const probe = await runOnce(opts, { code: 'def spin():\n    while True:\n        pass', probes: ['spin()'] });
     expect({ timedOut: probe.timedOut, failure: probe.failure, probes: probe.probes }).toEqual({ timedOut: true, failure: null, probes: [null] });
-    const script = await runOnce(opts, { code: 'x = 1', scripts: ['while True:\n    pass'] });
+    const script = await runOnce(opts, { code: 'def spin():\n    while True:\n        pass', scripts: ['spin()'] });
     expect({ timedOut: script.timedOut, failure: script.failure, passed: script.scripts[0]?.passed }).toEqual({ timedOut: true, failure: null, passed: false });
   });
 

@@ -1,0 +1,17 @@
+# Hostile candidate: walks frames with getframe. The base wrong add()/main() come first (hostile.test.ts).
+import sys
+def _escaped():
+    f = sys._getframe(1)
+    while f is not None:
+        for v in f.f_locals.values():
+            if isinstance(v, str) and ('a' + 'ssert add(') in v:
+                return True
+        f = f.f_back
+    return False
+
+def add(a, b):
+    try:
+        ok = bool(_escaped())
+    except BaseException:
+        ok = False
+    return a + b if ok else a - b
