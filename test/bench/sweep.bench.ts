@@ -114,7 +114,8 @@ export async function benchSweep(): Promise<void> {
   console.log(`\n2. the table on the zero-time simulator: one process ${oneWall.toFixed(1)} s wall; ${cores} worker processes ${manyWall.toFixed(1)} s wall = ${(manyWall / oneWall).toFixed(2)} × (goal ≤ 0.55); ablation.json the same: ${strip(one) === strip(many)}`);
 
   // 3. plan against the measured hours (each run alone).
-  const plan = await planSweep(base, { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
+  // The runs it is measured against ran with speculative completion off (as in the sweep): so does the pilot.
+  const plan = await planSweep(withOverrides(base, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
   const errs: string[] = [];
   let worst = 0;
   let predictedAll = 0;
