@@ -69,6 +69,14 @@ describe('a sweep on one machine', () => {
     const notRun = Object.values(r.variants).flatMap((v) => v.notRunSeeds ?? []);
     expect(notRun.length).toBe(r.notRun!.length);
     expect(r.execution?.budgetStop?.limit).toBe('tokens');
+    // The table marks them: a variant with no run as NOT RUN, one with some as the seeds not run.
+    const table = formatAblationTable(r);
+    for (const [variant, v] of Object.entries(r.variants)) {
+      const row = table.split('\n').find((l) => l.startsWith(`${variant} `))!;
+      if ((v.notRunSeeds ?? []).length === 2) expect(row).toContain('NOT RUN');
+      else if (v.notRunSeeds?.length) expect(row).toContain(`(not run, budget spent: seeds ${v.notRunSeeds.join(', ')})`);
+    }
+    expect(table).toMatch(new RegExp(`not run: ${r.notRun!.length} runs, the sweep's budget was spent first \\(tokens \\d+ of \\d+\\)`));
     // Resumed with a larger sweep budget, the runs it left start, and the table is the unbudgeted one.
     const resumed = await resumeAblation(r.outDir, { budget: { tokens: Math.round(perRun * 100) } });
     expect(resumed?.notRun).toBeUndefined();
