@@ -268,6 +268,8 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
   const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
   const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
+  // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
+  if (opts.budget !== undefined) writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify({ ...file, budget: opts.budget }, null, 2)}\n`);
   const saved = {
     ...(file.tasks !== undefined ? { tasks: file.tasks } : {}), ...(file.inFlight !== undefined ? { inFlight: file.inFlight } : {}),
     ...(file.staleness !== undefined ? { staleness: file.staleness } : {}), ...(file.evolveTiming !== undefined ? { evolveTiming: file.evolveTiming } : {}),
@@ -306,9 +308,12 @@ export function formatAblationTable(r: AblationResult): string {
   const cell = (s: Stat, n: number, digits = 3) => (n > 1 ? `${s.mean.toFixed(digits)}±${s.sd.toFixed(digits)}` : s.mean.toFixed(digits));
   const kTokens = (s: Stat, n: number) => (n > 1 ? `${(s.mean / 1000).toFixed(0)}k±${(s.sd / 1000).toFixed(0)}k` : `${(s.mean / 1000).toFixed(0)}k`);
   const priced = names.some((v) => r.variants[v]!.usd !== undefined);
+  // Virtual time: each run's own hours (the sweep's are on the last lines), mean ± sd per variant.
+  const hours = (x: VariantResult) => x.perSeed.filter((p) => p.virtualSeconds !== undefined).map((p) => p.virtualSeconds! / 3600);
+  const timed = names.some((v) => hours(r.variants[v]!).length > 0);
   const w = Math.max(8, ...names.map((n) => n.length));
   const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n) => n.slice(0, 13).padStart(13)), 'stable'.padStart(11),
-    'tokens/run'.padStart(13), ...(priced ? ['USD/run'.padStart(15)] : [])];
+    'tokens/run'.padStart(13), ...(priced ? ['USD/run'.padStart(15)] : []), ...(timed ? ['virtual h/run'.padStart(13)] : [])];
   const rows = names.map((v) => {
     const x = r.variants[v]!;
     const failed = x.failedSeeds ?? [];
@@ -317,6 +322,7 @@ export function formatAblationTable(r: AblationResult): string {
     if (n === 0) return [v.padEnd(w), (failed.length ? 'FAILED' : 'NOT RUN').padStart(13), failed.length ? `(all ${r.seeds} seeds failed)` : '(the sweep\'s budget was spent before it started)'].join(' ');
     return [v.padEnd(w), cell(x.accuracy, n).padStart(13), ...niches.map((ni) => cell(x.perNiche[ni] ?? { mean: 0, sd: 0 }, n).padStart(13)),
       cell(x.stableSpecialists, n, 1).padStart(11), kTokens(x.tokens, n).padStart(13), ...(priced ? [(x.usd ? cell(x.usd, n, 4) : '–').padStart(15)] : []),
+      ...(timed ? [(hours(x).length ? cell(stat(hours(x)), hours(x).length, 2) : '–').padStart(13)] : []),
       ...(failed.length ? [`(failed seeds: ${failed.join(', ')})`] : []), ...(notRun.length ? [`(not run, budget spent: seeds ${notRun.join(', ')})`] : [])].join(' ');
   });
   const failures = (r.failed ?? []).map((f) => `failed: ${f.variant} seed ${f.seed} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}: ${f.error}`);

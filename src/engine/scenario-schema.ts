@@ -159,6 +159,11 @@ export const scenarioSchema = z.strictObject({
    * pass a limit (docs/running.md, "Budgets"): the run stops as Ctrl-C stops it, with status `budget`.
    */
   budget: budgetSchema.optional(),
+  /**
+   * A local `ablate`'s budget for its whole sweep (docs/sweeps.md, "Budgets"): a run that has not
+   * started does not start once it would be passed. `ablate --budget-*` replaces it; a run ignores it.
+   */
+  sweepBudget: budgetSchema.optional(),
   /** US dollars per million tokens, by model name (as the backend reports it; the simulator is `sim`): costs in the summary, and `budget.usd`. */
   prices: pricesSchema.optional(),
   grading: z.strictObject({
@@ -175,6 +180,9 @@ export const scenarioSchema = z.strictObject({
 }).superRefine((s, ctx) => {
   if (s.budget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['budget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });
+  }
+  if (s.sweepBudget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
+    ctx.addIssue({ code: 'custom', path: ['sweepBudget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });
   }
 });
 

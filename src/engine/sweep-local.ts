@@ -38,7 +38,7 @@ export interface LocalSweepOptions extends StopOptions {
   readonly jobs?: number;
   /** The script a worker process runs (the CLI's run-child); set by the composition, never by a scenario. */
   readonly childEntry?: string;
-  /** The sweep's budget: a run that has not started does not start once it would be passed. */
+  /** The sweep's budget (default: the scenario's `sweepBudget`): a run that has not started does not start once it would be passed. */
   readonly budget?: Budget;
   readonly model?: () => LanguageModel;
   readonly plugins?: readonly ModelPlugin[];
@@ -56,7 +56,10 @@ export interface LocalSweepResult {
   readonly results: Map<string, RunSummary>;
   /** Runs the sweep's budget kept from starting. */
   readonly notRun: SweepJob[];
-  /** A stop request (or a run's own budget) left runs unfinished. */
+  /**
+   * A stop request, or a run's own budget, left runs unfinished. A run stopped by its own budget
+   * does not keep the others from running; each is named through `onNote`.
+   */
   readonly interrupted: boolean;
   /** How the runs ran. */
   readonly mode: 'processes' | 'in-process';
@@ -103,11 +106,14 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     ? `${jobs.length} runs over ${limit()} worker processes`
     : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
   const changes: RunWindowChange[] = [];
-  const meter = opts.budget ? new BudgetMeter(opts.budget) : null;
+  const sweepBudget = opts.budget ?? loaded.scenario.sweepBudget;
+  const meter = sweepBudget ? new BudgetMeter(sweepBudget) : null;
   const results = new Map<string, RunSummary>();
   const notRun: SweepJob[] = [];
   let budgetStop: BudgetStop | undefined;
   let interrupted = false;
+  // Runs stopped by their own budget (the scenario's): the others go on, and the sweep ends interrupted.
+  let ownBudgetStops = 0;
   const onStop = () => pool?.stop();
   opts.stop?.addEventListener('abort', onStop, { once: true });
   // A second Ctrl-C marks every run under way interrupted, here and in the worker processes.
@@ -166,6 +172,13 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
         const key = runKey(job.variant, job.seed);
         opts.onRunStart?.(job.variant, job.seed);
         running.set(key, runOne(job).then((r) => {
+          if (r.interrupted && r.budget) {
+            ownBudgetStops++;
+            const flag = r.budget.limit === 'usd' ? 'usd' : r.budget.limit === 'tokens' ? 'tokens' : 'completion-tokens';
+            opts.onNote?.(`${job.variant} seed ${job.seed} stopped at its own budget after ${r.summary.tasks} tasks (${r.budget.limit}: ${Math.round(r.budget.spent)} of ${r.budget.budget}); ` +
+              `continue it with "evochamber resume ${r.runDir} --budget-${flag} N", then the sweep with "evochamber resume ${path.dirname(job.outDir)}"`);
+            return;
+          }
           if (r.interrupted) { interrupted = true; return; }
           results.set(key, r.summary);
           opts.onRunDone?.(job.variant, job.seed, r.summary);
@@ -185,7 +198,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   const stats = shared?.stats();
   const endpoints = shared?.endpointUsage();
   return {
-    results, notRun, interrupted: interrupted || (opts.stop?.aborted === true && results.size + notRun.length < jobs.length),
+    results, notRun, interrupted: interrupted || ownBudgetStops > 0 || (opts.stop?.aborted === true && results.size + notRun.length < jobs.length),
     mode: processes ? 'processes' : 'in-process', shared: kind, speculativeOff,
     ...(stats ? { server: { ...stats, profile: loaded.scenario.model.backend === 'sim' ? (loaded.scenario.model.latency ?? 'auto') : '' } } : {}),
     ...(endpoints ? { endpoints } : {}),

@@ -7,7 +7,7 @@ import { fmt3, vl } from './charts/section';
 import { renderPage, type RenderedPage } from './html/page';
 import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
-import { ablationReproduceCommands, type AblationPlanView, type ReproducibleConfig } from './reproduce';
+import { ablationReproduceCommands, type AblationPlanView } from './reproduce';
 
 /** The file an `ablate` output directory is recognised by. */
 export const ABLATION_FILE = 'ablation.json';
@@ -81,9 +81,13 @@ const PLAN_FILE = 'ablation-plan.json';
 /** What the plan file says about reproducing the ablation, or null when it is missing or unreadable. */
 function readPlan(dir: string): AblationPlanView | null {
   try {
-    const p = JSON.parse(readFileSync(path.join(dir, PLAN_FILE), 'utf8')) as { config?: ReproducibleConfig; variants?: string[]; seeds?: number; tasks?: number };
+    const p = JSON.parse(readFileSync(path.join(dir, PLAN_FILE), 'utf8')) as Partial<AblationPlanView>;
     if (!p.config || !Array.isArray(p.variants) || typeof p.seeds !== 'number') return null;
-    return { config: p.config, variants: p.variants, seeds: p.seeds, ...(typeof p.tasks === 'number' ? { tasks: p.tasks } : {}) };
+    return {
+      config: p.config, variants: p.variants, seeds: p.seeds, ...(typeof p.tasks === 'number' ? { tasks: p.tasks } : {}),
+      ...(p.inFlight !== undefined ? { inFlight: p.inFlight } : {}), ...(p.staleness ? { staleness: p.staleness } : {}),
+      ...(p.evolveTiming ? { evolveTiming: p.evolveTiming } : {}), ...(p.budget ? { budget: p.budget } : {}),
+    };
   } catch {
     return null;
   }

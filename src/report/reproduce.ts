@@ -11,8 +11,14 @@ export interface ReproducibleConfig {
   readonly variant?: string;
   readonly seed?: number;
   readonly stream?: { readonly tasks?: number };
-  readonly engine?: { readonly inFlight?: number | 'auto'; readonly staleness?: { readonly policy?: string; readonly tau?: number } };
+  readonly engine?: {
+    readonly inFlight?: number | 'auto';
+    readonly staleness?: { readonly policy?: string; readonly tau?: number };
+    readonly evolveTiming?: 'lag' | 'when-ready';
+  };
   readonly model?: ModelSection;
+  /** US dollars per million tokens by model (the scenario's `prices`). */
+  readonly prices?: Record<string, { readonly input: number; readonly output: number }>;
 }
 
 interface EndpointSection {
@@ -102,13 +108,15 @@ export function reproduceFlags(config: ReproducibleConfig, variant: string, seed
 
 /**
  * The flags that decide a result beside the variant, the seed and the number of tasks: shared by
- * a run's reproduce command and an ablation's (`ablate` takes the same ones).
+ * a run's reproduce command and an ablation's (`ablate` takes the same ones). `--evolve-timing` is
+ * given when it is not the default (lag).
  */
 export function scenarioFlags(config: ReproducibleConfig): string[] {
   return [
     '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
     '--staleness', config.engine?.staleness?.policy ?? DEFAULT_STALENESS.policy,
     '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
+    ...(config.engine?.evolveTiming === 'when-ready' ? ['--evolve-timing', 'when-ready'] : []),
     ...backendFlags(config.model),
   ];
 }
@@ -119,18 +127,50 @@ export interface AblationPlanView {
   readonly variants: readonly string[];
   readonly seeds: number;
   readonly tasks?: number;
+  /** `ablate`'s run flags, which override the scenario's for every run (not part of `config`). */
+  readonly inFlight?: number | 'auto';
+  readonly staleness?: { readonly policy?: string; readonly tau?: number };
+  readonly evolveTiming?: 'lag' | 'when-ready';
+  /** The sweep's budget (it decides which runs started). */
+  readonly budget?: { readonly tokens?: number; readonly completionTokens?: number; readonly usd?: number };
+}
+
+/** The scenario as every run of an ablation ran it: the scenario with `ablate`'s run flags applied. */
+function asRun(plan: AblationPlanView): ReproducibleConfig {
+  const e = plan.config.engine ?? {};
+  return {
+    ...plan.config,
+    engine: {
+      ...e,
+      ...(plan.inFlight !== undefined ? { inFlight: plan.inFlight } : {}),
+      ...(plan.staleness !== undefined ? { staleness: { ...e.staleness, ...plan.staleness } } : {}),
+      ...(plan.evolveTiming !== undefined ? { evolveTiming: plan.evolveTiming } : {}),
+    },
+  };
+}
+
+/** `--budget-*` of a sweep's budget. */
+function sweepFlags(plan: AblationPlanView): string[] {
+  const b = plan.budget ?? {};
+  return [
+    ...(b.tokens !== undefined ? ['--budget-tokens', String(b.tokens)] : []),
+    ...(b.completionTokens !== undefined ? ['--budget-completion-tokens', String(b.completionTokens)] : []),
+    ...(b.usd !== undefined ? ['--budget-usd', String(b.usd)] : []),
+  ];
 }
 
 /** How to run the same ablation again: from the scenario as run (saved beside the report), or the original file. */
 export function ablationReproduceCommands(plan: AblationPlanView, outDir: string): ReportData['reproduce'] {
   const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds), '--tasks', String(plan.tasks ?? plan.config.stream?.tasks ?? 0)];
-  const flags = [...own, ...scenarioFlags(plan.config)].map(shellWord).join(' ');
+  const flags = [...own, ...scenarioFlags(asRun(plan)), ...sweepFlags(plan)].map(shellWord).join(' ');
+  // The saved scenario carries its prices; the original file may not (they may have come from --price).
+  const prices = Object.entries(plan.config.prices ?? {}).flatMap(([m, p]) => ['--price', `${m}=${p.input}/${p.output}`]).map(shellWord).join(' ');
   const rel = path.relative(process.cwd(), outDir);
   const where = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : outDir;
   return {
     scenarioFile: 'scenario.json',
     command: `npx evochamber ablate ${shellWord(path.join(where, 'scenario.json'))} ${flags}`,
-    fromOriginal: `npx evochamber ablate ${shellWord(`scenarios/${plan.config.name ?? 'scenario'}.json`)} ${flags}`,
+    fromOriginal: `npx evochamber ablate ${shellWord(`scenarios/${plan.config.name ?? 'scenario'}.json`)} ${flags}${prices ? ` ${prices}` : ''}`,
   };
 }
 

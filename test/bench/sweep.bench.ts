@@ -19,7 +19,8 @@ import { QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
  * 3. `plan`: predicted virtual hours against the measured ones of step 1 (each run alone). Goal: within 10 %.
  * Figures only: it prints what bounds a goal it does not reach and never fails on them.
  *
- * Environment: BENCH_SWEEP_TASKS (600), BENCH_SWEEP_SEEDS (3), BENCH_SWEEP_VARIANTS (every preset ablate runs).
+ * Environment: BENCH_SWEEP_TASKS (600), BENCH_SWEEP_SEEDS (3), BENCH_SWEEP_VARIANTS (every preset ablate runs):
+ * a smaller table for a busy machine, said as REDUCED where a goal is for the full one.
  */
 const TASKS = Number(process.env.BENCH_SWEEP_TASKS ?? 600);
 const SEEDS = Number(process.env.BENCH_SWEEP_SEEDS ?? 3);
@@ -78,6 +79,7 @@ export async function benchSweep(): Promise<void> {
   let same = 0;
   const rows: string[] = [];
   let afterAnother = 0;
+  let longestInSweep = 0;
   for (const variant of VARIANTS) {
     const vr = sweep.variants[variant]!;
     for (const [i, dir] of vr.runs.entries()) {
@@ -86,6 +88,7 @@ export async function benchSweep(): Promise<void> {
       const a = alone.get(`${variant}/${seed}`)!;
       if (stable(inSweep) === stable(a)) same++;
       afterAnother += a.virtualSeconds ?? 0;
+      longestInSweep = Math.max(longestInSweep, inSweep.virtualSeconds ?? 0);
       rows.push(`   ${variant.padEnd(18)} s${seed}  in the sweep ${((inSweep.virtualSeconds ?? 0) / 3600).toFixed(2)} h · alone ${((a.virtualSeconds ?? 0) / 3600).toFixed(2)} h at ${(100 * (a.utilization ?? 0)).toFixed(1)} %`);
     }
   }
@@ -93,11 +96,18 @@ export async function benchSweep(): Promise<void> {
   console.log(`   run after run: ${(afterAnother / 3600).toFixed(2)} virtual hours; the shared server: ${(afterAnother / Math.max(1, v.virtualSeconds)).toFixed(1)}× faster`);
   console.log(`   summaries identical to the same run alone (timing fields aside): ${same} of ${alone.size}`);
   const longest = Math.max(...[...alone.values()].map((s) => s.virtualSeconds ?? 0)) / 3600;
-  const goalHours = v.virtualSeconds / 3600 <= 8;
+  // The 8-hour goal is for the full table (12 presets × 3 seeds × 600 tasks: 195 hours run after
+  // run, so ≥ 24×); a reduced table (BENCH_SWEEP_*) is judged by its speedup, which does not scale with its size.
+  const full = TASKS === 600 && SEEDS === 3 && VARIANTS.length === DEFAULT_ABLATION_VARIANTS.length;
+  const speedup = afterAnother / Math.max(1, v.virtualSeconds);
+  const goalHours = full ? v.virtualSeconds / 3600 <= 8 : speedup >= 24;
   const goalUtil = (v.utilization ?? 0) >= 0.85;
-  console.log(`   goal ≤ 8 virtual hours: ${goalHours ? 'met' : 'NOT met'}; goal ≥ 85 % utilization: ${goalUtil ? 'met' : 'NOT met'}`);
+  console.log(full
+    ? `   goal ≤ 8 virtual hours: ${goalHours ? 'met' : 'NOT met'}; goal ≥ 85 % utilization: ${goalUtil ? 'met' : 'NOT met'}`
+    : `   REDUCED table: the goal of ≤ 8 virtual hours is for 12 presets × 3 seeds × 600 tasks, i.e. ≥ 24× run after run: ${speedup.toFixed(1)}× here, ${goalHours ? 'met' : 'NOT met'}; goal ≥ 85 % utilization: ${goalUtil ? 'met' : 'NOT met'}`);
   if (!goalHours || !goalUtil) {
     console.log(`   what bounds it: the longest run alone takes ${longest.toFixed(2)} h at in-flight 1 (its critical path: one task after another, each waiting for its slowest request),`);
+    console.log(`   and ${(longestInSweep / 3600).toFixed(2)} h in the sweep, whose hours it sets (a shared batch makes each decode step slower);`);
     // Output tokens/s × the profile's fixed step time: a lower bound on the sequences decoding at once.
     const decoding = (v.tokensPerSecond * QWEN3_8B_H100_VLLM.stepFixedMs) / 1000;
     console.log(`   and ${VARIANTS.length * SEEDS} runs at in-flight 1 make at most three requests each at once: about ${decoding.toFixed(0)} sequences decode at once on average, where the profile's maximum output needs a batch of about 300.`);
@@ -114,7 +124,8 @@ export async function benchSweep(): Promise<void> {
   console.log(`\n2. the table on the zero-time simulator: one process ${oneWall.toFixed(1)} s wall; ${cores} worker processes ${manyWall.toFixed(1)} s wall = ${(manyWall / oneWall).toFixed(2)} × (goal ≤ 0.55); ablation.json the same: ${strip(one) === strip(many)}`);
 
   // 3. plan against the measured hours (each run alone).
-  const plan = await planSweep(base, { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
+  // The runs it is measured against ran with speculative completion off (as in the sweep): so does the pilot.
+  const plan = await planSweep(withOverrides(base, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
   const errs: string[] = [];
   let worst = 0;
   let predictedAll = 0;

@@ -69,6 +69,23 @@ describe('a run budget', () => {
     expect(() => parseScenario({ ...base.scenario, budget: { usd: 1 } }, 's.json')).toThrow(/s\.json: budget\.usd: a budget in US dollars needs prices/);
     expect(() => parseScenario({ ...base.scenario, budget: { tokens: -5 } }, 's.json')).toThrow(/s\.json: budget\.tokens: /);
     expect(() => parseScenario({ ...base.scenario, budget: {} }, 's.json')).toThrow(/s\.json: budget: give at least one of/);
+    expect(() => parseScenario({ ...base.scenario, sweepBudget: { usd: 3 } }, 's.json')).toThrow(/s\.json: sweepBudget\.usd: a budget in US dollars needs prices/);
+  });
+
+  it('from the command line: run --budget-tokens exits 4, resume --budget-tokens N ends it as an unbudgeted run', async () => {
+    const short = withOverrides(base, { stream: { tasks: 12 } });
+    const { summary: full } = await runScenario(short, { outDir: dir(), report: false });
+    const budget = Math.round((full.tokens.total.promptTokens + full.tokens.total.completionTokens) / 2);
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
+    const d = dir();
+    const stopped = cli('run', 'scenarios/quickstart.json', '--tasks', '12', '--budget-tokens', String(budget), '--no-report', '--quiet', '--out', d);
+    expect(stopped.status, stopped.stderr).toBe(4);
+    expect(stopped.stdout).toMatch(new RegExp(`budget spent after \\d+ committed tasks .*evochamber resume ${d} --budget-tokens N`));
+    expect(events(d).at(-1)!.type).toBe('run.budget');
+    const resumed = cli('resume', d, '--budget-tokens', String(budget * 100), '--no-report', '--quiet', '--json');
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const summary = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!) as RunSummary;
+    expect(stable(summary)).toEqual(stable(full));
   });
 
   it('gives one line and exit 2 for a bad budget or price flag', () => {

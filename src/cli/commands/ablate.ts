@@ -44,8 +44,9 @@ Options:
   --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
                     raise the server's measured output tokens/s (default 1; not with --queue)
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
-                    the sweep's budget: runs not started when it would be passed are marked in the
-                    table and ablation.json (each run's own budget is the scenario's "budget")
+                    the sweep's budget (replaces the scenario's "sweepBudget"): runs not started
+                    when it would be passed are marked in the table and ablation.json (each run's
+                    own budget is the scenario's "budget")
   --price MODEL=IN/OUT  US dollars per million input / output tokens (tokens and cost per variant)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>)
   --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)

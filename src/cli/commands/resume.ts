@@ -29,7 +29,9 @@ Options:
   --no-report    do not write the HTML report
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
                  a new budget for the rest of the run (a run stopped by its budget goes on with
-                 a larger one); it replaces the old one in run.json
+                 a larger one); it replaces the old one in run.json. Given an ablation's
+                 directory, the sweep's new budget (as on ablate): the runs it left unstarted
+                 start if they fit; it replaces the old one in ablation-plan.json
 `;
 
 /** `evochamber resume`. */
@@ -53,6 +55,8 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
       let failedTasks = 0;
       const r = await resumeAblation(dir, {
+        ...(budget ? { budget } : {}),
+        onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunDone: (v, s, summary) => {
           failedTasks += summary.failures + (summary.evolve?.failures ?? 0);

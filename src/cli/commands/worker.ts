@@ -13,7 +13,9 @@ any machine that has the project. Each job carries its scenario; the run directo
 
 Options:
   --queue URL            the Redis the sweeps are queued on (required; a password is never printed)
-  --concurrency N        jobs at once in this process (default 1)
+  --concurrency N        jobs at once in this process (default 1); jobs over HTTP share one endpoint
+                         pool (one cap per endpoint across them) and, with N > 1, run with
+                         speculative completion off (its cancellations would depend on the others' timing)
   --runs-root DIR        where run directories go (default runs); a shared directory (NFS) when there is one
   --lock-ms N            a job whose worker is silent this long is taken back (default 30000)
   --stalled-check-ms N   how often this worker looks for such jobs (default 30000)

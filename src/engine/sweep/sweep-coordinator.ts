@@ -101,6 +101,9 @@ async function closeSession(s: Session): Promise<void> {
  * Rejects with `RedisUnreachableError` (one line, no password) when Redis cannot be reached.
  */
 export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAblationOptions): Promise<AblationResult> {
+  if (loaded.scenario.sweepBudget) {
+    throw new Error(`${loaded.file}: sweepBudget: a sweep's budget applies to a local ablate, not to one queued on Redis (each run's own "budget" does)`);
+  }
   const id = newSweepId();
   const plan = planAblation(loaded, { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });
   // Validate what travels, as the worker will see it, before anything is enqueued.
