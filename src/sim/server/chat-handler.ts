@@ -6,6 +6,7 @@ import {
 } from './openai-wire';
 import { applyEarlyFault, checkRateLimit, type RouteHandler } from './sim-server-context';
 import { SIDE_CHANNEL_FIELD } from '../served-side-channel';
+import { readWireSampling } from './wire-sampling';
 import type { SideChannelEntry } from '../side-channel';
 
 
@@ -81,6 +82,7 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
   const messages = parseMessages(body);
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw new WireError(400, "serve-sim supports only 'n' = 1", 'invalid_request_error', null, 'n');
   const maxTokens = optionalPositiveInt(body, 'max_tokens') ?? optionalPositiveInt(body, 'max_completion_tokens');
+  const sampling = readWireSampling(body);
   const stream = body.stream === true;
   const includeUsage = stream && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
   const promptText = messages.map((m) => `${m.role}\n${m.content}`).join('\n');
@@ -97,7 +99,7 @@ export const chatHandler: RouteHandler = async (ctx, req, res, body) => {
     messages,
     stage: (stageHeader && STAGES.has(stageHeader) ? stageHeader : 'other') as Stage,
     ...(maxTokens !== undefined ? { maxTokens } : {}),
-    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    ...(sampling ? { sampling } : {}),
     agentId: header(req, 'x-evochamber-agent'),
     taskId,
     seedKey,
