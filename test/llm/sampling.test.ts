@@ -114,6 +114,7 @@ describe('sampling on the command line', () => {
       [['--temperature=-1'], /--temperature takes a number ≥ 0, got "-1"/],
       [['--top-p', '2'], /--top-p takes a number in \(0, 1\], got "2"/],
       [['--extra-body', '{enable_thinking: false}'], /--extra-body takes a JSON object/],
+      [['--sampling', '{"top_p":2}'], /--sampling: top_p: .*<=1/],
     ] as const) {
       const r = cli('run', 'scenarios/quickstart.json', '--tasks', '1', ...args);
       expect(r.status, r.stderr).toBe(2);
