@@ -1,6 +1,6 @@
 import { parseScenario, type LoadedScenario } from '../engine/scenario';
 import type { ScenarioInput } from '../engine/scenario-schema';
-import { samplingSchema } from '../llm/sampling';
+import { samplingSchema } from '../llm/sampling-fields';
 import { UsageError } from './usage';
 
 /** The sampling flags of `run` and `ablate`, as parseArgs returns them. */

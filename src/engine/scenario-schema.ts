@@ -10,7 +10,7 @@ import { autoConfigSchema } from './concurrency/auto-config';
 import { budgetSchema } from './budget';
 import { metaConfigSchema } from './meta/meta-config';
 import { pricesSchema } from '../llm/pricing';
-import { extraBodySchema, samplingSchema, stagesSchema } from '../llm/sampling';
+import { extraBodySchema, samplingSchema, stagesSchema } from '../llm/sampling-fields';
 
 const int = () => z.number().int();
 

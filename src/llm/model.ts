@@ -1,4 +1,4 @@
-import type { Sampling, SamplingStage } from './sampling';
+import type { Sampling, SamplingStage } from './sampling-fields';
 
 /** Pipeline stages that call a model; token usage is accounted per stage. */
 export type Stage = 'solve' | 'reflect' | 'leadlearn' | 'codream' | 'lifecycle' | 'meta' | 'other';

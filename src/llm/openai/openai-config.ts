@@ -1,6 +1,6 @@
 import { isLoopbackURL } from '../../core/loopback';
 import { z } from 'zod';
-import { extraBodySchema, samplingSchema, stagesSchema } from '../sampling';
+import { extraBodySchema, samplingSchema, stagesSchema } from '../sampling-fields';
 
 const int = () => z.number().int();
 const envName = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');

@@ -1,4 +1,4 @@
-import type { Sampling } from '../../llm/sampling';
+import type { Sampling } from '../../llm/sampling-fields';
 import { WireError } from './openai-wire';
 
 const NUMBER_FIELDS = ['temperature', 'top_p', 'top_k', 'min_p', 'presence_penalty', 'frequency_penalty'] as const;
