@@ -7,8 +7,9 @@ import { UsageError, intFlag } from '../usage';
 /** Help text of `evochamber serve-sim`. */
 export const SERVE_SIM_HELP = `Usage: evochamber serve-sim [options]
 
-Serve the simulated model as an OpenAI-compatible HTTP API (/v1/chat/completions, plain and
-streamed; /v1/embeddings; /v1/models) with a real-time latency profile and optional faults.
+Serve the simulated model as an OpenAI-compatible HTTP API, as vLLM serves a model
+(/v1/chat/completions, /v1/completions and /v1/responses, plain and streamed; /v1/embeddings;
+/v1/models; /metrics) with a real-time latency profile and optional faults.
 It is a simulation: its answers speak about EvoChamber's mechanics, never about LLMs.
 
 Options:
@@ -20,7 +21,7 @@ Options:
   --seed N           world, sampling, latency and fault seed (default 1)
   --time-scale X     run the latency model X times faster than real time (default 1)
   --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
-  --model-id NAME    model id listed by /v1/models (default sim)
+  --model-id NAME    the model served (default sim); a request naming another gets 404 model_not_found
 
 Runs until SIGINT or SIGTERM.
 `;
