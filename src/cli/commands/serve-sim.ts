@@ -1,7 +1,9 @@
+import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PROFILES } from '../../llm/latency-profiles';
 import { formatFaults } from '../../sim/server/faults';
-import { startServeSim } from '../../sim/server/serve-sim';
+import { requestLogLine } from '../../sim/server/request-log';
+import { startServeSim, type RecordedRequest } from '../../sim/server/serve-sim';
 import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber serve-sim`. */
@@ -22,6 +24,8 @@ Options:
   --time-scale X     run the latency model X times faster than real time (default 1)
   --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
   --model-id NAME    the model served (default sim); a request naming another gets 404 model_not_found
+  --log-requests FILE  append one JSON line per request: path, x-evochamber-* headers and every body
+                     field but the prompt and gold answers (to see the sampling fields a run sends)
 
 Runs until SIGINT or SIGTERM.
 `;
@@ -34,7 +38,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, faults: { type: 'string' },
       seed: { type: 'string' }, 'time-scale': { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' },
-      'model-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'model-id': { type: 'string' }, 'log-requests': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(SERVE_SIM_HELP); return; }
@@ -45,6 +49,14 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
   if (!(timeScale > 0)) throw new UsageError(`--time-scale takes a positive number, got "${values['time-scale']}"`, SERVE_SIM_HELP);
   const rpm = intFlag(values.rpm, '--rpm', 1);
   const tpm = intFlag(values.tpm, '--tpm', 1);
+  const logFile = values['log-requests'];
+  if (logFile !== undefined) {
+    try {
+      appendFileSync(logFile, '');
+    } catch (err) {
+      throw new UsageError(`--log-requests: cannot write ${logFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, SERVE_SIM_HELP);
+    }
+  }
   let server;
   try {
     server = await startServeSim({
@@ -57,6 +69,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
       ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
       ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
+      ...(logFile !== undefined ? { onRequest: (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); } } : {}),
     });
   } catch (err) {
     const msg = (err as Error).message;
