@@ -32,17 +32,15 @@ export interface ChatAttemptOptions {
 const headerValue = (v: string) => encodeURIComponent(v).replace(/%2F/gi, '/');
 
 /**
- * The determinism and routing hints sent with every request: a 31-bit `seed` derived from the
- * request's seed key and `sampling.seed` (vLLM and SGLang honour per-request seeds), and `x-evochamber-*` headers
- * naming task, seed key, stage and agent (real servers ignore them; serve-sim reads them).
+ * The routing hints sent with every request: `x-evochamber-*` headers naming task, seed key, stage
+ * and agent (real servers ignore them; serve-sim reads them). The per-request seed is in the body.
  */
-export function requestHints(req: CompletionRequest): { seed?: number; headers: Record<string, string> } {
+export function requestHeaders(req: CompletionRequest): Record<string, string> {
   const headers: Record<string, string> = { 'x-evochamber-stage': headerValue(req.stage) };
   if (req.taskId !== undefined) headers['x-evochamber-task'] = headerValue(req.taskId);
   if (req.seedKey !== undefined) headers['x-evochamber-seed-key'] = headerValue(req.seedKey);
   if (req.agentId !== undefined) headers['x-evochamber-agent'] = headerValue(req.agentId);
-  const seed = requestSeed(req);
-  return { ...(seed !== undefined ? { seed } : {}), headers };
+  return headers;
 }
 
 type WithReasoning = { reasoning_content?: unknown; reasoning?: unknown };
@@ -86,7 +84,8 @@ const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
 /**
  * The chat request body for one endpoint: its own sampling and extra fields are defaults the
  * request's (the scenario's model-wide and stage settings) override field by field; a caller's
- * `maxTokens` beats `sampling.max_tokens`, which beats `model.maxTokens`. The seed is per request.
+ * `maxTokens` beats `sampling.max_tokens`, which beats `model.maxTokens`. The `seed` is the
+ * request's own (requestSeed: from its seed key, and `sampling.seed` when set; vLLM and SGLang honour it).
  */
 export function requestBody(ep: Pick<EndpointConfig, 'model' | 'sampling' | 'extraBody'>, req: CompletionRequest, maxTokensDefault?: number): ChatCompletionCreateParamsBase {
   const merged = { ...ep.sampling, ...req.sampling };
@@ -108,9 +107,8 @@ export function requestBody(ep: Pick<EndpointConfig, 'model' | 'sampling' | 'ext
 /** Send one chat completion to one endpoint (no retries here). Rejects with the client's error. */
 export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatAttemptOptions): Promise<ChatAttemptResult> {
   const body = requestBody(ep.config, req, o.maxTokens);
-  const hints = requestHints(req);
   const t0 = o.clock.now();
-  const options = { signal: o.signal, headers: hints.headers };
+  const options = { signal: o.signal, headers: requestHeaders(req) };
   let content = '';
   let sawContent = false;
   let reasoningField = '';
