@@ -138,6 +138,8 @@ export { EventLog, LogDivergenceError, CONTROL_EVENTS } from './store/event-log'
 export { RunLock, RunLockedError, readRunLock, lockLiveness, type RunLockInfo } from './store/run-lock';
 export { runState, type RunState, type RunStatus } from './store/run-store';
 export { JournaledModel, JournalMissError, requestKey, JOURNAL_FILE, type MissingCall } from './llm/request-journal';
+export { SamplingModel, resolveSampling, requestSeed, samplingStageOf, type SamplingConfig } from './llm/sampling';
+export { SAMPLING_STAGES, samplingSchema, type Sampling, type SamplingStage } from './llm/sampling-fields';
 
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';

@@ -63,6 +63,7 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     if (problem) throw new UsageError(`${flag} ${displayUrl(url)} ${problem}`);
   }
   const current = loaded.scenario.model;
+  const sampling = samplingOf(current);
   if (f.latency !== undefined) return withLatency(loaded, f, backend, urls.length > 0);
   const tuning = f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
     || f['embed-model'] !== undefined || f['max-concurrency'] !== undefined;
@@ -70,7 +71,7 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
   if (backend === 'sim') {
     if (urls.length > 0) throw new UsageError('--base-url needs --backend openai');
     // The scenario's own virtual-time setting stays.
-    return reparse(loaded, { backend: 'sim', ...(current.backend === 'sim' && current.latency ? { latency: current.latency } : {}) });
+    return reparse(loaded, { backend: 'sim', ...(current.backend === 'sim' && current.latency ? { latency: current.latency } : {}), ...sampling });
   }
   if (f['sim-side-channel'] && f['no-sim-side-channel']) throw new UsageError('--sim-side-channel and --no-sim-side-channel exclude each other');
   const base = current.backend === 'openai' ? current : undefined;
@@ -92,6 +93,7 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     : base?.embeddings;
   const { bindings: _dropped, ...kept } = base ?? {};
   return reparse(loaded, {
+    ...sampling,
     ...(urls.length > 0 ? kept : base ?? {}),
     backend: 'openai',
     endpoints,
@@ -114,7 +116,12 @@ function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | un
   if (backend === undefined && loaded.scenario.model.backend !== 'sim') {
     throw new UsageError(`--latency runs the in-process simulator in virtual time, but ${loaded.file} uses the ${loaded.scenario.model.backend} backend; add --backend sim to run it on the simulator`);
   }
-  return reparse(loaded, { backend: 'sim', latency: name });
+  return reparse(loaded, { backend: 'sim', latency: name, ...samplingOf(loaded.scenario.model) });
+}
+
+/** The sampling settings of a model section, which stay when flags change the backend. */
+function samplingOf(m: LoadedScenario['scenario']['model']): Record<string, unknown> {
+  return { ...(m.sampling ? { sampling: m.sampling } : {}), ...(m.extraBody ? { extraBody: m.extraBody } : {}), ...(m.stages ? { stages: m.stages } : {}) };
 }
 
 async function defaultModel(baseURL: string, apiKeyEnv: string | undefined): Promise<string> {

@@ -41,7 +41,12 @@ export function createRng(seed: number | string): Rng {
     return (r >>> 0) / 4294967296;
   };
   for (let i = 0; i < 12; i++) next();
-  const rng: Rng = {
+  return rngFrom(next, (label) => createRng(`${key}/${label}`));
+}
+
+/** An Rng whose every draw comes from `next` (uniform in [0, 1)); `fork` derives independent streams. */
+export function rngFrom(next: () => number, fork: (label: string | number) => Rng): Rng {
+  return {
     next,
     int: (n) => Math.floor(next() * n),
     normal: () => {
@@ -62,7 +67,6 @@ export function createRng(seed: number | string): Rng {
       }
       return out;
     },
-    fork: (label) => createRng(`${key}/${label}`),
+    fork,
   };
-  return rng;
 }

@@ -7,6 +7,7 @@ import type { LanguageModel } from '../llm/model';
 import { OpenAIPoolModel, type PoolDeps } from '../llm/openai/openai-pool-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../llm/request-journal';
 import { AccountingModel } from '../llm/token-accounting';
+import { SamplingModel, hasSampling, type SamplingConfig } from '../llm/sampling';
 import type { Prices } from '../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from './model-plugins';
 import type { Scenario } from './scenario-schema';
@@ -136,6 +137,8 @@ export interface ModelStackOptions {
   readonly clock: Clock;
   /** Count each call's cost at these prices (USD per million tokens by model). */
   readonly prices?: Prices;
+  /** The scenario's sampling settings (`model.sampling`, `extraBody`, `stages`), put on every request. */
+  readonly sampling?: SamplingConfig;
 }
 
 /** The run's model: backend, request journal, virtual time, token accounting. */
@@ -152,8 +155,9 @@ export interface ModelStack {
 
 /**
  * Put the run's model together, innermost first: the backend; the request journal (a resume is
- * served from it, a replay strictly); virtual time in front of the journal, so an answer it serves
- * takes the same virtual time as a computed one; token accounting outermost.
+ * served from it, a replay strictly); the scenario's sampling settings in front of the journal, so
+ * its key holds what is sent; virtual time in front of that, so an answer the journal serves takes
+ * the same virtual time as a computed one; token accounting outermost.
  */
 export function buildModelStack(o: ModelStackOptions): ModelStack {
   const journalFile = path.join(o.runDir, JOURNAL_FILE);
@@ -165,7 +169,8 @@ export function buildModelStack(o: ModelStackOptions): ModelStack {
     ...(o.backend.redact ? { redact: o.backend.redact } : {}),
   });
   const latency = o.backend.latency;
-  const model = new AccountingModel(latency ? latency.wrap(journal) : journal, o.prices);
+  const sampled = o.sampling && hasSampling(o.sampling) ? new SamplingModel(journal, o.sampling) : journal;
+  const model = new AccountingModel(latency ? latency.wrap(sampled) : sampled, o.prices);
   return {
     model, journal, backend: o.backend,
     runClock: latency ? () => latency.now() : () => o.clock.now() / 1000,

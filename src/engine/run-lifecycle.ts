@@ -57,6 +57,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
   const stack = buildModelStack({
     backend, runDir, resumed: c.resumed, clock, ...(c.replaySource ? { replaySource: c.replaySource } : {}),
     ...(scenario.prices ? { prices: scenario.prices } : {}),
+    sampling: scenario.model,
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });

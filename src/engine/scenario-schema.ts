@@ -10,6 +10,7 @@ import { autoConfigSchema } from './concurrency/auto-config';
 import { budgetSchema } from './budget';
 import { metaConfigSchema } from './meta/meta-config';
 import { pricesSchema } from '../llm/pricing';
+import { extraBodySchema, samplingSchema, stagesSchema } from '../llm/sampling-fields';
 
 const int = () => z.number().int();
 
@@ -140,6 +141,12 @@ export const scenarioSchema = z.strictObject({
       latency: z.string().refine((name) => Object.hasOwn(PROFILES, name), {
         message: `unknown latency profile (profiles: ${Object.keys(PROFILES).join(', ')})`,
       }).optional(),
+      /** Sampling fields on every request (the simulator reads temperature and seed: docs/simulated-model.md, "Temperature"). */
+      sampling: samplingSchema.optional(),
+      /** Extra request fields; carried (and journaled) as over HTTP, read by no part of the in-process simulator. */
+      extraBody: extraBodySchema.optional(),
+      /** Overrides by stage (solve, critic, reflect, codream, leader, lifecycle, staleness, meta). */
+      stages: stagesSchema.optional(),
     }),
     openaiModelSchema,
   ]).default({ backend: 'sim' }),

@@ -1,4 +1,4 @@
-import { isCompletionAborted, type ChatMessage, type LanguageModel, type Stage, type Usage } from './model';
+import { isCompletionAborted, type ChatMessage, type CompletionRequest, type LanguageModel, type Stage, type Usage } from './model';
 
 /** A model reply, or the error that replaced it. Never thrown. */
 export interface Reply {
@@ -14,15 +14,27 @@ export interface Reply {
 const NO_USAGE: Usage = { promptTokens: 0, completionTokens: 0 };
 
 /**
+ * The stage a call is asked under: an accounting stage, or a finer part for sampling overrides
+ * (`critic`: accounted under solve; `staleness`: under reflect).
+ */
+export type AskStage = Stage | 'critic' | 'staleness';
+
+const ACCOUNTED: Record<'critic' | 'staleness', { stage: Stage; samplingStage: CompletionRequest['samplingStage'] }> = {
+  critic: { stage: 'solve', samplingStage: 'critic' },
+  staleness: { stage: 'reflect', samplingStage: 'staleness' },
+};
+
+/**
  * One model call on behalf of an agent for a task; a backend failure becomes `{error}` with empty
  * text, a cancellation (CompletionAbortedError, through `signal` or replayed from a journal) `{aborted}`.
  */
 export async function ask(
-  model: LanguageModel, messages: readonly ChatMessage[], stage: Stage, agentId: string, taskId: string, seedKey: string,
+  model: LanguageModel, messages: readonly ChatMessage[], stage: AskStage, agentId: string, taskId: string, seedKey: string,
   signal?: AbortSignal,
 ): Promise<Reply> {
+  const stages = stage === 'critic' || stage === 'staleness' ? ACCOUNTED[stage] : { stage };
   try {
-    const out = await model.complete({ messages, stage, agentId, taskId, seedKey, ...(signal ? { signal } : {}) });
+    const out = await model.complete({ messages, ...stages, agentId, taskId, seedKey, ...(signal ? { signal } : {}) });
     return { text: out.text, usage: out.usage };
   } catch (err) {
     if (isCompletionAborted(err)) return { text: '', usage: NO_USAGE, aborted: true };

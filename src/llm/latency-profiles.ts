@@ -30,6 +30,8 @@ export interface BatchProfile {
   readonly overheadMs: number;
   /** Default rate of injected 5xx answers. */
   readonly errorRate: number;
+  /** Longest prompt plus answer the model takes, in tokens (vLLM's `max_model_len`; `/v1/models` lists it). */
+  readonly maxModelLen: number;
 }
 
 /** A hosted API: latency independent of load, with rate limits. */
@@ -45,6 +47,8 @@ export interface ApiProfile {
   readonly requestsPerMinute: number;
   readonly tokensPerMinute: number;
   readonly errorRate: number;
+  /** Longest prompt plus answer the model takes, in tokens. */
+  readonly maxModelLen: number;
 }
 
 /** Any latency profile. */
@@ -65,6 +69,8 @@ export const QWEN3_8B_H100_VLLM: BatchProfile = {
   blockTokens: 16,
   overheadMs: 50,
   errorRate: 0,
+  // Qwen3-8B's native context (max_position_embeddings), as vLLM serves it without rope scaling.
+  maxModelLen: 40_960,
 };
 
 /** A GPT-4.1-mini class hosted API (docs/latency-profiles.md, second section). */
@@ -77,6 +83,7 @@ export const API_SMALL: ApiProfile = {
   requestsPerMinute: 5000,
   tokensPerMinute: 2_000_000,
   errorRate: 0.005,
+  maxModelLen: 1_047_576,
 };
 
 /** Profiles by name, as `--profile` takes them. */

@@ -1,3 +1,5 @@
+import type { Sampling, SamplingStage } from './sampling-fields';
+
 /** Pipeline stages that call a model; token usage is accounted per stage. */
 export type Stage = 'solve' | 'reflect' | 'leadlearn' | 'codream' | 'lifecycle' | 'meta' | 'other';
 
@@ -13,7 +15,10 @@ export interface CompletionRequest {
   /** Which pipeline stage asks. Used for accounting and routing; a model never changes its answer by it. */
   readonly stage: Stage;
   readonly maxTokens?: number;
-  readonly temperature?: number;
+  /** Sampling fields sent with the request (the scenario's `model.sampling` and stage overrides; unset: the server's defaults). */
+  readonly sampling?: Sampling;
+  /** The part this call plays for sampling overrides, when finer than `stage` (`critic` within solve, `staleness` within reflect). */
+  readonly samplingStage?: SamplingStage;
   /** The agent asking (heterogeneous pools bind agents to models). */
   readonly agentId?: string;
   /** The task this request serves; the simulated model finds its side channel by this id. */

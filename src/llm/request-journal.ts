@@ -7,15 +7,26 @@ export const JOURNAL_FILE = 'journal.jsonl';
 
 /**
  * The content address of a completion request: sha256 over everything it carries (messages,
- * stage, limits, agent, task and seed key), so two calls share an address only when they are the
+ * stage, limits, sampling fields, extra body fields, agent, task and seed key), so two calls share an address only when they are the
  * same call.
  */
 export function requestKey(req: CompletionRequest): string {
+  const { temperature, ...sampling } = req.sampling ?? {};
   const full = {
     messages: req.messages.map((m) => [m.role, m.content]), stage: req.stage, maxTokens: req.maxTokens ?? null,
-    temperature: req.temperature ?? null, agentId: req.agentId ?? null, taskId: req.taskId ?? null, seedKey: req.seedKey ?? null,
+    temperature: temperature ?? null, agentId: req.agentId ?? null, taskId: req.taskId ?? null, seedKey: req.seedKey ?? null,
+    // Added only when set, so a request without them keeps the key older journals hold.
+    ...(Object.keys(sampling).length > 0 ? { sampling: sortKeys(sampling) } : {}),
+    ...(req.extraBody && Object.keys(req.extraBody).length > 0 ? { extraBody: sortKeys(req.extraBody) } : {}),
   };
   return createHash('sha256').update(JSON.stringify(full)).digest('hex');
+}
+
+/** A JSON value with object keys in sorted order at every depth (the key must not depend on how a file orders them). */
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
 }
 
 function embedKey(texts: readonly string[]): string {

@@ -14,11 +14,11 @@ export interface ReproducibleConfig {
   readonly engine?: {
     readonly inFlight?: number | 'auto';
     readonly staleness?: { readonly policy?: string; readonly tau?: number };
-    readonly evolveTiming?: 'lag' | 'when-ready';
+    readonly evolveTiming?: string;
   };
   readonly model?: ModelSection;
-  /** US dollars per million tokens by model (the scenario's `prices`). */
-  readonly prices?: Record<string, { readonly input: number; readonly output: number }>;
+  readonly budget?: { readonly tokens?: number; readonly completionTokens?: number; readonly usd?: number };
+  readonly prices?: Readonly<Record<string, { readonly input: number; readonly output: number }>>;
 }
 
 interface EndpointSection {
@@ -41,12 +41,17 @@ interface ModelSection {
   readonly retries?: number;
   readonly stream?: boolean;
   readonly simSideChannel?: boolean;
+  /** Model-wide sampling fields and extra request fields (stage and endpoint settings travel in the scenario file). */
+  readonly sampling?: Readonly<Record<string, unknown>>;
+  readonly extraBody?: Readonly<Record<string, unknown>>;
 }
 
 /** Defaults of the scenario schema for the values reproduced here (an older run.json may omit them). */
 const DEFAULT_IN_FLIGHT = 1;
 /** `engine.staleness` defaults (DEFAULT_STALENESS_TAU in src/population/staleness/policy.ts; report/ does not import it). */
 const DEFAULT_STALENESS = { policy: 'full', tau: 8 } as const;
+/** `engine.evolveTiming`'s default. */
+const DEFAULT_EVOLVE_TIMING = 'lag';
 const DEFAULT_EMBED_BATCH = 64;
 
 /** A word as the shell reads it: bare when it is plain, else single-quoted. */
@@ -97,27 +102,48 @@ export function backendFlags(model: ModelSection | undefined): string[] {
   return out;
 }
 
+/** `--sampling` and `--extra-body` giving the model-wide sampling settings (none when unset). */
+export function samplingFlags(model: ModelSection | undefined): string[] {
+  const nonEmpty = (o: Readonly<Record<string, unknown>> | undefined) => o !== undefined && Object.keys(o).length > 0;
+  return [
+    ...(nonEmpty(model?.sampling) ? ['--sampling', JSON.stringify(model!.sampling)] : []),
+    ...(nonEmpty(model?.extraBody) ? ['--extra-body', JSON.stringify(model!.extraBody)] : []),
+  ];
+}
+
+/** A run's budget and prices as `--budget-*` and `--price` flags (a run's budget; an ablation's flags mean the sweep's). */
+export function budgetFlags(config: ReproducibleConfig): string[] {
+  const b = config.budget;
+  return [
+    ...(b?.tokens !== undefined ? ['--budget-tokens', String(b.tokens)] : []),
+    ...(b?.completionTokens !== undefined ? ['--budget-completion-tokens', String(b.completionTokens)] : []),
+    ...(b?.usd !== undefined ? ['--budget-usd', String(b.usd)] : []),
+    ...Object.entries(config.prices ?? {}).flatMap(([model, p]) => ['--price', `${model}=${p.input}/${p.output}`]),
+  ];
+}
+
 /**
  * Every `evochamber run` flag that decides a run's result: variant, seed, tasks, tasks in
- * flight, the staleness policy and its τ, and the backend. (Under the simulated model `--in-flight` leaves the summary unchanged;
+ * flight, the staleness policy and its τ, evolve timing, the backend (latency profile included),
+ * sampling, and the run's budget and prices. (Under the simulated model `--in-flight` leaves the summary unchanged;
  * against a real server it changes which requests overlap, so it is part of the run.)
  */
 export function reproduceFlags(config: ReproducibleConfig, variant: string, seed: number, tasks: number): string[] {
-  return ['--variant', variant, '--seed', String(seed), '--tasks', String(tasks), ...scenarioFlags(config)];
+  return ['--variant', variant, '--seed', String(seed), '--tasks', String(tasks), ...scenarioFlags(config), ...budgetFlags(config)];
 }
 
 /**
  * The flags that decide a result beside the variant, the seed and the number of tasks: shared by
- * a run's reproduce command and an ablation's (`ablate` takes the same ones). `--evolve-timing` is
- * given when it is not the default (lag).
+ * a run's reproduce command and an ablation's (`ablate` takes the same ones).
  */
 export function scenarioFlags(config: ReproducibleConfig): string[] {
   return [
     '--in-flight', String(config.engine?.inFlight ?? DEFAULT_IN_FLIGHT),
     '--staleness', config.engine?.staleness?.policy ?? DEFAULT_STALENESS.policy,
     '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
-    ...(config.engine?.evolveTiming === 'when-ready' ? ['--evolve-timing', 'when-ready'] : []),
+    '--evolve-timing', config.engine?.evolveTiming ?? DEFAULT_EVOLVE_TIMING,
     ...backendFlags(config.model),
+    ...samplingFlags(config.model),
   ];
 }
 

@@ -19,6 +19,7 @@ import {
 import { SimSideChannel, type SideChannelEntry, type SimNiche, type SimTask } from './side-channel';
 import { medianTokensOf, resolveSimParams, type SimParams } from './sim-params';
 import { SimWorld } from './sim-world';
+import { promptShare, temperedRng } from './temperature';
 
 /** Options of the simulated model. */
 export interface SimModelOptions {
@@ -35,7 +36,8 @@ export interface SimModelOptions {
 /**
  * The built-in simulated language model (README, "The simulated model"): a world model that reads the same
  * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
- * request's seed key, whatever order requests arrive in. Runs in virtual time: `timing` is what
+ * request's seed key, whatever order requests arrive in. A request's `sampling.temperature`, when
+ * set, ties its draws to its prompt (temperature.ts); its other sampling and extra fields change nothing. Runs in virtual time: `timing` is what
  * the request would have taken on a single unbatched stream; nothing waits.
  * It answers at once, so a request's `signal` matters only if it has already aborted when the call
  * is made: the call then rejects with CompletionAbortedError carrying the answer's length as the
@@ -83,7 +85,13 @@ export class SimModel implements LanguageModel {
   async answer(req: CompletionRequest, entry: SideChannelEntry | undefined): Promise<Completion> {
     const prompt = readPrompt(req.messages);
     const key = req.seedKey ?? `unkeyed/${this.unkeyed++}/${hash32(prompt.full)}`;
-    const rng = createRng(`${this.opts.seed}/${key}`);
+    const own = createRng(`${this.opts.seed}/${key}`);
+    // Temperature ties the draws to the prompt (none set: every draw the request's own, as before).
+    const t = req.sampling?.temperature;
+    const rng = t === undefined ? own : temperedRng(
+      createRng(`${this.opts.seed}/prompt/${hash32(prompt.full)}/${req.taskId ?? ''}`), own,
+      createRng(`${this.opts.seed}/${key}/temperature`), promptShare(t, this.params.temperatureIndependent),
+    );
     const responder = this.responders[prompt.kind];
     const reply = responder
       ? responder({ prompt, entry, world: this.world, params: this.params, rng })
@@ -94,7 +102,7 @@ export class SimModel implements LanguageModel {
     const zPrompt = createRng(`${this.opts.seed}/len/${hash32(prompt.full)}`).normal();
     const median = medianTokensOf(this.params, reply.lengthClass);
     const drawn = Math.round(median * Math.exp(this.params.lengthSigma * (0.6 * zPrompt + 0.8 * rng.normal())));
-    const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? Infinity, drawn));
+    const completionTokens = Math.max(estimateTokens(reply.text), Math.min(req.maxTokens ?? req.sampling?.max_tokens ?? Infinity, drawn));
     if (req.signal?.aborted) throw new CompletionAbortedError(completionTokens, 0);
     const ttftMs = this.params.ttftMs;
     return {

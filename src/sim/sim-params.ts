@@ -112,6 +112,13 @@ export interface SimParams {
   metaBusyCoDream: number;
   /** Meta-editor: accuracy change it reads as no change (a rise below it is flat, a fall beyond it hurt). */
   metaFlatEpsilon: number;
+  /**
+   * Temperature (docs/simulated-model.md, "Temperature"): the sampling temperature at and above
+   * which a request's draws are independent of its prompt. Below it each draw is the prompt's own
+   * draw with probability s = 1 − T / temperatureIndependent, else the request's; at 0 an answer is
+   * a function of the prompt. A request with no temperature draws as before (independently).
+   */
+  temperatureIndependent: number;
   /** Virtual timing: time to first token (ms) and per output token (ms); single-request, no batching. */
   ttftMs: number;
   msPerToken: number;
@@ -157,6 +164,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   metaMinUses: 8,
   metaBusyCoDream: 0.6,
   metaFlatEpsilon: 0.01,
+  temperatureIndependent: 1,
   ttftMs: 60,
   msPerToken: 7.3,
 };

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { applyModelFlags, MODEL_FLAG_OPTIONS } from '../../src/cli/model-flags';
+import { applySamplingFlags, SAMPLING_FLAG_OPTIONS } from '../../src/cli/sampling-flags';
+import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../../src/cli/budget-flags';
+import { evolveTimingFlag } from '../../src/cli/commands/run';
 import { inFlightFlag } from '../../src/cli/usage';
 import { applyRunOptions } from '../../src/engine/run-scenario';
 import { parseScenario, type LoadedScenario } from '../../src/engine/scenario';
@@ -22,13 +25,19 @@ async function rerun(command: string, original: LoadedScenario): Promise<LoadedS
   const argv = shellSplit(command).slice(3); // npx evochamber run
   const { values, positionals } = parseArgs({
     args: argv, allowPositionals: true,
-    options: { variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, ...MODEL_FLAG_OPTIONS },
+    options: {
+      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' },
+      'evolve-timing': { type: 'string' }, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+    },
   });
   expect(positionals).toHaveLength(1);
-  const withBackend = await applyModelFlags(original, values);
+  // As `evochamber run` applies them (src/cli/commands/run.ts).
+  const withBackend = withPriceFlags(applySamplingFlags(await applyModelFlags(original, values), values), values);
+  const budget = budgetFromFlags(values);
   return applyRunOptions(withBackend, {
     variant: values.variant, seed: Number(values.seed), tasks: Number(values.tasks), inFlight: inFlightFlag(values['in-flight']),
-    staleness: { policy: values.staleness, tau: Number(values.tau) },
+    staleness: { policy: values.staleness, tau: Number(values.tau) }, evolveTiming: evolveTimingFlag(values['evolve-timing']),
+    ...(budget ? { budget } : {}),
   });
 }
 
@@ -48,8 +57,25 @@ describe('the report\'s reproduce command', () => {
   it('names every run flag, --in-flight, the staleness policy and the backend included', () => {
     const asRun = applyRunOptions(scenario(), { variant: 'no-codream', seed: 5, tasks: 12, inFlight: 8, staleness: { policy: 'reflective', tau: 3 } });
     const { command, fromOriginal } = commandsFor(asRun);
-    expect(fromOriginal).toBe('npx evochamber run scenarios/rt.json --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --backend sim');
-    expect(command).toBe(`npx evochamber run '/tmp/report dir/scenario.json' --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --backend sim`);
+    expect(fromOriginal).toBe('npx evochamber run scenarios/rt.json --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --evolve-timing lag --backend sim');
+    expect(command).toBe(`npx evochamber run '/tmp/report dir/scenario.json' --variant no-codream --seed 5 --tasks 12 --in-flight 8 --staleness reflective --tau 3 --evolve-timing lag --backend sim`);
+  });
+
+  it('carries evolve timing, latency, sampling, extra fields, budget and prices, from the original file and from the saved one', async () => {
+    const original = scenario({ model: { backend: 'sim', stages: { reflect: { sampling: { temperature: 0.2 } } } } });
+    const flagged = withPriceFlags(applySamplingFlags(await applyModelFlags(original, { latency: 'qwen3-8b-h100-vllm' }), {
+      temperature: '0.6', sampling: '{"top_k":20,"max_tokens":900}', 'extra-body': '{"chat_template_kwargs":{"enable_thinking":false}}',
+    }), { price: ['sim=0.1/0.4'] });
+    const asRun = applyRunOptions(flagged, { inFlight: 8, evolveTiming: 'when-ready', budget: { completionTokens: 50_000, usd: 2 } });
+    const { command, fromOriginal } = commandsFor(asRun);
+    for (const line of [command, fromOriginal]) {
+      expect(line).toContain('--evolve-timing when-ready');
+      expect(line).toContain('--latency qwen3-8b-h100-vllm');
+      expect(line).toContain(`--sampling '{"temperature":0.6,"top_k":20,"max_tokens":900}' --extra-body '{"chat_template_kwargs":{"enable_thinking":false}}'`);
+      expect(line).toContain('--budget-completion-tokens 50000 --budget-usd 2 --price sim=0.1/0.4');
+    }
+    expect((await rerun(fromOriginal, original)).scenario).toEqual(asRun.scenario);
+    expect((await rerun(command, asRun)).scenario).toEqual(asRun.scenario);
   });
 
   it('reproduces an adaptive window as --in-flight auto, its settings travelling in the scenario', async () => {
@@ -76,7 +102,7 @@ describe('the report\'s reproduce command', () => {
       'max-concurrency': '64', 'timeout-ms': '5000', retries: '2', stream: true, 'no-sim-side-channel': true, 'embed-model': 'emb', 'embed-base-url': 'http://gpu3:8001/v1',
     }), { inFlight: 16 });
     const { fromOriginal } = commandsFor(asRun);
-    expect(fromOriginal).toContain('--in-flight 16 --staleness full --tau 8 --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 --model Qwen/Qwen3-8B');
+    expect(fromOriginal).toContain('--in-flight 16 --staleness full --tau 8 --evolve-timing lag --backend openai --base-url http://gpu1:8000/v1 --base-url http://gpu2:8000/v1 --model Qwen/Qwen3-8B');
     expect((await rerun(fromOriginal, original)).scenario).toEqual(asRun.scenario);
   });
 

@@ -33,7 +33,7 @@ describe('the report written at the end of a simulated run', () => {
     expect(sectionIds(html)).toEqual([...RUN_SECTIONS]);
     const found = expectWellFormedReport(html);
     expect(found.map((c) => c.id)).toEqual(expect.arrayContaining(['competence-final', 'competence-windows', 'specialists', 'structures', 'accuracy-rolling', 'cost-stages']));
-    expect(sectionHtml(html, 'reproduce')).toContain(`--seed ${summary.seed} --tasks 40 --in-flight 1 --staleness full --tau 8 --backend sim`);
+    expect(sectionHtml(html, 'reproduce')).toContain(`--seed ${summary.seed} --tasks 40 --in-flight 1 --staleness full --tau 8 --evolve-timing lag --backend sim`);
   });
 
   it('writes data.json valid against its schema, and summary.md with the headline tables', () => {

@@ -9,6 +9,7 @@ import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
 import { evolveTimingFlag, stalenessFlags } from './run';
 import { withSweepDefaults } from '../composition';
@@ -57,7 +58,8 @@ Options:
   --json            print the result as one JSON line last
   --quiet           no per-run progress lines
 
-${MODEL_FLAGS_HELP}`;
+${MODEL_FLAGS_HELP}
+${SAMPLING_FLAGS_HELP}`;
 
 /** `evochamber ablate`: exit 0; 3 when a run failed or any task of any run failed for infrastructure reasons; 4 when interrupted. */
 export async function ablateCommand(argv: string[]): Promise<number | void> {
@@ -69,7 +71,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
-      ...MODEL_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -81,7 +83,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return attach(values);
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
-  const loaded = withPriceFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values);
+  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');

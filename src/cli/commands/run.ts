@@ -10,6 +10,7 @@ import { withRunSignals } from '../run-signals';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
@@ -49,7 +50,8 @@ Options:
 
 ${BUDGET_FLAGS_HELP}
 
-${MODEL_FLAGS_HELP}`;
+${MODEL_FLAGS_HELP}
+${SAMPLING_FLAGS_HELP}`;
 
 /** `evochamber run`: exit 0, 3 when any task failed for infrastructure reasons, 4 when interrupted (see exit-codes.ts). */
 export async function runCommand(argv: string[]): Promise<number | void> {
@@ -60,7 +62,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
-      ...MODEL_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
@@ -68,7 +70,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);
-  const loaded = withPriceFlags(await applyModelFlags(base, values), values);
+  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(base, values), values), values);
   const budget = budgetFromFlags(values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;

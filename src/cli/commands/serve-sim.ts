@@ -1,14 +1,17 @@
+import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { PROFILES } from '../../llm/latency-profiles';
 import { formatFaults } from '../../sim/server/faults';
-import { startServeSim } from '../../sim/server/serve-sim';
+import { requestLogLine } from '../../sim/server/request-log';
+import { startServeSim, type RecordedRequest } from '../../sim/server/serve-sim';
 import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber serve-sim`. */
 export const SERVE_SIM_HELP = `Usage: evochamber serve-sim [options]
 
-Serve the simulated model as an OpenAI-compatible HTTP API (/v1/chat/completions, plain and
-streamed; /v1/embeddings; /v1/models) with a real-time latency profile and optional faults.
+Serve the simulated model as an OpenAI-compatible HTTP API, as vLLM serves a model
+(/v1/chat/completions, /v1/completions and /v1/responses, plain and streamed; /v1/embeddings;
+/v1/models; /metrics) with a real-time latency profile and optional faults.
 It is a simulation: its answers speak about EvoChamber's mechanics, never about LLMs.
 
 Options:
@@ -20,7 +23,9 @@ Options:
   --seed N           world, sampling, latency and fault seed (default 1)
   --time-scale X     run the latency model X times faster than real time (default 1)
   --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
-  --model-id NAME    model id listed by /v1/models (default sim)
+  --model-id NAME    the model served (default sim); a request naming another gets 404 model_not_found
+  --log-requests FILE  append one JSON line per request: path, x-evochamber-* headers and every body
+                     field but the prompt and gold answers (to see the sampling fields a run sends)
 
 Runs until SIGINT or SIGTERM.
 `;
@@ -33,7 +38,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, faults: { type: 'string' },
       seed: { type: 'string' }, 'time-scale': { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' },
-      'model-id': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'model-id': { type: 'string' }, 'log-requests': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(SERVE_SIM_HELP); return; }
@@ -44,6 +49,14 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
   if (!(timeScale > 0)) throw new UsageError(`--time-scale takes a positive number, got "${values['time-scale']}"`, SERVE_SIM_HELP);
   const rpm = intFlag(values.rpm, '--rpm', 1);
   const tpm = intFlag(values.tpm, '--tpm', 1);
+  const logFile = values['log-requests'];
+  if (logFile !== undefined) {
+    try {
+      appendFileSync(logFile, '');
+    } catch (err) {
+      throw new UsageError(`--log-requests: cannot write ${logFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, SERVE_SIM_HELP);
+    }
+  }
   let server;
   try {
     server = await startServeSim({
@@ -56,6 +69,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
       ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
       ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
+      ...(logFile !== undefined ? { onRequest: (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); } } : {}),
     });
   } catch (err) {
     const msg = (err as Error).message;

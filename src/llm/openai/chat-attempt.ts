@@ -1,8 +1,9 @@
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type { Clock } from '../../core/clock';
-import { hash32 } from '../../core/hash';
 import { estimateTokens, type CompletionRequest } from '../model';
+import { requestSeed } from '../sampling';
 import type { Endpoint } from './endpoint';
+import type { EndpointConfig } from './openai-config';
 import { splitReasoning } from './reasoning';
 
 /** What one successful attempt produced. Times in ms. */
@@ -31,16 +32,15 @@ export interface ChatAttemptOptions {
 const headerValue = (v: string) => encodeURIComponent(v).replace(/%2F/gi, '/');
 
 /**
- * The determinism and routing hints sent with every request: a 31-bit `seed` derived from the
- * request's seed key (vLLM and SGLang honour per-request seeds), and `x-evochamber-*` headers
- * naming task, seed key, stage and agent (real servers ignore them; serve-sim reads them).
+ * The routing hints sent with every request: `x-evochamber-*` headers naming task, seed key, stage
+ * and agent (real servers ignore them; serve-sim reads them). The per-request seed is in the body.
  */
-export function requestHints(req: CompletionRequest): { seed?: number; headers: Record<string, string> } {
+export function requestHeaders(req: CompletionRequest): Record<string, string> {
   const headers: Record<string, string> = { 'x-evochamber-stage': headerValue(req.stage) };
   if (req.taskId !== undefined) headers['x-evochamber-task'] = headerValue(req.taskId);
   if (req.seedKey !== undefined) headers['x-evochamber-seed-key'] = headerValue(req.seedKey);
   if (req.agentId !== undefined) headers['x-evochamber-agent'] = headerValue(req.agentId);
-  return { ...(req.seedKey !== undefined ? { seed: hash32(req.seedKey) & 0x7fffffff } : {}), headers };
+  return headers;
 }
 
 type WithReasoning = { reasoning_content?: unknown; reasoning?: unknown };
@@ -104,21 +104,34 @@ export function implausibleUsage(u: ServerUsage, req: CompletionRequest, maxToke
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Send one chat completion to one endpoint (no retries here). Rejects with the client's error. */
-export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatAttemptOptions): Promise<ChatAttemptResult> {
-  const hints = requestHints(req);
-  const maxTokens = req.maxTokens ?? o.maxTokens;
-  const body: ChatCompletionCreateParamsBase = {
-    model: ep.config.model,
+/**
+ * The chat request body for one endpoint: its own sampling and extra fields are defaults the
+ * request's (the scenario's model-wide and stage settings) override field by field; a caller's
+ * `maxTokens` beats `sampling.max_tokens`, which beats `model.maxTokens`. The `seed` is the
+ * request's own (requestSeed: from its seed key, and `sampling.seed` when set; vLLM and SGLang honour it).
+ */
+export function requestBody(ep: Pick<EndpointConfig, 'model' | 'sampling' | 'extraBody'>, req: CompletionRequest, maxTokensDefault?: number): ChatCompletionCreateParamsBase {
+  const merged = { ...ep.sampling, ...req.sampling };
+  const seed = requestSeed({ ...req, sampling: merged });
+  const { max_tokens: samplingMax, seed: _base, ...sampling } = merged;
+  const maxTokens = req.maxTokens ?? samplingMax ?? maxTokensDefault;
+  return {
+    model: ep.model,
     messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
-    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-    ...(hints.seed !== undefined ? { seed: hints.seed } : {}),
+    ...sampling,
+    ...(seed !== undefined ? { seed } : {}),
     // As given: fields the openai client does not know (vLLM's `top_k`, `chat_template_kwargs`) go through.
+    ...(ep.extraBody as Partial<ChatCompletionCreateParamsBase> | undefined),
     ...(req.extraBody as Partial<ChatCompletionCreateParamsBase> | undefined),
-  };
+  } as ChatCompletionCreateParamsBase;
+}
+
+/** Send one chat completion to one endpoint (no retries here). Rejects with the client's error. */
+export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatAttemptOptions): Promise<ChatAttemptResult> {
+  const body = requestBody(ep.config, req, o.maxTokens);
   const t0 = o.clock.now();
-  const options = { signal: o.signal, headers: hints.headers };
+  const options = { signal: o.signal, headers: requestHeaders(req) };
   let content = '';
   let sawContent = false;
   let reasoningField = '';
@@ -153,7 +166,8 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
   const totalMs = o.clock.now() - t0;
   const split = splitReasoning(content, reasoningField);
   const read = readServerUsage(usage);
-  const beyond = read.problem === undefined ? implausibleUsage(read, req, maxTokens) : undefined;
+  const sentMax = (body as { max_tokens?: unknown }).max_tokens;
+  const beyond = read.problem === undefined ? implausibleUsage(read, req, typeof sentMax === 'number' ? sentMax : undefined) : undefined;
   const server: ServerUsage = beyond ? { problem: beyond } : read;
   const reasoningTokens = server.reasoning ?? (split.reasoning ? estimateTokens(split.reasoning) : 0);
   const promptTokens = server.prompt ?? estimateTokens(req.messages.map((m) => m.content).join('\n'));

@@ -1,5 +1,6 @@
 import { isLoopbackURL } from '../../core/loopback';
 import { z } from 'zod';
+import { extraBodySchema, samplingSchema, stagesSchema } from '../sampling-fields';
 
 const int = () => z.number().int();
 const envName = () => z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
@@ -52,6 +53,10 @@ export const endpointConfigSchema = z.strictObject({
   apiKeyEnv: envName().optional(),
   /** Binding group (heterogeneous pools): agents bound to this name use only its endpoints. */
   group: z.string().min(1).optional(),
+  /** This endpoint's sampling defaults (per model); the scenario's `model.sampling` and stage settings override them field by field. */
+  sampling: samplingSchema.optional(),
+  /** Fields merged into this endpoint's requests as given (e.g. `chat_template_kwargs`); the request's own win. */
+  extraBody: extraBodySchema.optional(),
   apiKey: noKey(),
 });
 
@@ -96,8 +101,14 @@ export const openaiModelSchema = z.strictObject({
   outageTimeoutMs: int().min(0).default(600_000),
   /** Stream responses (SSE with usage) and measure time to first token. */
   stream: z.boolean().default(false),
-  /** `max_tokens` sent when a request sets none. */
+  /** `max_tokens` sent when neither the request nor `sampling.max_tokens` sets one. */
   maxTokens: int().positive().optional(),
+  /** Sampling fields sent with every request (README, "Sampling"); unset fields are left to the server. */
+  sampling: samplingSchema.optional(),
+  /** Fields merged into every request as given (vLLM's `chat_template_kwargs`, `repetition_penalty`, …). */
+  extraBody: extraBodySchema.optional(),
+  /** Overrides by stage (solve, critic, reflect, codream, leader, lifecycle, staleness, meta). */
+  stages: stagesSchema.optional(),
   /**
    * The simulator's side channel, for serve-sim only: true sends each task's gold answer and hidden
    * tests with its requests, and is refused unless every endpoint is on loopback; absent or false

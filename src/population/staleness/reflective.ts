@@ -26,7 +26,7 @@ export const reflective: StalenessPolicy = {
       return { action: 'drop', reason: `${last.agentId} was retired with no successor, so nobody can receive it`, calledModel: false };
     }
     const messages = buildStalePrompt(item, ctx.since, ctx.current, new Set(chain));
-    const reply = await ask(ctx.model, messages, 'reflect', request.agentId, item.taskId, ctx.seedKey);
+    const reply = await ask(ctx.model, messages, 'staleness', request.agentId, item.taskId, ctx.seedKey);
     if (reply.error) return { action: 'keep', calledModel: true, fallback: `model call failed: ${reply.error}` };
     const verdict = parseStaleVerdict(reply.text);
     if (!verdict) return { action: 'keep', calledModel: true, fallback: 'unusable reply' };

@@ -1,5 +1,5 @@
 import type { Rng } from '../../core/rng';
-import type { LatencyScheduler, SchedulerLoad, SeqEvents, SeqHandle, SeqRequest } from './latency-scheduler';
+import type { KvCacheState, LatencyScheduler, SchedulerLoad, SeqEvents, SeqHandle, SeqRequest } from './latency-scheduler';
 import type { BatchProfile } from '../../llm/latency-profiles';
 import type { SimTimer } from './sim-timer';
 
@@ -72,6 +72,8 @@ export class BatchScheduler implements LatencyScheduler {
   private drawBuffer: number[] = [];
   /** Timer events this scheduler scheduled for steps (a jump counts once); for benchmarks. */
   stepEvents = 0;
+  /** Sequences preempted so far because the KV cache ran out. */
+  private preemptions = 0;
 
   constructor(private readonly p: BatchProfile, private readonly timer: SimTimer, private readonly rng: Rng, opts: BatchSchedulerOptions = {}) {
     this.totalBlocks = Math.floor(p.kvCacheTokens / p.blockTokens);
@@ -96,6 +98,10 @@ export class BatchScheduler implements LatencyScheduler {
 
   load(): SchedulerLoad {
     return { running: this.running.length, waiting: this.waiting.length + this.arriving.size };
+  }
+
+  kvCache(): KvCacheState {
+    return { usage: this.totalBlocks > 0 ? this.usedBlocks / this.totalBlocks : 0, preemptions: this.preemptions };
   }
 
   close(): void {
@@ -185,6 +191,7 @@ export class BatchScheduler implements LatencyScheduler {
       for (const s of this.running) if (s.prefillLeft === 0 && this.blocksFor(s.context + 1) > s.blocks) need++;
       if (this.usedBlocks + need <= this.totalBlocks || this.running.length <= 1) break;
       const victim = this.running.reduce((a, b) => (b.context > a.context ? b : a));
+      this.preemptions++;
       this.release(victim);
       victim.state = 'waiting';
       this.waiting.unshift(victim);

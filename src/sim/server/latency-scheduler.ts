@@ -31,6 +31,14 @@ export interface SchedulerLoad {
   readonly waiting: number;
 }
 
+/** The KV cache as `/metrics` reports it (a batching server; a hosted API has none to report). */
+export interface KvCacheState {
+  /** Fraction of the profile's KV cache blocks in use, 0–1. */
+  readonly usage: number;
+  /** Sequences preempted so far because the cache ran out (each is recomputed later). */
+  readonly preemptions: number;
+}
+
 /**
  * A latency model: decides when each request's tokens appear. Contract: for every submitted,
  * uncancelled request `onDone` is called exactly once, after `onFirstToken`; nothing is called
@@ -39,6 +47,8 @@ export interface SchedulerLoad {
 export interface LatencyScheduler {
   submit(req: SeqRequest, events: SeqEvents): SeqHandle;
   load(): SchedulerLoad;
+  /** The KV cache's state, for schedulers that model one. */
+  kvCache?(): KvCacheState;
   /** Drop every request and timer. */
   close(): void;
 }

@@ -1,6 +1,63 @@
-import type { SchedulerLoad } from './latency-scheduler';
+import type { KvCacheState, SchedulerLoad } from './latency-scheduler';
 
-/** Counters serve-sim keeps for `/metrics` (Prometheus text, vLLM's metric names). */
+/** vLLM's buckets for time to first token (seconds). */
+const TTFT_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
+/** vLLM's buckets for end-to-end request latency (seconds). */
+const E2E_BUCKETS = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680];
+
+/** vLLM's 1-2-5 buckets up to a model's context length (token-count histograms). */
+function buckets125(max: number): number[] {
+  const out: number[] = [];
+  for (let e = 1; ; e *= 10) {
+    for (const m of [1, 2, 5]) {
+      if (m * e > max) return out;
+      out.push(m * e);
+    }
+  }
+}
+
+/** A Prometheus histogram: cumulative bucket counts, sum and count. */
+class Histogram {
+  private readonly counts: number[];
+  private sum = 0;
+  private count = 0;
+  constructor(readonly bounds: readonly number[]) {
+    this.counts = bounds.map(() => 0);
+  }
+
+  observe(v: number): void {
+    for (let i = 0; i < this.bounds.length; i++) if (v <= this.bounds[i]!) this.counts[i]!++;
+    this.sum += v;
+    this.count++;
+  }
+
+  render(name: string, help: string, labels: string): string[] {
+    return [
+      `# HELP ${name} ${help}`,
+      `# TYPE ${name} histogram`,
+      ...this.bounds.map((b, i) => `${name}_bucket{${labels},le="${b}"} ${this.counts[i]}`),
+      `${name}_bucket{${labels},le="+Inf"} ${this.count}`,
+      `${name}_sum{${labels}} ${this.sum}`,
+      `${name}_count{${labels}} ${this.count}`,
+    ];
+  }
+}
+
+/** One finished request's figures, in model time. */
+export interface FinishedRequest {
+  readonly reason: string;
+  readonly promptTokens: number;
+  readonly generationTokens: number;
+  /** Time to first token and end-to-end latency, seconds of model time. */
+  readonly ttftSeconds: number;
+  readonly e2eSeconds: number;
+}
+
+/**
+ * Counters and histograms serve-sim keeps for `/metrics` (Prometheus text, vLLM's metric names).
+ * Times are model time (the latency profile's), so a `--time-scale`d server reports what the
+ * modelled GPU would have taken.
+ */
 export class SimMetrics {
   /** Finished requests by finish reason (`stop`, `length`). */
   private readonly success = new Map<string, number>();
@@ -10,12 +67,25 @@ export class SimMetrics {
   aborted = 0;
   /** Tokens those requests had generated when they were abandoned (also in `generationTokens`, as vLLM counts them). */
   abortedGenerationTokens = 0;
+  private readonly ttft = new Histogram(TTFT_BUCKETS);
+  private readonly e2e = new Histogram(E2E_BUCKETS);
+  private readonly promptHist: Histogram;
+  private readonly generationHist: Histogram;
 
-  /** A chat completion was answered in full. */
-  finished(reason: string, promptTokens: number, generationTokens: number): void {
-    this.success.set(reason, (this.success.get(reason) ?? 0) + 1);
-    this.promptTokens += promptTokens;
-    this.generationTokens += generationTokens;
+  constructor(maxModelLen = 40_960) {
+    this.promptHist = new Histogram(buckets125(maxModelLen));
+    this.generationHist = new Histogram(buckets125(maxModelLen));
+  }
+
+  /** A request was answered in full. */
+  finished(r: FinishedRequest): void {
+    this.success.set(r.reason, (this.success.get(r.reason) ?? 0) + 1);
+    this.promptTokens += r.promptTokens;
+    this.generationTokens += r.generationTokens;
+    this.ttft.observe(r.ttftSeconds);
+    this.e2e.observe(r.e2eSeconds);
+    this.promptHist.observe(r.promptTokens);
+    this.generationHist.observe(r.generationTokens);
   }
 
   /**
@@ -39,33 +109,34 @@ export class SimMetrics {
 
   /**
    * The Prometheus text exposition, under the names vLLM uses (so dashboards built for vLLM work):
-   * `vllm:num_requests_running`, `vllm:num_requests_waiting`, `vllm:prompt_tokens_total`,
-   * `vllm:generation_tokens_total`, `vllm:request_success_total{finished_reason}` (`stop`,
-   * `length`, and `abort` for requests whose client disconnected), plus serve-sim's own
-   * `evochamber_sim:*` counters.
+   * gauges `vllm:num_requests_running`, `vllm:num_requests_waiting`, `vllm:kv_cache_usage_perc`
+   * (and its older name `vllm:gpu_cache_usage_perc`); counters `vllm:prompt_tokens_total`,
+   * `vllm:generation_tokens_total`, `vllm:num_preemptions_total`,
+   * `vllm:request_success_total{finished_reason}` (`stop`, `length`, and `abort` for requests
+   * whose client disconnected); histograms `vllm:time_to_first_token_seconds`,
+   * `vllm:e2e_request_latency_seconds`, `vllm:request_prompt_tokens`,
+   * `vllm:request_generation_tokens`; plus serve-sim's own `evochamber_sim:*` counters.
    */
-  render(modelName: string, load: SchedulerLoad): string {
+  render(modelName: string, load: SchedulerLoad, kv: KvCacheState = { usage: 0, preemptions: 0 }): string {
     const l = `model_name="${modelName.replace(/["\\\n]/g, '_')}"`;
     const reasons = new Map([['stop', 0], ['length', 0], ...this.success, ['abort', this.aborted]]);
+    const gauge = (name: string, help: string, v: number, type = 'gauge') => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, `${name}{${l}} ${v}`];
     return [
-      '# HELP vllm:num_requests_running Number of requests in model execution batches.',
-      '# TYPE vllm:num_requests_running gauge',
-      `vllm:num_requests_running{${l}} ${load.running}`,
-      '# HELP vllm:num_requests_waiting Number of requests waiting to be processed.',
-      '# TYPE vllm:num_requests_waiting gauge',
-      `vllm:num_requests_waiting{${l}} ${load.waiting}`,
-      '# HELP vllm:prompt_tokens_total Number of prefill tokens processed.',
-      '# TYPE vllm:prompt_tokens_total counter',
-      `vllm:prompt_tokens_total{${l}} ${this.promptTokens}`,
-      '# HELP vllm:generation_tokens_total Number of generation tokens processed.',
-      '# TYPE vllm:generation_tokens_total counter',
-      `vllm:generation_tokens_total{${l}} ${this.generationTokens}`,
+      ...gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', load.running),
+      ...gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.', load.waiting),
+      ...gauge('vllm:kv_cache_usage_perc', 'KV-cache usage. 1 means 100 percent usage.', kv.usage),
+      ...gauge('vllm:gpu_cache_usage_perc', 'GPU KV-cache usage. 1 means 100 percent usage (older name of vllm:kv_cache_usage_perc).', kv.usage),
+      ...gauge('vllm:num_preemptions_total', 'Cumulative number of preemptions from the engine.', kv.preemptions, 'counter'),
+      ...gauge('vllm:prompt_tokens_total', 'Number of prefill tokens processed.', this.promptTokens, 'counter'),
+      ...gauge('vllm:generation_tokens_total', 'Number of generation tokens processed.', this.generationTokens, 'counter'),
       '# HELP vllm:request_success_total Count of successfully processed requests.',
       '# TYPE vllm:request_success_total counter',
       ...[...reasons].map(([r, n]) => `vllm:request_success_total{finished_reason="${r}",${l}} ${n}`),
-      '# HELP evochamber_sim:abort_generation_tokens_total Generation tokens of requests aborted by their client (serve-sim only; part of vllm:generation_tokens_total).',
-      '# TYPE evochamber_sim:abort_generation_tokens_total counter',
-      `evochamber_sim:abort_generation_tokens_total{${l}} ${this.abortedGenerationTokens}`,
+      ...this.ttft.render('vllm:time_to_first_token_seconds', 'Histogram of time to first token in seconds.', l),
+      ...this.e2e.render('vllm:e2e_request_latency_seconds', 'Histogram of end to end request latency in seconds.', l),
+      ...this.promptHist.render('vllm:request_prompt_tokens', 'Number of prefill tokens processed.', l),
+      ...this.generationHist.render('vllm:request_generation_tokens', 'Number of generation tokens processed.', l),
+      ...gauge('evochamber_sim:abort_generation_tokens_total', 'Generation tokens of requests aborted by their client (serve-sim only; part of vllm:generation_tokens_total).', this.abortedGenerationTokens, 'counter'),
       '',
     ].join('\n');
   }

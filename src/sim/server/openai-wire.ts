@@ -73,7 +73,7 @@ export interface WireUsage {
   readonly total_tokens: number;
 }
 
-/** Usage in the wire shape. */
+/** Usage in the wire shape (as vLLM sends it: the working's tokens are in `completion_tokens`, not broken out). */
 export function wireUsage(promptTokens: number, completionTokens: number): WireUsage {
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
@@ -85,11 +85,11 @@ export interface ChatIdentity {
   readonly model: string;
 }
 
-/** A whole (non-streamed) chat completion. */
-export function chatCompletion(idn: ChatIdentity, text: string, finishReason: string, usage: WireUsage): unknown {
+/** A whole (non-streamed) chat completion; the working, when there is some, in `reasoning_content` (vLLM's field). */
+export function chatCompletion(idn: ChatIdentity, text: string, finishReason: string, usage: WireUsage, reasoning = ''): unknown {
   return {
     id: idn.id, object: 'chat.completion', created: idn.created, model: idn.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, logprobs: null, finish_reason: finishReason }],
+    choices: [{ index: 0, message: { role: 'assistant', content: text, ...(reasoning ? { reasoning_content: reasoning } : {}) }, logprobs: null, finish_reason: finishReason }],
     usage,
   };
 }

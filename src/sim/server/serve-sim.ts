@@ -7,6 +7,8 @@ import type { SimParams } from '../sim-params';
 import { ApiScheduler } from './api-scheduler';
 import { BatchScheduler } from './batch-scheduler';
 import { chatHandler } from './chat-handler';
+import { completionsHandler } from './completions-handler';
+import { responsesHandler } from './responses-handler';
 import { embeddingsHandler } from './embeddings-handler';
 import { NO_FAULTS, parseFaults, type FaultRates } from './faults';
 import { SimMetrics } from './metrics';
@@ -39,7 +41,7 @@ export interface ServeSimOptions {
   readonly seed?: number;
   /** Run the latency model this many times faster than real time (tests); default 1. */
   readonly timeScale?: number;
-  /** The model id listed by `/v1/models`; default `sim`. Requests may name any model. */
+  /** The model id listed by `/v1/models`; default `sim`. A request naming another model gets 404 `model_not_found`, as from vLLM. */
   readonly modelId?: string;
   /** api profiles: rate limits overriding the profile's. */
   readonly requestsPerMinute?: number;
@@ -76,6 +78,8 @@ export interface ServeSim {
 
 const ROUTES: ReadonlyArray<readonly [string, RegExp, RouteHandler]> = [
   ['POST', /^\/v1\/chat\/completions$/, chatHandler],
+  ['POST', /^\/v1\/completions$/, completionsHandler],
+  ['POST', /^\/v1\/responses$/, responsesHandler],
   ['POST', /^\/v1\/embeddings$/, embeddingsHandler],
   ['GET', /^\/v1\/models$/, (ctx, _req, res) => sendJson(res, 200, { object: 'list', data: [modelObject(ctx)] })],
   ['GET', /^\/v1\/models\/.+$/, (ctx, req, res) => {
@@ -85,13 +89,13 @@ const ROUTES: ReadonlyArray<readonly [string, RegExp, RouteHandler]> = [
   }],
   ['GET', /^\/health$/, (_ctx, _req, res) => { res.writeHead(200).end(); }],
   ['GET', /^\/metrics$/, (ctx, _req, res) => {
-    const text = ctx.metrics.render(ctx.modelId, ctx.scheduler.load());
+    const text = ctx.metrics.render(ctx.modelId, ctx.scheduler.load(), ctx.scheduler.kvCache?.());
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(text) }).end(text);
   }],
 ];
 
 function modelObject(ctx: SimServerContext): unknown {
-  return { id: ctx.modelId, object: 'model', created: ctx.created(), owned_by: SERVE_SIM_OWNER };
+  return { id: ctx.modelId, object: 'model', created: ctx.created(), owned_by: SERVE_SIM_OWNER, root: ctx.modelId, parent: null, max_model_len: ctx.maxModelLen };
 }
 
 /**
@@ -121,10 +125,11 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     scheduler, timer, timeScale, limiter, faults,
     faultRng: createRng(`${seed}/serve-sim/faults`),
     modelId: opts.modelId ?? 'sim',
+    maxModelLen: profile.maxModelLen,
     created: () => Math.floor(Date.parse(clock.isoNow()) / 1000),
     nextId: (prefix) => `${prefix}-sim${(ids++).toString(36)}`,
     hung: new Set<ServerResponse>(),
-    metrics: new SimMetrics(),
+    metrics: new SimMetrics(profile.maxModelLen),
   };
 
   const server = createServer((req, res) => { void handle(ctx, req, res, opts.onRequest); });

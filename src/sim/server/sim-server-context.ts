@@ -18,8 +18,10 @@ export interface SimServerContext {
   readonly limiter: RateLimiter | undefined;
   readonly faults: FaultRates;
   readonly faultRng: Rng;
-  /** The model id `/v1/models` lists. */
+  /** The model id `/v1/models` lists; a request naming another is answered 404 `model_not_found`. */
   readonly modelId: string;
+  /** Longest prompt plus answer, in tokens (the profile's; `/v1/models` lists it as `max_model_len`). */
+  readonly maxModelLen: number;
   /** Unix seconds for `created` fields. */
   created(): number;
   /** A fresh response id with a prefix (`chatcmpl-…`). */

@@ -3,7 +3,7 @@ import { createRng } from '../../core/rng';
 import { CompletionAbortedError, type Completion, type CompletionRequest, type LanguageModel } from '../../llm/model';
 import { ApiScheduler } from '../server/api-scheduler';
 import { BatchScheduler } from '../server/batch-scheduler';
-import { prefixBlocks } from '../server/chat-handler';
+import { prefixBlocks } from '../server/generation';
 import type { LatencyScheduler, SeqHandle } from '../server/latency-scheduler';
 import { getProfile, type LatencyProfile } from '../../llm/latency-profiles';
 import { RateLimiter } from '../server/rate-limiter';

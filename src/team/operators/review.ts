@@ -38,7 +38,7 @@ export async function review(
   model: LanguageModel, task: Task, member: TeamMember, ctx: PromptContext, candidate: string, testResults: string | null, index: number,
 ): Promise<Review> {
   const agentId = member.agent.id;
-  const reply = await ask(model, reviewPrompt(ctx, candidate, testResults), 'solve', agentId, task.id, `${task.id}/${agentId}/review/${index}`);
+  const reply = await ask(model, reviewPrompt(ctx, candidate, testResults), 'critic', agentId, task.id, `${task.id}/${agentId}/review/${index}`);
   const attempt: Attempt = {
     agentId, role: member.role, step: 'review', index, text: reply.text, extracted: null, usage: reply.usage,
     ...(reply.error ? { error: reply.error, ...(reply.status !== undefined ? { status: reply.status } : {}) } : {}),
