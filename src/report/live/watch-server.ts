@@ -80,9 +80,10 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
       await watch.start();
       target = { kind: 'ablation', watch };
     } else {
+      // Pages see the run only once its log has been read (run.json waited for): until then they wait.
       const watch = new RunWatch(abs, watchOpts);
-      target = { kind: 'run', watch };
       await watch.start();
+      target = { kind: 'run', watch };
     }
     // Pages opened before the run existed: end their stream, and EventSource reconnects to the run.
     for (const res of waiting) res.end();
@@ -179,8 +180,10 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
       const t = target as Target | null;
       t?.watch.stop();
       for (const res of streams) res.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections (a browser's) would hold close() open for their timeout.
+      server.closeAllConnections();
+      await closed;
     },
   };
 
