@@ -30,7 +30,7 @@ function cli(args: string[]): { child: ChildProcess; exit: Promise<number | null
 }
 
 const fileSeqs = (runDir: string) => readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).map((l) => (JSON.parse(l) as { seq: number }).seq);
-const watchState = (page: Page) => page.evaluate(() => (window as unknown as { __watch: Watch }).__watch);
+const watchState = (page: Page) => page.evaluate(() => (globalThis as unknown as { __watch: Watch }).__watch);
 
 let browser: BrowserContext | null = null;
 let profile = '';
@@ -72,23 +72,23 @@ describe('the watch page in headless Chromium', () => {
       page = await openPage(server.url);
       const run = cli(['run', scenario, '--tasks', '150', '--out', runDir, '--quiet', '--no-report']);
       void server.attach(runDir);
-      await page.waitForFunction(() => ((window as unknown as { __watch: Watch }).__watch.figures?.tasksDone ?? 0) > 0, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.figures?.tasksDone ?? 0) > 0, null, { timeout: 60_000 });
       const first = (await watchState(page)).figures!.tasksDone;
-      await page.waitForFunction((n) => (window as unknown as { __watch: Watch }).__watch.figures!.tasksDone > n, first, { timeout: 60_000 });
-      expect(Number(await page.$eval('#progress', (e) => (e as HTMLElement).dataset.done))).toBeGreaterThan(first);
+      await page.waitForFunction((n) => (globalThis as unknown as { __watch: Watch }).__watch.figures!.tasksDone > n, first, { timeout: 60_000 });
+      expect(Number(await page.$eval('#progress', (e) => (e as unknown as { dataset: Record<string, string> }).dataset.done))).toBeGreaterThan(first);
 
       run.child.kill('SIGKILL');
       await run.exit;
       const killedAt = fileSeqs(runDir).at(-1)!;
       expect(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')).status).toBe('running');
       // The page has every event committed before the kill, and nothing else.
-      await page.waitForFunction((s) => (window as unknown as { __watch: Watch }).__watch.lastSeq === s, killedAt, { timeout: 30_000 });
+      await page.waitForFunction((s) => (globalThis as unknown as { __watch: Watch }).__watch.lastSeq === s, killedAt, { timeout: 30_000 });
 
       const resume = cli(['resume', runDir, '--quiet', '--no-report']);
       expect(await resume.exit).toBe(0);
       const all = fileSeqs(runDir);
-      await page.waitForFunction((s) => (window as unknown as { __watch: Watch }).__watch.lastSeq === s, all.at(-1)!, { timeout: 30_000 });
-      await page.waitForFunction(() => (window as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 30_000 });
+      await page.waitForFunction((s) => (globalThis as unknown as { __watch: Watch }).__watch.lastSeq === s, all.at(-1)!, { timeout: 30_000 });
+      await page.waitForFunction(() => (globalThis as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 30_000 });
       const w = await watchState(page);
       expect(w.gaps).toBe(0);
       expect(w.duplicates).toBe(0);
@@ -119,19 +119,19 @@ describe('the watch page in headless Chromium', () => {
       await vi.waitFor(() => expect(watch.stdout()).toMatch(/open http:\/\/127\.0\.0\.1:\d+\//), { timeout: 60_000, interval: 100 });
       const url = /open (http:\/\/\S+)/.exec(watch.stdout())![1]!;
       page = await openPage(url);
-      await page.waitForFunction(() => ((window as unknown as { __watch: Watch }).__watch.rows?.length ?? 0) >= 1, null, { timeout: 60_000 });
-      const name = await page.$eval('#ablation tbody tr', (tr) => (tr as HTMLElement).dataset.run!);
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.rows?.length ?? 0) >= 1, null, { timeout: 60_000 });
+      const name = await page.$eval('#ablation tbody tr', (tr) => (tr as unknown as { dataset: Record<string, string> }).dataset.run!);
       await Promise.all([page.waitForURL(/\?run=/), page.click(`#ablation tbody tr[data-run="${name}"]`)]);
       expect(await page.title()).toContain(name);
       expect(await ablate.exit).toBe(0);
-      await page.waitForFunction(() => (window as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 60_000 });
+      await page.waitForFunction(() => (globalThis as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 60_000 });
       const w = await watchState(page);
       expect(w.figures!.tasksDone).toBe(25);
       expect(w.gaps + w.duplicates).toBe(0);
       expect(w.seqs).toEqual(fileSeqs(path.join(out, name)).filter((s) => s > w.helloSeq!));
       await page.waitForSelector('#view section#accuracy figure.chart svg', { timeout: 30_000 });
       await page.click('#back');
-      await page.waitForFunction(() => ((window as unknown as { __watch: Watch }).__watch.rows ?? []).filter((r) => r.state === 'finished').length === 2, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.rows ?? []).filter((r) => r.state === 'finished').length === 2, null, { timeout: 60_000 });
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
     } finally {
