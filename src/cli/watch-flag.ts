@@ -23,12 +23,17 @@ export function watchPort(value: string | undefined): number | undefined {
   return n;
 }
 
+/** Share of the run's time the charts may take when the server shares the run's process. */
+const IN_PROCESS_RENDER_SHARE = 0.05;
+
 /**
  * Start the watch server of a run started from this process, on loopback; its address on stderr
  * (stdout stays the summary's). `dir` null: the run directory is attached when the run creates it.
+ * Events and figures are pushed as committed; the charts are redrawn within 5 % of the run's time
+ * (`evochamber watch` from another terminal redraws them more often).
  */
 export async function startRunWatch(port: number, dir: string | null): Promise<WatchServer> {
-  const server = await startWatchServer(dir, { clock: systemClock, port });
+  const server = await startWatchServer(dir, { clock: systemClock, port, renderShare: IN_PROCESS_RENDER_SHARE });
   process.stderr.write(`watch: ${server.url}\n`);
   return server;
 }

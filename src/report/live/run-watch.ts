@@ -18,6 +18,8 @@ export interface SseClient {
 /** The charts as last rendered, and the figures they were drawn at. */
 export interface RenderedView {
   readonly seq: number;
+  /** `scenario · variant · seed N`, as the report's title says it. */
+  readonly title: string;
   readonly html: string;
   readonly warnings: readonly string[];
 }
@@ -25,8 +27,14 @@ export interface RenderedView {
 /** Options of a run's watch. */
 export interface RunWatchOptions {
   readonly clock: Clock;
-  /** Least time between two renders of the charts (default 1000 ms); a render that took `r` ms waits at least 20·r. */
+  /** Least time between two renders of the charts (default 1000 ms). */
   readonly minRenderMs?: number;
+  /**
+   * Most of the time spent rendering charts (default 0.5): a render that took `r` ms is followed by
+   * none for `r / renderShare` ms. A server inside the run's own process (`--watch`) uses 0.05, so
+   * the charts take at most 5 % of the run's time; `evochamber watch` has a process of its own.
+   */
+  readonly renderShare?: number;
   /** Least time between two `figures` messages (default 200 ms). */
   readonly figuresMs?: number;
   /** Fallback poll of the log's size (default 500 ms). */
@@ -40,8 +48,8 @@ const LIVE_SECTIONS: ReadonlySet<string> = new Set(['competence', 'specialists',
  * One run directory, watched: tails its event log, folds every committed event into the report's
  * aggregator and the live figures, and pushes to every subscribed page — each event at once (SSE,
  * `id` = its seq), the figures at most every `figuresMs`, and the charts, rendered from the
- * aggregated state by the report's own chart code, at most every `minRenderMs` and only while a
- * page is open. Pages never read the log; the charts cost the same with one page or ten.
+ * aggregated state by the report's own chart code, at most every `minRenderMs` (and `renderShare`
+ * of the time) and only while a page is open. Pages never read the log; the charts cost the same with one page or ten.
  */
 export class RunWatch {
   private tail: EventTail | null = null;
@@ -175,7 +183,7 @@ export class RunWatch {
     } finally {
       this.rendering = false;
       const took = this.opts.clock.now() - t0;
-      this.nextRenderAt = this.opts.clock.now() + Math.max(this.opts.minRenderMs ?? 1000, 20 * took);
+      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / (this.opts.renderShare ?? 0.5));
       this.scheduleRender();
     }
   }
@@ -185,7 +193,7 @@ export class RunWatch {
 async function renderView(data: ReportData, figures: LiveFigures): Promise<RenderedView> {
   const sections = [rosterSection(data, figures), ...runSections(data).filter((s) => LIVE_SECTIONS.has(s.id))];
   const { html } = await renderSections(sections);
-  return { seq: figures.seq, html, warnings: logWarnings(data, { live: true }) };
+  return { seq: figures.seq, title: `${data.run.scenario} · ${data.run.variant} · seed ${data.run.seed}`, html, warnings: logWarnings(data, { live: true }) };
 }
 
 /** SSE messages of a batch of events: `id` = seq, `event: ev`, the logged line as data. */

@@ -51,7 +51,7 @@ export function watchPage(p: WatchPageInput): string {
 <style>${PAGE_CSS}${LIVE_CSS}</style>
 </head>
 <body data-mode="${p.mode}" data-run="${esc(p.run ?? '')}">
-<header><h1>${back}${esc(p.title)}</h1><p class="subtitle" id="subtitle">live · events pushed as they are committed</p>${live}</header>
+<header><h1>${back}<span id="title">${esc(p.title)}</span></h1><p class="subtitle" id="subtitle">live · events pushed as they are committed</p>${live}</header>
 <main>
 ${main}
 </main>
@@ -120,6 +120,8 @@ export const WATCH_CLIENT_JS = `(() => {
       const v = JSON.parse(m.data);
       state.views++;
       state.viewSeq = v.seq;
+      const title = 'EvoChamber watch — ' + v.title + (body.dataset.run ? ' (' + body.dataset.run + ')' : '');
+      if (document.title !== title) { document.title = title; $('title').textContent = title; }
       const w = $('warnings');
       w.className = v.warnings.length ? 'warnings' : '';
       w.replaceChildren(...v.warnings.map((x) => el('p', '⚠ ' + x)));

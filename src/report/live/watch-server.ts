@@ -23,6 +23,8 @@ export interface WatchServerOptions {
   readonly token?: string;
   /** Least time between two chart renders (default 1000 ms). */
   readonly minRenderMs?: number;
+  /** Most of the time spent rendering charts (default 0.5; see RunWatchOptions). */
+  readonly renderShare?: number;
   /** Fallback poll of the logs (default 500 ms). */
   readonly pollMs?: number;
 }
@@ -68,7 +70,7 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
   const host = opts.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const token = opts.token ?? (loopback ? null : randomBytes(18).toString('base64url'));
-  const watchOpts = { clock: opts.clock, ...(opts.minRenderMs !== undefined ? { minRenderMs: opts.minRenderMs } : {}), ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) };
+  const watchOpts = { clock: opts.clock, ...(opts.minRenderMs !== undefined ? { minRenderMs: opts.minRenderMs } : {}), ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}), ...(opts.renderShare !== undefined ? { renderShare: opts.renderShare } : {}) };
   let target: Target | null = null;
   const waiting = new Set<ServerResponse>();
   const streams = new Set<ServerResponse>();
