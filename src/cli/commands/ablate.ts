@@ -118,19 +118,15 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const port = watchPort(values.watch);
   // The server needs the directory before the first run: fix it here (the default has a random suffix).
   const outDir = values.out ?? (port === undefined ? undefined : planAblation(loaded, { variants, seeds }).outDir);
-  const watch = port === undefined ? null : await startRunWatch(port, null);
-  let attached = false;
   const runs = createSweepProgress(!values.quiet);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
     ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
-    onRunStart: () => {
-      if (!watch || attached) return;
-      attached = true;
-      watch.attach(outDir!).catch((err: Error) => runs.log(`watch: ${err.message}`));
-    },
+    // The plan is on disk once the first run starts.
+    onRunStart: () => watch?.attach(outDir!),
     onRunProgress: (v, s, p) => runs.update(v, s, p),
     onRunDone: (v, s, summary) => {
       done++;

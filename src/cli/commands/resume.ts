@@ -53,7 +53,8 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   const budget = budgetFromFlags(values);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const port = watchPort(values.watch);
-  const watch = port === undefined ? null : await startRunWatch(port, dir);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
+  watch?.attach(dir);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {

@@ -79,7 +79,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const staleness = stalenessFlags(values.staleness, values.tau);
   const evolveTiming = evolveTimingFlag(values['evolve-timing']);
   const port = watchPort(values.watch);
-  const watch = port === undefined ? null : await startRunWatch(port, null);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -97,7 +97,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
-      ...(watch ? { onRunDir: (dir: string) => { watch.attach(dir).catch((err: Error) => process.stderr.write(`watch: ${err.message}\n`)); } } : {}),
+      ...(watch ? { onRunDir: (dir: string) => watch.attach(dir) } : {}),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });
     progress.stop();

@@ -48,6 +48,8 @@ export async function watchCommand(argv: string[]): Promise<void> {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // Started by `--watch` (an IPC channel to the run's process): ends with that process, even a killed one.
+    process.once('disconnect', stop);
   });
   await server.close();
 }

@@ -78,10 +78,11 @@ export class EventTail {
         this.watcher.on('error', () => { this.watcher?.close(); this.watcher = null; });
       } catch { /* the poll goes on */ }
     }
-    for (;;) {
-      const batch = this.readFrom(this.offset);
-      if (batch.length === 0) break;
-      this.listener(batch);
+    // Slice by slice until nothing whole is left (a slice of garbled lines only moves the offset on).
+    for (let from = -1; from !== this.offset;) {
+      from = this.offset;
+      const batch = this.readFrom(from);
+      if (batch.length > 0) this.listener?.(batch);
     }
   }
 

@@ -31,8 +31,7 @@ export interface RunWatchOptions {
   readonly minRenderMs?: number;
   /**
    * Most of the time spent rendering charts (default 0.5): a render that took `r` ms is followed by
-   * none for `r / renderShare` ms. A server inside the run's own process (`--watch`) uses 0.05, so
-   * the charts take at most 5 % of the run's time; `evochamber watch` has a process of its own.
+   * none for `r / renderShare` ms (a server sharing a busy process would lower it).
    */
   readonly renderShare?: number;
   /** Least time between two `figures` messages (default 200 ms). */
