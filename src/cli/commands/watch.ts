@@ -52,4 +52,6 @@ export async function watchCommand(argv: string[]): Promise<void> {
     process.once('disconnect', stop);
   });
   await server.close();
+  // The IPC channel to a `--watch` parent would keep this process alive, and that parent waits for it.
+  if (process.connected) process.disconnect();
 }
