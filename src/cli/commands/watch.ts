@@ -53,5 +53,5 @@ export async function watchCommand(argv: string[]): Promise<void> {
   });
   await server.close();
   // The IPC channel to a `--watch` parent would keep this process alive, and that parent waits for it.
-  if (process.connected) process.disconnect();
+  if (process.connected) process.disconnect?.();
 }
