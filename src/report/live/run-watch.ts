@@ -29,16 +29,14 @@ export interface RunWatchOptions {
   readonly clock: Clock;
   /** Least time between two renders of the charts (default 1000 ms). */
   readonly minRenderMs?: number;
-  /**
-   * Most of the time spent rendering charts (default 0.5): a render that took `r` ms is followed by
-   * none for `r / renderShare` ms (a server sharing a busy process would lower it).
-   */
-  readonly renderShare?: number;
   /** Least time between two `figures` messages (default 200 ms). */
   readonly figuresMs?: number;
   /** Fallback poll of the log's size (default 500 ms). */
   readonly pollMs?: number;
 }
+
+/** Most of the watch process's time spent drawing charts: a render that took `r` ms is followed by none for `2r`. */
+const RENDER_SHARE = 0.5;
 
 /** Sections of the live page drawn from the report's data (the report's own, bar the reproduce commands). */
 const LIVE_SECTIONS: ReadonlySet<string> = new Set(['competence', 'specialists', 'lineage', 'codream', 'structures', 'accuracy', 'procedure', 'cost']);
@@ -47,8 +45,8 @@ const LIVE_SECTIONS: ReadonlySet<string> = new Set(['competence', 'specialists',
  * One run directory, watched: tails its event log, folds every committed event into the report's
  * aggregator and the live figures, and pushes to every subscribed page — each event at once (SSE,
  * `id` = its seq), the figures at most every `figuresMs`, and the charts, rendered from the
- * aggregated state by the report's own chart code, at most every `minRenderMs` (and `renderShare`
- * of the time) and only while a page is open. Pages never read the log; the charts cost the same with one page or ten.
+ * aggregated state by the report's own chart code, at most every `minRenderMs` (and half
+ * the time) and only while a page is open. Pages never read the log; the charts cost the same with one page or ten.
  */
 export class RunWatch {
   private tail: EventTail | null = null;
@@ -126,11 +124,6 @@ export class RunWatch {
     return () => { this.clients.delete(client); };
   }
 
-  /** Pages open on this run. */
-  get pages(): number {
-    return this.clients.size;
-  }
-
   private onBatch(batch: TailedEvent[]): void {
     for (const e of batch) {
       this.agg!.add(e.event);
@@ -182,7 +175,7 @@ export class RunWatch {
     } finally {
       this.rendering = false;
       const took = this.opts.clock.now() - t0;
-      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / (this.opts.renderShare ?? 0.5));
+      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / RENDER_SHARE);
       this.scheduleRender();
     }
   }

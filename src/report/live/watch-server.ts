@@ -23,8 +23,6 @@ export interface WatchServerOptions {
   readonly token?: string;
   /** Least time between two chart renders (default 1000 ms). */
   readonly minRenderMs?: number;
-  /** Most of the time spent rendering charts (default 0.5; see RunWatchOptions). */
-  readonly renderShare?: number;
   /** Fallback poll of the logs (default 500 ms). */
   readonly pollMs?: number;
 }
@@ -38,8 +36,6 @@ export interface WatchServer {
   readonly token: string | null;
   /** Point a server started without a directory at one (`run --watch`, once the run directory exists). */
   attach(dir: string): Promise<void>;
-  /** Pages connected now (for benchmarks). */
-  pages(): number;
   close(): Promise<void>;
 }
 
@@ -70,7 +66,7 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
   const host = opts.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const token = opts.token ?? (loopback ? null : randomBytes(18).toString('base64url'));
-  const watchOpts = { clock: opts.clock, ...(opts.minRenderMs !== undefined ? { minRenderMs: opts.minRenderMs } : {}), ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}), ...(opts.renderShare !== undefined ? { renderShare: opts.renderShare } : {}) };
+  const watchOpts = { clock: opts.clock, ...(opts.minRenderMs !== undefined ? { minRenderMs: opts.minRenderMs } : {}), ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) };
   let target: Target | null = null;
   const waiting = new Set<ServerResponse>();
   const streams = new Set<ServerResponse>();
@@ -177,7 +173,6 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
     port,
     token,
     attach,
-    pages: () => streams.size,
     close: async () => {
       const t = target as Target | null;
       t?.watch.stop();
