@@ -76,6 +76,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (tests, custom backends). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
+  /** Called once run.json is written, with the run directory (`run --watch` points its server there before the first task). */
+  readonly onRunDir?: (runDir: string) => void;
   readonly clock?: Clock;
   /** Run once the run finishes (the package entry's `runScenario` writes the HTML report here). */
   readonly afterRun?: AfterRun;

@@ -154,6 +154,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       const store = resumed ?? await RunStore.create(runDir, {
         id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,
       });
+      opts.onRunDir?.(runDir);
       const lock = RunLock.acquire(runDir, clock.isoNow());
       try {
         if (resumed) await store.update({ status: 'running', error: null, resumes: (store.data.resumes ?? 0) + 1 });

@@ -4,7 +4,8 @@ import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';
 import { LineageCollector } from './collect/lineage-collector';
 import { MetaCollector } from './collect/meta-collector';
-import { openRunDirectory, readEventLog, type RunEvent } from './read-events';
+import { openRunDirectory, readEventLog, type ReadStats, type RunEvent } from './read-events';
+import type { RunFile } from '../store/run-store';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
 import { reproduceCommands, type ReproducibleConfig } from './reproduce';
 import { isReportEventType, REPORT_EVENTS, type ReportEvent, type ReportEventType } from './report-events';
@@ -18,104 +19,136 @@ type StageUsage = ReportData['cost']['stages'][number];
  */
 export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string }): Promise<ReportData> {
   const { dir, run, eventsFile } = await openRunDirectory(runDir);
-  const config = run.config as ReproducibleConfig & { stream?: { tasks?: number; niches?: { id: string }[] } };
-  const summary = run.summary as SummaryLike | null;
+  const agg = new ReportAggregator(run);
+  const stats = await readEventLog(eventsFile, (e) => agg.add(e));
+  return agg.data({ dir, run, stats, clock: opts.clock, outDir: opts.outDir });
+}
 
-  const competence = new CompetenceCollector();
-  const lineage = new LineageCollector();
-  const codream = new CodreamCollector();
-  const accuracy = new AccuracyCollector();
-  const structures = new StructureCollector();
-  const meta = new MetaCollector();
-  const malformed: Record<string, number> = {};
-  const solveTokens = { calls: 0, promptTokens: 0, completionTokens: 0 };
-  // Each task's (and lifecycle window's) own calls and tokens, by stage, as its events carry them.
-  const eventTokens = new Map<string, Omit<StageUsage, 'stage'>>();
-  const addTokens = (tokens: Record<string, { calls: number; promptTokens: number; completionTokens: number }>) => {
-    for (const [stage, u] of Object.entries(tokens)) {
-      const t = eventTokens.get(stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
-      eventTokens.set(stage, { calls: t.calls + u.calls, promptTokens: t.promptTokens + u.promptTokens, completionTokens: t.completionTokens + u.completionTokens });
-    }
-  };
-  let firstTime: number | null = null;
-  let lastTime: number | null = null;
-  let started: ReportEvent<'run.started'> | null = null;
-  let finished = false;
-  let tasksDone = 0;
-  const plan = (planned: number) => {
-    competence.plan(planned);
-    structures.plan(Math.ceil(planned / SYNTHETIC_WINDOWS));
-  };
-  plan(config.stream?.tasks ?? 1);
+/**
+ * The report's data, kept up to date one event at a time: the one fold of the event log that
+ * both the written report and the live watch page draw from. Each event costs O(1) amortized
+ * (plus the collectors' own bookkeeping); `data()` builds the current `ReportData` from the
+ * aggregated state, never from the log, so it can be called as often as a page needs.
+ */
+export class ReportAggregator {
+  private readonly competence = new CompetenceCollector();
+  private readonly lineage = new LineageCollector();
+  private readonly codream = new CodreamCollector();
+  private readonly accuracy = new AccuracyCollector();
+  private readonly structures = new StructureCollector();
+  private readonly meta = new MetaCollector();
+  private readonly malformed: Record<string, number> = {};
+  private readonly solveTokens = { calls: 0, promptTokens: 0, completionTokens: 0 };
+  /** Each task's (and lifecycle window's) own calls and tokens, by stage, as its events carry them. */
+  private readonly eventTokens = new Map<string, Omit<StageUsage, 'stage'>>();
+  private firstTime: number | null = null;
+  private lastTime: number | null = null;
+  private started: ReportEvent<'run.started'> | null = null;
+  private finished = false;
+  private tasksDone = 0;
+  /** Attempts are read only for the cost fallback: skipped when run.json's summary has the figures. */
+  private readonly skipAttempts: boolean;
+  private readonly handlers: { [T in ReportEventType]: (e: ReportEvent<T>) => void };
 
-  const handlers: { [T in ReportEventType]: (e: ReportEvent<T>) => void } = {
-    'run.started': (e) => { started = e; plan(e.tasks); },
-    'agent.spawned': (e) => { lineage.spawned(e, tasksDone); competence.spawned(e.agentId); },
-    'task.started': (e) => accuracy.started(e),
-    'meta.report': (e) => meta.report(e),
-    'meta.edit': (e) => meta.edit(e),
-    'structure.chosen': (e) => structures.chose(e),
-    'task.graded': (e) => accuracy.gradedTask(e),
-    'task.done': (e) => { tasksDone += 1; competence.taskDone(tasksDone); if (e.tokens) addTokens(e.tokens); },
-    'evolve.applied': (e) => { if (e.tokens) addTokens(e.tokens); },
-    'lifecycle.usage': (e) => addTokens(e.tokens),
-    'competence.updated': (e) => { lineage.ensure(e.agentId, tasksDone); competence.updated(e); },
-    'codream.session': (e) => codream.session(e),
-    'codream.insight': (e) => codream.insight(e),
-    'insight.routed': (e) => codream.routedInsight(e),
-    'lifecycle.window': (e) => competence.lifecycleWindow(e, tasksDone),
-    'lifecycle.decision': (e) => lineage.decision(e, tasksDone),
-    'agent.retired': (e) => { lineage.retired(e, tasksDone); competence.retired(e.agentId); },
-    'agent.persona': (e) => lineage.persona(e, tasksDone),
-    'attempt': (e) => {
-      solveTokens.calls += 1;
-      solveTokens.promptTokens += e.promptTokens ?? 0;
-      solveTokens.completionTokens += e.completionTokens ?? 0;
-    },
-  };
-  const onEvent = (raw: RunEvent) => {
+  /** `run` is run.json as the fold starts: its planned task count, and whether its summary already has the token figures. */
+  constructor(run: Readonly<RunFile>) {
+    const c = run.config as ReproducibleConfig & { stream?: { tasks?: number } };
+    this.skipAttempts = Boolean((run.summary as SummaryLike | null)?.tokens);
+    this.plan(c.stream?.tasks ?? 1);
+    const { competence, lineage, codream, accuracy, structures, meta } = this;
+    this.handlers = {
+      'run.started': (e) => { this.started = e; this.plan(e.tasks); },
+      'agent.spawned': (e) => { lineage.spawned(e, this.tasksDone); competence.spawned(e.agentId); },
+      'task.started': (e) => accuracy.started(e),
+      'meta.report': (e) => meta.report(e),
+      'meta.edit': (e) => meta.edit(e),
+      'structure.chosen': (e) => structures.chose(e),
+      'task.graded': (e) => accuracy.gradedTask(e),
+      'task.done': (e) => { this.tasksDone += 1; competence.taskDone(this.tasksDone); if (e.tokens) this.addTokens(e.tokens); },
+      'evolve.applied': (e) => { if (e.tokens) this.addTokens(e.tokens); },
+      'lifecycle.usage': (e) => this.addTokens(e.tokens),
+      'competence.updated': (e) => { lineage.ensure(e.agentId, this.tasksDone); competence.updated(e); },
+      'codream.session': (e) => codream.session(e),
+      'codream.insight': (e) => codream.insight(e),
+      'insight.routed': (e) => codream.routedInsight(e),
+      'lifecycle.window': (e) => competence.lifecycleWindow(e, this.tasksDone),
+      'lifecycle.decision': (e) => lineage.decision(e, this.tasksDone),
+      'agent.retired': (e) => { lineage.retired(e, this.tasksDone); competence.retired(e.agentId); },
+      'agent.persona': (e) => lineage.persona(e, this.tasksDone),
+      'attempt': (e) => {
+        this.solveTokens.calls += 1;
+        this.solveTokens.promptTokens += e.promptTokens ?? 0;
+        this.solveTokens.completionTokens += e.completionTokens ?? 0;
+      },
+    };
+  }
+
+  /** Tasks finished so far (`task.done` events). */
+  get done(): number {
+    return this.tasksDone;
+  }
+
+  /** Fold one event (in log order) into the state. Never throws: a malformed report event is counted. */
+  add(raw: RunEvent): void {
     const t = typeof raw.time === 'string' ? Date.parse(raw.time) : Number.NaN;
-    if (Number.isFinite(t)) { firstTime ??= t; lastTime = t; }
-    if (raw.type === 'run.finished') { finished = true; return; }
+    if (Number.isFinite(t)) { this.firstTime ??= t; this.lastTime = t; }
+    if (raw.type === 'run.finished') { this.finished = true; return; }
     if (!isReportEventType(raw.type)) return;
-    // The cost fallback is the only use of attempts; skip validating them when run.json has the figures.
-    if (raw.type === 'attempt' && summary?.tokens) return;
+    if (raw.type === 'attempt' && this.skipAttempts) return;
     const parsed = REPORT_EVENTS[raw.type].safeParse(raw);
-    if (!parsed.success) { malformed[raw.type] = (malformed[raw.type] ?? 0) + 1; return; }
-    (handlers[raw.type] as (e: unknown) => void)(parsed.data);
-  };
-  const stats = await readEventLog(eventsFile, onEvent);
+    if (!parsed.success) { this.malformed[raw.type] = (this.malformed[raw.type] ?? 0) + 1; return; }
+    (this.handlers[raw.type] as (e: unknown) => void)(parsed.data);
+  }
 
-  const s = started as ReportEvent<'run.started'> | null;
-  const niches = unique([...(config.stream?.niches ?? []).map((n) => n.id), ...accuracy.nicheOrder()]);
-  const { agents, lineage: lineageData } = lineage.finish();
-  const comp = competence.finish(niches, tasksDone);
-  const scenario = s?.scenario ?? config.name ?? 'unknown';
-  const variant = s?.variant ?? config.variant ?? 'unknown';
-  const seed = s?.seed ?? config.seed ?? 0;
-  const plannedTasks = s?.tasks ?? config.stream?.tasks ?? tasksDone;
-  const data: ReportData = {
-    schemaVersion: REPORT_DATA_SCHEMA_VERSION,
-    kind: 'run',
-    generatedAt: opts.clock.isoNow(),
-    run: {
-      id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
-      backend: summary?.backend ?? null, plannedTasks, tasksDone, finished, config: run.config,
-    },
-    reproduce: reproduceCommands(config, { scenario, variant, seed, tasks: plannedTasks }, opts.outDir),
-    log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed },
-    agents,
-    niches,
-    competence: comp.competence,
-    specialists: comp.specialists,
-    lineage: lineageData,
-    codream: codream.finish(),
-    structures: structures.finish(),
-    meta: meta.finish(),
-    accuracy: accuracy.finish(niches),
-    cost: costOf(summary, { eventTokens, solve: solveTokens, codream: codream.tokens, tasksDone, span: spanSeconds(firstTime, lastTime) }),
-  };
-  return reportDataSchema.parse(data);
+  /** The report data as of the events added so far, with `run.json` as it is now. */
+  data(at: { dir: string; run: Readonly<RunFile>; stats: ReadStats; clock: Clock; outDir: string }): ReportData {
+    const { dir, run, stats } = at;
+    const config = run.config as ReproducibleConfig & { stream?: { tasks?: number; niches?: { id: string }[] } };
+    const summary = run.summary as SummaryLike | null;
+    const tasksDone = this.tasksDone;
+    const s = this.started as ReportEvent<'run.started'> | null;
+    const niches = unique([...(config.stream?.niches ?? []).map((n) => n.id), ...this.accuracy.nicheOrder()]);
+    const { agents, lineage: lineageData } = this.lineage.finish();
+    const comp = this.competence.finish(niches, tasksDone);
+    const scenario = s?.scenario ?? config.name ?? 'unknown';
+    const variant = s?.variant ?? config.variant ?? 'unknown';
+    const seed = s?.seed ?? config.seed ?? 0;
+    const plannedTasks = s?.tasks ?? config.stream?.tasks ?? tasksDone;
+    const data: ReportData = {
+      schemaVersion: REPORT_DATA_SCHEMA_VERSION,
+      kind: 'run',
+      generatedAt: at.clock.isoNow(),
+      run: {
+        id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
+        backend: summary?.backend ?? null, plannedTasks, tasksDone, finished: this.finished, config: run.config,
+      },
+      reproduce: reproduceCommands(config, { scenario, variant, seed, tasks: plannedTasks }, at.outDir),
+      log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed: { ...this.malformed } },
+      agents,
+      niches,
+      competence: comp.competence,
+      specialists: comp.specialists,
+      lineage: lineageData,
+      codream: this.codream.finish(),
+      structures: this.structures.finish(),
+      meta: this.meta.finish(),
+      accuracy: this.accuracy.finish(niches),
+      cost: costOf(summary, { eventTokens: this.eventTokens, solve: this.solveTokens, codream: this.codream.tokens, tasksDone, span: spanSeconds(this.firstTime, this.lastTime) }),
+    };
+    return reportDataSchema.parse(data);
+  }
+
+  private plan(planned: number): void {
+    this.competence.plan(planned);
+    this.structures.plan(Math.ceil(planned / SYNTHETIC_WINDOWS));
+  }
+
+  private addTokens(tokens: Record<string, { calls: number; promptTokens: number; completionTokens: number }>): void {
+    for (const [stage, u] of Object.entries(tokens)) {
+      const t = this.eventTokens.get(stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+      this.eventTokens.set(stage, { calls: t.calls + u.calls, promptTokens: t.promptTokens + u.promptTokens, completionTokens: t.completionTokens + u.completionTokens });
+    }
+  }
 }
 
 /** The parts of run.json's summary the report reads; any may be missing in an older or failed run. */

@@ -30,8 +30,8 @@ export function runSections(d: ReportData): Section[] {
   ];
 }
 
-/** Problems with the log a reader should know before trusting the charts. */
-export function logWarnings(d: ReportData): string[] {
+/** Problems with the log a reader should know before trusting the charts (`live`: a run still going is not one). */
+export function logWarnings(d: ReportData, opts: { live?: boolean } = {}): string[] {
   const out: string[] = [];
   const { skippedCount, skipped } = d.log;
   if (skippedCount > 0) {
@@ -41,7 +41,7 @@ export function logWarnings(d: ReportData): string[] {
       : `${skippedCount} unreadable line${skippedCount > 1 ? 's' : ''} in the event log were skipped (first: line ${skipped[0]?.line}, ${skipped[0]?.reason}).`);
   }
   for (const [type, n] of Object.entries(d.log.malformed)) out.push(`${n} ${type} event${n > 1 ? 's' : ''} did not have the expected fields and were left out.`);
-  if (!d.run.finished) out.push(`The run did not finish (status "${d.run.status}"): ${d.run.tasksDone} of ${d.run.plannedTasks} tasks are in the log.`);
+  if (!d.run.finished && !(opts.live && d.run.status === 'running')) out.push(`The run did not finish (status "${d.run.status}"): ${d.run.tasksDone} of ${d.run.plannedTasks} tasks are in the log.`);
   return out;
 }
 

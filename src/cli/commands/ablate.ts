@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblationResumable, type AblationResult } from '../../engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/ablate';
+import { createSweepProgress } from '../sweep-progress';
+import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { withRunSignals } from '../run-signals';
 import { loadScenario } from '../../engine/scenario';
 import type { RedisTarget } from '../../engine/sweep/redis-target';
@@ -55,8 +57,9 @@ Options:
   --attach ID       with --queue: wait for a sweep already under way and write its output
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
                     "evochamber resume <out dir>" continues an interrupted ablation
+${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --json            print the result as one JSON line last
-  --quiet           no per-run progress lines
+  --quiet           no per-run progress (a bar per run on a terminal, a line per quarter otherwise)
 
 ${MODEL_FLAGS_HELP}
 ${SAMPLING_FLAGS_HELP}`;
@@ -64,9 +67,10 @@ ${SAMPLING_FLAGS_HELP}`;
 /** `evochamber ablate`: exit 0; 3 when a run failed or any task of any run failed for infrastructure reasons; 4 when interrupted. */
 export async function ablateCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: watchArgv(argv),
     allowPositionals: true,
     options: {
+      ...WATCH_FLAG_OPTIONS,
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
@@ -101,6 +105,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const jobs = intFlag(values.jobs, '--jobs', 1);
   const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
   if (values.queue !== undefined) {
+    if (values.watch !== undefined) throw new UsageError('--watch does not apply with --queue (the runs live on the workers\' machines; run "evochamber watch" there)');
     for (const f of ['parallel', 'jobs', 'budget-tokens', 'budget-completion-tokens', 'budget-usd'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (each worker has --concurrency)`);
     }
@@ -113,19 +118,31 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     }), target, total);
   }
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const port = watchPort(values.watch);
+  // The server needs the directory before the first run: fix it here (the default has a random suffix).
+  const outDir = values.out ?? (port === undefined ? undefined : planAblation(loaded, { variants, seeds }).outDir);
+  const runs = createSweepProgress(!values.quiet);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
-  const { result, outDir } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
+  const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
+    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
-    onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
+    onNote: (line: string) => runs.log(`ablate: ${line}`),
+    // The plan is on disk once the first run starts.
+    onRunStart: () => watch?.attach(outDir!),
+    onRunProgress: (v, s, p) => runs.update(v, s, p),
     onRunDone: (v, s, summary) => {
       done++;
       failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
-      if (!values.quiet) process.stderr.write(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''}\n`);
+      runs.log(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''}`);
     },
-  })).finally(() => signals.dispose());
+  })).finally(async () => {
+    runs.stop();
+    signals.dispose();
+    await watch?.close();
+  });
   if (!result) {
-    process.stdout.write(`ablation interrupted; continue with: evochamber resume ${outDir}\n`);
+    process.stdout.write(`ablation interrupted; continue with: evochamber resume ${ranIn}\n`);
     return EXIT.interrupted;
   }
   printAblation(result, values.json);

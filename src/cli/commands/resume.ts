@@ -13,6 +13,8 @@ import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
+import { createSweepProgress } from '../sweep-progress';
+import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 
 /** Help text of `evochamber resume`. */
 export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
@@ -27,6 +29,7 @@ Options:
   --json         print the summary as one JSON line last
   --quiet        no progress output
   --no-report    do not write the HTML report
+${WATCH_FLAG_HELP.replace(/^ {2}--watch\[=PORT\] {4}/, '  --watch[=PORT] ').replace(/\n {20}/g, '\n                 ')}
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
                  a new budget for the rest of the run (a run stopped by its budget goes on with
                  a larger one); it replaces the old one in run.json. Given an ablation's
@@ -37,9 +40,10 @@ Options:
 /** `evochamber resume`. */
 export async function resumeCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: watchArgv(argv),
     allowPositionals: true,
     options: {
+      ...WATCH_FLAG_OPTIONS,
       'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS,
     },
@@ -50,19 +54,24 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   if (values.price?.length) throw new UsageError('--price does not apply to resume (the run keeps the prices it started with)');
   const budget = budgetFromFlags(values);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const port = watchPort(values.watch);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
+  watch?.attach(dir);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
       let failedTasks = 0;
+      const runs = createSweepProgress(!values.quiet);
       const r = await resumeAblation(dir, {
         ...(budget ? { budget } : {}),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
+        onRunProgress: (v, s, p) => runs.update(v, s, p),
         onRunDone: (v, s, summary) => {
           failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
-          if (!values.quiet) process.stderr.write(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}\n`);
+          runs.log(`ablate: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}`);
         },
-      });
+      }).finally(() => runs.stop());
       if (!r) {
         process.stdout.write(`ablation interrupted; continue with: evochamber resume ${dir}\n`);
         return EXIT.interrupted;
@@ -87,5 +96,6 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     }
   } finally {
     signals.dispose();
+    await watch?.close();
   }
 }

@@ -15,6 +15,7 @@ import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags, withPriceFlags } from '../budget-flags';
+import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -43,6 +44,7 @@ Options:
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
   --no-report       do not write the HTML report
+${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
                     always kept for HTTP backends), so the run can be replayed
   --json            print the summary as one JSON line last
@@ -56,9 +58,10 @@ ${SAMPLING_FLAGS_HELP}`;
 /** `evochamber run`: exit 0, 3 when any task failed for infrastructure reasons, 4 when interrupted (see exit-codes.ts). */
 export async function runCommand(argv: string[]): Promise<number | void> {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: watchArgv(argv),
     allowPositionals: true,
     options: {
+      ...WATCH_FLAG_OPTIONS,
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
@@ -77,6 +80,8 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const total = tasks ?? loaded.scenario.stream.tasks;
   const staleness = stalenessFlags(values.staleness, values.tau);
   const evolveTiming = evolveTimingFlag(values['evolve-timing']);
+  const port = watchPort(values.watch);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -94,6 +99,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
+      ...(watch ? { onRunDir: (dir: string) => watch.attach(dir) } : {}),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });
     progress.stop();
@@ -101,6 +107,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   } finally {
     signals.dispose();
     progress.stop();
+    await watch?.close();
   }
 }
 

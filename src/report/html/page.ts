@@ -32,26 +32,7 @@ export interface RenderedPage {
  * scripts, fonts, images or links to anything outside the file.
  */
 export async function renderPage(p: PageInput): Promise<RenderedPage> {
-  const chartWarnings: string[] = [];
-  const body: string[] = [];
-  for (const s of p.sections) {
-    const parts: string[] = [`<section id="${esc(s.id)}"><h2>${esc(s.heading)}</h2>`];
-    if (s.intro) parts.push(`<p class="intro">${esc(s.intro)}</p>`);
-    if (s.figures?.length) parts.push(`<div class="figures">${s.figures.map((f) => `<div class="figure"><div class="value">${esc(f.value)}</div><div class="label">${esc(f.label)}</div></div>`).join('')}</div>`);
-    for (const n of s.notes) parts.push(`<p class="note">${esc(n)}</p>`);
-    for (const c of s.charts) {
-      const r = await renderChart(c);
-      chartWarnings.push(...r.warnings.map((w) => `${c.id}: ${w}`));
-      parts.push(r.html);
-    }
-    for (const t of s.tables) parts.push(renderTable(t));
-    for (const c of s.code ?? []) {
-      const block = `<pre><code>${esc(c.text)}</code></pre>`;
-      parts.push(c.collapsed ? `<details><summary>${esc(c.label)}</summary>${block}</details>` : `<p class="code-label">${esc(c.label)}</p>${block}`);
-    }
-    parts.push('</section>');
-    body.push(parts.join('\n'));
-  }
+  const { html: main, chartWarnings } = await renderSections(p.sections);
   const nav = p.sections.map((s) => `<a href="#${esc(s.id)}">${esc(s.heading)}</a>`).join('');
   const legend = p.agents && p.agents.domain.length > 0
     ? `<div class="agents" id="agent-key">${p.agents.domain.map((a, i) => `<span class="agent"><span class="swatch" style="background:${esc(p.agents!.range[i]!)}"></span>${esc(a)}</span>`).join('')}</div>`
@@ -69,7 +50,7 @@ export async function renderPage(p: PageInput): Promise<RenderedPage> {
 <header><h1>${esc(p.title)}</h1>${p.subtitle.map((l) => `<p class="subtitle">${esc(l)}</p>`).join('')}${legend}<nav>${nav}</nav></header>
 ${warnings}
 <main>
-${body.join('\n')}
+${main}
 </main>
 <footer>${esc(p.footer)}</footer>
 </body>
@@ -78,7 +59,36 @@ ${body.join('\n')}
   return { html, chartWarnings };
 }
 
-function renderTable(t: Table): string {
+/**
+ * The `<section>`s of a page, charts rendered to inline SVG: the body of a report page, and what
+ * the live watch page swaps in as a run goes on (one renderer for both).
+ */
+export async function renderSections(sections: readonly Section[]): Promise<RenderedPage> {
+  const chartWarnings: string[] = [];
+  const body: string[] = [];
+  for (const s of sections) {
+    const parts: string[] = [`<section id="${esc(s.id)}"><h2>${esc(s.heading)}</h2>`];
+    if (s.intro) parts.push(`<p class="intro">${esc(s.intro)}</p>`);
+    if (s.figures?.length) parts.push(`<div class="figures">${s.figures.map((f) => `<div class="figure"><div class="value">${esc(f.value)}</div><div class="label">${esc(f.label)}</div></div>`).join('')}</div>`);
+    for (const n of s.notes) parts.push(`<p class="note">${esc(n)}</p>`);
+    for (const c of s.charts) {
+      const r = await renderChart(c);
+      chartWarnings.push(...r.warnings.map((w) => `${c.id}: ${w}`));
+      parts.push(r.html);
+    }
+    for (const t of s.tables) parts.push(renderTable(t));
+    for (const c of s.code ?? []) {
+      const block = `<pre><code>${esc(c.text)}</code></pre>`;
+      parts.push(c.collapsed ? `<details><summary>${esc(c.label)}</summary>${block}</details>` : `<p class="code-label">${esc(c.label)}</p>${block}`);
+    }
+    parts.push('</section>');
+    body.push(parts.join('\n'));
+  }
+  return { html: body.join('\n'), chartWarnings };
+}
+
+/** A table as HTML, cells escaped (numbers right-aligned). */
+export function renderTable(t: Table): string {
   const head = `<tr>${t.headers.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   const rows = t.rows.map((r) => `<tr>${r.map((c) => `<td${typeof c === 'number' ? ' class="num"' : ''}>${esc(c)}</td>`).join('')}</tr>`).join('');
   return `<table><caption>${esc(t.caption)}</caption><thead>${head}</thead><tbody>${rows}</tbody></table>`;
