@@ -187,7 +187,7 @@ async function runLoop(o: EngineOptions, interrupt: Interrupt<'cut' | 'outage'>,
     const actor = createActor(taskRunMachine, {
       input: {
         model: o.model, preset: o.preset, scenario, niche, task,
-        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
+        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
         synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
       },
     });
