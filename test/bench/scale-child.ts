@@ -23,6 +23,8 @@ const { summary } = await runScenario(scenario, {
       gc();
       const m = process.memoryUsage();
       samples.push({ tasks: p.done, heapMiB: m.heapUsed / 2 ** 20, rssMiB: m.rss / 2 ** 20, cpuMs: cpuMs() - start });
+      // As it goes, for a run that may be cut short.
+      process.stderr.write(`${JSON.stringify(samples.at(-1))}\n`);
     }
   },
 });
