@@ -1,6 +1,6 @@
 // One measured run for `npm run bench -- scale`, in its own process so that its peak RSS and CPU
 // are its own: quickstart's niches with N agents (agents.count = lifecycle.maxAgents = N, lifecycle
-// on), T tasks. Prints one JSON line. Run with `node --expose-gc --import tsx`.
+// on; N = 0: quickstart as shipped), T tasks. Prints one JSON line. Run with `node --expose-gc --import tsx`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
 const base = loadScenario(path.resolve('scenarios/quickstart.json'));
-const scenario = withOverrides(base, { agents: { count: agents }, population: { lifecycle: { maxAgents: agents } } });
+// 0 agents: quickstart as shipped (4 agents, lifecycle up to 8).
+const scenario = agents === 0 ? base : withOverrides(base, { agents: { count: agents }, population: { lifecycle: { maxAgents: agents } } });
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-scale-'));
 // Heap after a full collection at checkpoints: what the run keeps, without the garbage not yet collected.
 const samples: { tasks: number; heapMiB: number; rssMiB: number; cpuMs: number }[] = [];
