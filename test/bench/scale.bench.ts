@@ -20,7 +20,7 @@ const PARTS = new Set((process.env.EVO_SCALE_PARTS ?? 'search,sweep,long,startup
 interface ChildResult {
   agents: number; tasks: number; accuracy: number; agentsEver: number; lineage: Record<string, number>;
   runCpuMs: number; totalCpuMs: number; maxRssMiB: number;
-  samples: { tasks: number; heapMiB: number; rssMiB: number; cpuMs: number }[];
+  samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[];
 }
 
 /** One run in its own process (scale-child.ts): its CPU and peak RSS are its own. */
@@ -119,10 +119,10 @@ function benchLong(): void {
   const every = Math.max(1, Math.floor(LONG_TASKS / 10));
   console.log(`\nlong run: 256 agents x ${LONG_TASKS} tasks (goal: 100,000 in <= 2 GiB peak RSS and <= 5 ms CPU per task)`);
   const long = child(256, LONG_TASKS, every);
-  console.log('  tasks   CPU ms/task (since last)   heap after gc MiB   RSS MiB');
+  console.log('  tasks   CPU ms/task (since last)   heap after gc MiB   external MiB   RSS MiB');
   let prev = { tasks: 0, cpuMs: 0 };
   for (const s of long.samples) {
-    console.log(`  ${String(s.tasks).padStart(6)}   ${((s.cpuMs - prev.cpuMs) / (s.tasks - prev.tasks)).toFixed(2).padStart(24)}   ${s.heapMiB.toFixed(0).padStart(17)}   ${s.rssMiB.toFixed(0).padStart(7)}`);
+    console.log(`  ${String(s.tasks).padStart(6)}   ${((s.cpuMs - prev.cpuMs) / (s.tasks - prev.tasks)).toFixed(2).padStart(24)}   ${s.heapMiB.toFixed(0).padStart(17)}   ${s.externalMiB.toFixed(0).padStart(12)}   ${s.rssMiB.toFixed(0).padStart(7)}`);
     prev = s;
   }
   // The first window holds start-up (roster, first indexes): the law is fitted on the rest.
@@ -130,8 +130,9 @@ function benchLong(): void {
   const heapLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.heapMiB));
   const rssLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.rssMiB));
   const cpuLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.cpuMs));
+  const extLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.externalMiB));
   console.log(`  agents ever ${long.agentsEver}, accuracy ${long.accuracy.toFixed(3)}, peak RSS ${long.maxRssMiB.toFixed(0)} MiB, run CPU ${(long.runCpuMs / 1000).toFixed(1)} s (${(long.runCpuMs / long.tasks).toFixed(2)} ms/task)`);
-  console.log(`  growth law: heap after gc = ${heapLaw.a.toFixed(0)} MiB + ${(heapLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; RSS = ${rssLaw.a.toFixed(0)} MiB + ${(rssLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; CPU ${cpuLaw.b.toFixed(2)} ms per task`);
+  console.log(`  growth law: heap after gc = ${heapLaw.a.toFixed(0)} MiB + ${(heapLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; external (keys) = ${extLaw.a.toFixed(0)} MiB + ${(extLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; RSS = ${rssLaw.a.toFixed(0)} MiB + ${(rssLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; CPU ${cpuLaw.b.toFixed(2)} ms per task`);
   console.log(`  extrapolated to 100,000 tasks: heap ${(heapLaw.a + heapLaw.b * 1e5).toFixed(0)} MiB, RSS ${(rssLaw.a + rssLaw.b * 1e5).toFixed(0)} MiB (goal <= 2048), CPU ${cpuLaw.b.toFixed(2)} ms/task (goal <= 5)`);
   console.log(`  leak check: what a full collection leaves grows ${(heapLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks (the run's own state: archives, agent histories, the leadership bank; a finished task's outcome is collectable, test/engine/retention.test.ts)`);
 }
