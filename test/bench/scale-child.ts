@@ -32,8 +32,10 @@ const { summary } = await runScenario(scenario, {
 });
 const runCpuMs = cpuMs() - start;
 rmSync(dir, { recursive: true, force: true });
-const s = summary as unknown as { agents: { count: number }; lineage: Record<string, number> };
+const s = summary as unknown as { agents: { count: number; active: number; lessons: number; metaInsights: number }; lineage: Record<string, number> };
 console.log(JSON.stringify({
   agents, tasks: summary.tasks, accuracy: summary.accuracy, agentsEver: s.agents.count, lineage: s.lineage,
+  // Archive memberships over every agent ever spawned: what the run's archives hold.
+  lessons: s.agents.lessons, metaInsights: s.agents.metaInsights,
   runCpuMs, totalCpuMs: cpuMs(), maxRssMiB: process.resourceUsage().maxRSS / 1024, samples,
 }));

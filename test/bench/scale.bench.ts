@@ -19,6 +19,7 @@ const PARTS = new Set((process.env.EVO_SCALE_PARTS ?? 'search,sweep,long,startup
 
 interface ChildResult {
   agents: number; tasks: number; accuracy: number; agentsEver: number; lineage: Record<string, number>;
+  lessons: number; metaInsights: number;
   runCpuMs: number; totalCpuMs: number; maxRssMiB: number;
   samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[];
 }
@@ -131,6 +132,7 @@ function benchLong(): void {
   const rssLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.rssMiB));
   const cpuLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.cpuMs));
   const extLaw = fit(rest.map((s) => s.tasks), rest.map((s) => s.externalMiB));
+  console.log(`  archive memberships held (every agent ever): ${long.lessons} lessons, ${long.metaInsights} meta-insights`);
   console.log(`  agents ever ${long.agentsEver}, accuracy ${long.accuracy.toFixed(3)}, peak RSS ${long.maxRssMiB.toFixed(0)} MiB, run CPU ${(long.runCpuMs / 1000).toFixed(1)} s (${(long.runCpuMs / long.tasks).toFixed(2)} ms/task)`);
   console.log(`  growth law: heap after gc = ${heapLaw.a.toFixed(0)} MiB + ${(heapLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; external (keys) = ${extLaw.a.toFixed(0)} MiB + ${(extLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; RSS = ${rssLaw.a.toFixed(0)} MiB + ${(rssLaw.b * 1000).toFixed(2)} MiB per 1,000 tasks; CPU ${cpuLaw.b.toFixed(2)} ms per task`);
   console.log(`  extrapolated to 100,000 tasks: heap ${(heapLaw.a + heapLaw.b * 1e5).toFixed(0)} MiB, RSS ${(rssLaw.a + rssLaw.b * 1e5).toFixed(0)} MiB (goal <= 2048), CPU ${cpuLaw.b.toFixed(2)} ms/task (goal <= 5)`);
