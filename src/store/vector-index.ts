@@ -56,11 +56,11 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   private readonly initialCapacity: number;
   private readonly exactLimit: number;
 
-  constructor(readonly dim: number, opts: VectorIndexOptions | number = {}, from?: { items: readonly T[]; norms: readonly number[] }) {
+  /** `from`: items (and their sums of squares) to start with, shared with the index they came from (`fork`). */
+  constructor(readonly dim: number, opts: VectorIndexOptions = {}, from?: { items: readonly T[]; norms: readonly number[] }) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`VectorIndex: dim must be a positive integer, got ${dim}`);
-    const o = typeof opts === 'number' ? { initialCapacity: opts } : opts;
-    this.initialCapacity = o.initialCapacity ?? 64;
-    this.exactLimit = o.exactLimit ?? EXACT_SEARCH_LIMIT;
+    this.initialCapacity = opts.initialCapacity ?? 64;
+    this.exactLimit = opts.exactLimit ?? EXACT_SEARCH_LIMIT;
     this.items = from ? from.items.slice() : [];
     this.norms = from ? from.norms.slice() : [];
   }
