@@ -15,7 +15,7 @@ const base = loadScenario(path.resolve('scenarios/quickstart.json'));
 const scenario = agents === 0 ? base : withOverrides(base, { agents: { count: agents }, population: { lifecycle: { maxAgents: agents } } });
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-scale-'));
 // Heap after a full collection at checkpoints: what the run keeps, without the garbage not yet collected.
-const samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] = [];
+const samples: { tasks: number; heapMiB: number; heapTotalMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] = [];
 const start = cpuMs();
 const { summary } = await runScenario(scenario, {
   tasks, report: false, outDir: dir,
@@ -24,7 +24,7 @@ const { summary } = await runScenario(scenario, {
       gc();
       const m = process.memoryUsage();
       // external: off-heap memory V8 knows of (the keys' Float32Array buffers); hnswlib's is in RSS only.
-      samples.push({ tasks: p.done, heapMiB: m.heapUsed / 2 ** 20, externalMiB: m.external / 2 ** 20, rssMiB: m.rss / 2 ** 20, cpuMs: cpuMs() - start });
+      samples.push({ tasks: p.done, heapMiB: m.heapUsed / 2 ** 20, heapTotalMiB: m.heapTotal / 2 ** 20, externalMiB: m.external / 2 ** 20, rssMiB: m.rss / 2 ** 20, cpuMs: cpuMs() - start });
       // As it goes, for a run that may be cut short.
       process.stderr.write(`${JSON.stringify(samples.at(-1))}\n`);
     }
