@@ -116,8 +116,13 @@ function toMathjs(norm: string): ParsedExpr | null {
   return vars.size > MAX_VARS ? null : { expr: out.join(''), vars };
 }
 
+const PLAIN_DECIMAL = /^-?\d{1,15}(\.\d{1,15})?$/;
+
 /** Evaluate to a real number; null for anything else (units, matrices, complex, errors). */
 function realValue(expr: string, scope: Record<string, number> = {}): number | null {
+  // A plain decimal is the same double to mathjs and to Number, and most answers are one: no need
+  // to load mathjs (a second of start-up) to read them.
+  if (PLAIN_DECIMAL.test(expr)) return Number(expr);
   try {
     const v: unknown = math().evaluate(expr, { ...scope });
     if (typeof v === 'number') return Number.isNaN(v) ? null : v;
