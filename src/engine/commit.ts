@@ -83,7 +83,7 @@ const emptyEvolve = (evo: EvolveOutcome) => !evo.error && evo.reflections.length
  */
 export async function prepareEvolve(c: CommitDeps, evo: EvolveOutcome, judge: StalenessJudge = keepAll): Promise<PreparedEvolve> {
   if (emptyEvolve(evo)) return NOTHING_TO_APPLY;
-  const roster = viewRoster(c.supervisor.getSnapshot().context.agents);
+  const roster = viewRoster(c.supervisor.getSnapshot().context.active);
   const requests = evolveRequestsOf(evo, { roster, c0: c.c0, routing: c.routing });
   return requests.length ? judge(requests, evo) : NOTHING_TO_APPLY;
 }

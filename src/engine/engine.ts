@@ -31,6 +31,7 @@ import type { ModelHealth } from './model-plugins';
 import type { BudgetMeter, BudgetStop } from './budget';
 import type { MetaHarness } from './meta/meta-harness';
 import { StructureCooldown } from '../team/structure-cooldown';
+import { Interrupt } from '../core/interrupt';
 
 
 /** Progress after each committed task. */
@@ -130,15 +131,21 @@ export interface EngineOptions {
  * graders finish in.
  */
 export async function runEngine(o: EngineOptions): Promise<EngineResult> {
-  const outageWatch = watchOutage(o);
+  // One interruption for the run: a cut (`o.cut`) or an outage that lasted too long. Every wait of
+  // the loop races against it, and each race is released when its work settles, so nothing a
+  // finished task produced is kept alive by a wait that never ends.
+  const interrupt = new Interrupt<'cut' | 'outage'>();
+  const unfollow = interrupt.follow(o.cut, 'cut');
+  const outageWatch = watchOutage(o, interrupt);
   try {
-    return await runLoop(o, outageWatch);
+    return await runLoop(o, interrupt, outageWatch);
   } finally {
     outageWatch.stop();
+    unfollow();
   }
 }
 
-async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<EngineResult> {
+async function runLoop(o: EngineOptions, interrupt: Interrupt<'cut' | 'outage'>, outageWatch: OutageWatch): Promise<EngineResult> {
   // The procedure tasks start under: the scenario's, or the meta-editor's latest version of it.
   let scenario = o.meta?.current.scenario ?? o.scenario;
   const inFlight = scenario.engine.inFlight;
@@ -183,7 +190,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     const actor = createActor(taskRunMachine, {
       input: {
         model: o.model, preset: o.preset, scenario, niche, task,
-        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.agents), poolVersion: sup.poolVersion,
+        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
         synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
         setAside: cooldown.blocked(task.niche, task.index),
       },
@@ -251,14 +258,10 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     recent = {};
   };
 
-  const cut = new Promise<'cut'>((resolve) => {
-    if (o.cut?.aborted) resolve('cut');
-    o.cut?.addEventListener('abort', () => resolve('cut'), { once: true });
-  });
   let outage = false;
   /** Wait for evolve outcomes to be applied, unless the run is cut or an outage lasts too long first; true when it may go on. */
   const evolved = async (wait: Promise<void>): Promise<boolean> => {
-    const r = await Promise.race([wait.then(() => 'ok' as const), cut, outageWatch.expired]);
+    const r = await interrupt.race(wait.then(() => 'ok' as const));
     if (r === 'outage') outage = true;
     return r === 'ok';
   };
@@ -273,7 +276,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && !budgetStop && replayAllowsStart() && (o.meta?.mayStart(started) ?? true)) {
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
       if (o.health && !o.health.available()) {
-        if ((await Promise.race([outageWatch.pause(), outageWatch.expired, cut])) === 'outage') outage = true;
+        if ((await interrupt.race(outageWatch.pause())) === 'outage') outage = true;
         continue;
       }
       // Spent: start nothing more; the tasks in flight finish and commit, as after a stop request.
@@ -284,7 +287,7 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
     if (outage || o.cut?.aborted) break;
     const pending = running.get(committed);
     if (!pending) break;
-    const outcome = await Promise.race([pending, cut, outageWatch.expired]);
+    const outcome = await interrupt.race(pending);
     if (outcome === 'cut') break;
     if (outcome === 'outage') { outage = true; break; }
     running.delete(committed);
@@ -346,21 +349,18 @@ async function runLoop(o: EngineOptions, outageWatch: OutageWatch): Promise<Engi
 
 /** How long no endpoint has been healthy, and what to do about it. */
 interface OutageWatch {
-  readonly expired: Promise<'outage'>;
   pause(): Promise<'pause'>;
   stop(): void;
 }
 
 /**
  * Watches endpoint health: while none is healthy it says "waiting for endpoints" on the progress
- * line, and `expired` resolves once that has lasted `outageTimeoutMs` (the run then stops as
- * interrupted, ready to resume). `pause()` resolves after a short wait, for the start loop to look again.
+ * line, and fires `interrupt` with `outage` once that has lasted `outageTimeoutMs` (the run then stops
+ * as interrupted, ready to resume). `pause()` resolves after a short wait, for the start loop to look again.
  */
-function watchOutage(o: EngineOptions): OutageWatch {
+function watchOutage(o: EngineOptions, interrupt: Interrupt<'cut' | 'outage'>): OutageWatch {
   const POLL_MS = 250;
-  let fire: (v: 'outage') => void = () => {};
-  const expired = new Promise<'outage'>((resolve) => { fire = resolve; });
-  if (!o.health) return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => {} };
+  if (!o.health) return { pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => {} };
   const now = () => o.clock?.now() ?? performance.now();
   let downSince: number | undefined;
   const timer = setInterval(() => {
@@ -373,9 +373,9 @@ function watchOutage(o: EngineOptions): OutageWatch {
       downSince = now();
       o.onProgress?.({ ...o.summary.progress(), total: o.total, waiting: true });
     } else if (now() - downSince >= (o.outageTimeoutMs ?? 600_000)) {
-      fire('outage');
+      interrupt.fire('outage');
     }
   }, POLL_MS);
   timer.unref();
-  return { expired, pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => clearInterval(timer) };
+  return { pause: () => new Promise((r) => setTimeout(() => r('pause'), POLL_MS)), stop: () => clearInterval(timer) };
 }

@@ -1,4 +1,4 @@
-import { viewRoster } from '../individual/agent-view';
+import { viewAgent, type AgentView } from '../individual/agent-view';
 import type { LanguageModel } from '../llm/model';
 import { AppliedHistory } from '../population/staleness/applied-history';
 import { getStalenessPolicy } from '../population/staleness';
@@ -38,7 +38,12 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
     const policy = getStalenessPolicy(name);
     const snap = o.supervisor.getSnapshot().context;
     const current = snap.poolVersion;
-    const roster = viewRoster(snap.agents, false);
+    // Looked up by id, so judging costs what the receiver chains cost, not the agents ever spawned.
+    const views = new Map<string, AgentView | undefined>();
+    const roster = (id: string): AgentView | undefined => {
+      if (!views.has(id)) { const ref = snap.agents.get(id); views.set(id, ref ? viewAgent(ref) : undefined); }
+      return views.get(id);
+    };
     const { task } = evo.out.deps;
     const decided = await Promise.all(requests.map(async (request) => {
       const item: StaleItem = { request, version: evo.version, taskId: task.id, question: task.question, kind: request.routing ? 'insight' : 'lesson' };

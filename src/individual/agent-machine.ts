@@ -87,7 +87,13 @@ export const agentMachine = setup({
       return { archive: context.archive };
     }),
     setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
-    retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
+    // A retired agent serves no task: its archive's search structures go (its entries stay, and a
+    // search rebuilds what it needs, should anything read it again).
+    retire: assign(({ context, event }) => {
+      if (event.type !== 'RETIRE') return {};
+      context.archive.release();
+      return { successor: event.successor ?? null };
+    }),
   },
 }).createMachine({
   id: 'agent',

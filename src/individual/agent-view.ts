@@ -13,12 +13,24 @@ export class AgentFailedError extends Error {
   }
 }
 
+/**
+ * Views made, by the actor snapshot they were made from: a snapshot is immutable and replaced on
+ * every change, so an agent that did not change since is viewed without copying its context again
+ * (each task views its whole roster).
+ */
+const views = new WeakMap<object, AgentView>();
+
 /** Snapshot of one agent actor. Throws AgentFailedError for an agent in xstate's `error` (or `stopped`) status. */
 export function viewAgent(ref: AgentRef): AgentView {
   const snap = ref.getSnapshot();
-  if (snap.status === 'active') return { ...snap.context, status: 'active' };
-  if (snap.status === 'done') return { ...snap.context, status: 'retired' };
-  throw new AgentFailedError(snap.context.id, snap.status === 'error' ? snap.error : 'stopped');
+  const known = views.get(snap);
+  if (known) return known;
+  let view: AgentView;
+  if (snap.status === 'active') view = { ...snap.context, status: 'active' };
+  else if (snap.status === 'done') view = { ...snap.context, status: 'retired' };
+  else throw new AgentFailedError(snap.context.id, snap.status === 'error' ? snap.error : 'stopped');
+  views.set(snap, view);
+  return view;
 }
 
 /** Snapshots of every agent in spawn order, optionally only the active ones. */

@@ -59,8 +59,36 @@ interface Bucket {
 }
 
 /**
+ * Keys stored by some archive, content-addressed across archives: an insight routed to many
+ * agents (or inherited, or merged) is stored with one key, not one copy per archive. Stored keys
+ * are never written to; `stored` maps a caller's buffer to the copy made of it (checked equal on
+ * use, since a caller may reuse its buffer for other content).
+ */
+const storedKeys = new WeakSet<Float32Array>();
+const copyOf = new WeakMap<Float32Array, Float32Array>();
+
+function sameContent(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/** The stored key for `key`'s content: `key` itself when an archive stored it, else one shared copy. */
+function storedKey(key: Float32Array): Float32Array {
+  if (storedKeys.has(key)) return key;
+  const known = copyOf.get(key);
+  if (known && sameContent(known, key)) return known;
+  const copy = Float32Array.from(key);
+  storedKeys.add(copy);
+  copyOf.set(key, copy);
+  return copy;
+}
+
+/**
  * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
- * cosine similarity through its own hnswlib index. Grows without a capacity limit.
+ * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). Grows without
+ * a capacity limit. Entries and keys are shared with the archives they came from or went to
+ * (clone, mergeFrom, the same insight routed to several agents).
  * Contract: results are deterministic for the same sequence of `add` calls; within a bucket an
  * entry's normalized text is unique; entries are never removed.
  */
@@ -96,8 +124,9 @@ export class Archive {
     const bucket = this.bucket(entry.niche);
     const norm = normalizeArchiveText(entry.text);
     if (bucket.texts.has(norm)) return false;
-    // Stored as a copy so a caller reusing its buffer cannot change what was indexed.
-    const stored: ArchiveEntry = { ...entry, key: Float32Array.from(entry.key) };
+    // Stored with a copy of the key (shared by every archive holding the same buffer's content), so
+    // a caller reusing its buffer cannot change what was indexed.
+    const stored: ArchiveEntry = { ...entry, key: storedKey(entry.key) };
     bucket.index.add(stored);
     bucket.texts.add(norm);
     this.order.push(stored);
@@ -141,11 +170,21 @@ export class Archive {
     return { schemaVersion: 1, dim: this.dim, entries: this.order.map((e) => ({ ...e, key: Array.from(e.key) })) };
   }
 
-  /** A deep copy with its own indexes, e.g. for a forked agent; later changes to either do not affect the other. */
+  /**
+   * A copy for a forked agent: it shares this archive's entries (never written to once stored) and
+   * holds its own membership lists, so later adds to either do not affect the other. Search
+   * structures are not copied; each builds its own when it needs one.
+   */
   clone(): Archive {
     const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
-    for (const e of this.order) copy.add(e);
+    for (const [niche, b] of this.buckets) copy.buckets.set(niche, { index: b.index.fork(), texts: new Set(b.texts) });
+    copy.order.push(...this.order);
     return copy;
+  }
+
+  /** Drop every search structure (a retired agent's); entries stay, and a later search rebuilds what it needs. */
+  release(): void {
+    for (const b of this.buckets.values()) b.index.release();
   }
 
   /** Add every entry of `other` not already present (normalized text per bucket), in `other`'s insertion order; returns how many were added. */
@@ -158,7 +197,7 @@ export class Archive {
   private bucket(niche: string | null): Bucket {
     let bucket = this.buckets.get(niche);
     if (!bucket) {
-      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, this.initialCapacity), texts: new Set() };
+      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, { initialCapacity: this.initialCapacity }), texts: new Set() };
       this.buckets.set(niche, bucket);
     }
     return bucket;

@@ -116,11 +116,24 @@ export class JournaledModel implements LanguageModel {
     }
   }
 
+  /** Whether calls are looked up at all (a source journal with answers, or strict replay); else only counted, never remembered. */
+  private get reads(): boolean {
+    return this.o.strict === true || this.answers.size > 0 || this.vectors.size > 0;
+  }
+
   async complete(req: CompletionRequest): Promise<Completion> {
+    // No journal to write and none to answer from: no hash, and no per-request memory kept.
+    if (this.fd === null && !this.reads) {
+      this.asked++;
+      return this.inner.complete(req);
+    }
     const key = requestKey(req);
-    const n = this.seen.get(key) ?? 0;
-    this.seen.set(key, n + 1);
-    const known = this.answers.get(key)?.[n];
+    let n = 0;
+    if (this.reads) {
+      n = this.seen.get(key) ?? 0;
+      this.seen.set(key, n + 1);
+    }
+    const known = this.reads ? this.answers.get(key)?.[n] : undefined;
     if (known) {
       this.served++;
       if ('saved' in known) {
@@ -148,11 +161,14 @@ export class JournaledModel implements LanguageModel {
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    if (!this.o.embeddings) return this.inner.embed(texts);
+    if (!this.o.embeddings || (this.fd === null && !this.reads)) return this.inner.embed(texts);
     const key = embedKey(texts);
-    const n = this.seen.get(key) ?? 0;
-    this.seen.set(key, n + 1);
-    const known = this.vectors.get(key)?.[n];
+    let n = 0;
+    if (this.reads) {
+      n = this.seen.get(key) ?? 0;
+      this.seen.set(key, n + 1);
+    }
+    const known = this.reads ? this.vectors.get(key)?.[n] : undefined;
     if (known) {
       if (this.o.copyServed) this.write({ k: key, e: known.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')) });
       return known;

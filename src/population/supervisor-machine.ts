@@ -76,7 +76,10 @@ export interface UpdateChanges {
 
 /** What the supervisor owns: roster (spawn order), pool version, pair synergy, the leadership bank. */
 export interface SupervisorContext {
+  /** Every agent ever spawned, retired ones included, in spawn order. */
   readonly agents: ReadonlyMap<string, AgentRef>;
+  /** The active agents only, in spawn order: what per-task work scans, so its cost does not grow with agents retired. */
+  readonly active: ReadonlyMap<string, AgentRef>;
   readonly poolVersion: number;
   /** Versioned index; appended to only inside this actor's `applyUpdate` assign. */
   readonly synergy: SynergyTable;
@@ -110,6 +113,14 @@ export type SupervisorEvent =
   | { type: 'BUMP_VERSION' };
 
 const isDone = (ref: AgentRef) => ref.getSnapshot().status === 'done';
+
+/** `active` without `id` (a new map: snapshots taken before keep theirs). */
+function withoutAgent(active: ReadonlyMap<string, AgentRef>, id: string): ReadonlyMap<string, AgentRef> {
+  if (!active.has(id)) return active;
+  const next = new Map(active);
+  next.delete(id);
+  return next;
+}
 
 /**
  * Where knowledge for `id` goes: the agent itself while active, else its merge successor (followed
@@ -151,7 +162,9 @@ export const supervisorMachine = setup({
       const ref = spawn('agent', { id: input.id, input }) as AgentRef;
       const agents = new Map(context.agents);
       agents.set(input.id, ref);
-      return { agents };
+      const active = new Map(context.active);
+      active.set(input.id, ref);
+      return { agents, active };
     }),
     applyUpdate: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'APPLY_UPDATE') return;
@@ -223,6 +236,7 @@ export const supervisorMachine = setup({
       if (!ref) throw new Error(`retire: unknown agent ${event.id}`);
       if (event.successor !== undefined && !context.agents.has(event.successor)) throw new Error(`retire ${event.id}: unknown successor ${event.successor}`);
       enqueue.sendTo(ref, { type: 'RETIRE', successor: event.successor });
+      enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.id) }));
     }),
     mergeAgents: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'MERGE_AGENTS') return;
@@ -232,6 +246,7 @@ export const supervisorMachine = setup({
       if (event.keep === event.retire) throw new Error(`merge: an agent cannot absorb itself (${event.keep})`);
       enqueue.sendTo(keep, { type: 'ABSORB', archive: gone.getSnapshot().context.archive });
       enqueue.sendTo(gone, { type: 'RETIRE', successor: event.keep });
+      enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.retire) }));
     }),
     setPersona: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'SET_PERSONA') return;
@@ -249,7 +264,7 @@ export const supervisorMachine = setup({
 }).createMachine({
   id: 'supervisor',
   context: ({ input }) => ({
-    agents: new Map(), poolVersion: 0, synergy: new SynergyTable(), bank: new LeadershipBank(input.dim),
+    agents: new Map(), active: new Map(), poolVersion: 0, synergy: new SynergyTable(), bank: new LeadershipBank(input.dim),
     synergyEta: input.synergyEta, synergy0: input.synergy0, lastUpdate: null,
   }),
   on: {

@@ -14,21 +14,65 @@ const HNSW_EF_SEARCH = 200;
 const TIE_SLACK = 8;
 
 /**
- * A growing cosine-similarity index over items that carry a `key` embedding (hnswlib-node).
- * Contract: no capacity limit (the index doubles when full); results are deterministic for the
- * same sequence of `add` calls — most similar first, ties in insertion order; items are never removed.
+ * Below this many items a search is exact (a scan of every key) and no hnswlib index exists.
+ * Measured by `npm run bench -- scale` (the search section, 256 dimensions): a query costs about
+ * 0.5 ms exact against 0.9 ms through hnswlib at 256 items, 1.7 against 1.1 at 1,024 and 3.9
+ * against 1.1 at 2,048; but hnswlib also pays about 0.7-0.9 ms per item to build (efConstruction
+ * 200 made `add` the top of the profile), and a bucket is searched about as often as it grows
+ * (each task an agent works adds to the bucket it searched). Counting both, exact is cheaper up
+ * to about 2,000 items, and it costs no memory (an hnswlib index allocates about 2.5 MiB of locks
+ * whatever its size).
+ */
+export const EXACT_SEARCH_LIMIT = 2048;
+
+/** Options of a `VectorIndex`. */
+export interface VectorIndexOptions {
+  /** Slots an hnswlib index starts with once built; it doubles when full. Default 64. */
+  readonly initialCapacity?: number;
+  /** Item count from which searches go through hnswlib instead of an exact scan (default `EXACT_SEARCH_LIMIT`). */
+  readonly exactLimit?: number;
+}
+
+/** The sum of squares of a key, summed as `cosine` sums it (so scores here equal `cosine`'s bit for bit). */
+function sumSquares(v: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += (v[i] as number) * (v[i] as number);
+  return s;
+}
+
+/**
+ * A growing cosine-similarity index over items that carry a `key` embedding.
+ * Below `exactLimit` items a search scans every key (exact); from there on it goes through an
+ * hnswlib-node index, built on first need from the items in insertion order (the same graph as
+ * adding them one by one), then kept up to date; `release()` drops it until it is needed again.
+ * Contract: no capacity limit; results are deterministic for the same sequence of `add` calls —
+ * most similar first, ties in insertion order; items are never removed.
  */
 export class VectorIndex<T extends { readonly key: Float32Array }> {
-  private readonly items: T[] = [];
+  private readonly items: T[];
+  /** Sum of squares of each item's key, by insertion order. */
+  private readonly norms: number[];
   private index: HierarchicalNSW | null = null;
+  private readonly initialCapacity: number;
+  private readonly exactLimit: number;
 
-  constructor(readonly dim: number, private readonly initialCapacity = 64) {
+  /** `from`: items (and their sums of squares) to start with, shared with the index they came from (`fork`). */
+  constructor(readonly dim: number, opts: VectorIndexOptions = {}, from?: { items: readonly T[]; norms: readonly number[] }) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`VectorIndex: dim must be a positive integer, got ${dim}`);
+    this.initialCapacity = opts.initialCapacity ?? 64;
+    this.exactLimit = opts.exactLimit ?? EXACT_SEARCH_LIMIT;
+    this.items = from ? from.items.slice() : [];
+    this.norms = from ? from.norms.slice() : [];
   }
 
   /** Number of items. */
   get size(): number {
     return this.items.length;
+  }
+
+  /** Whether an hnswlib index is held now (diagnostics and tests). */
+  get indexed(): boolean {
+    return this.index !== null;
   }
 
   /** Items in insertion order (the array itself; do not mutate). */
@@ -39,14 +83,19 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   /** Add an item; throws RangeError on a key of the wrong length. */
   add(item: T): void {
     if (item.key.length !== this.dim) throw new RangeError(`VectorIndex.add: key length ${item.key.length} does not match dim ${this.dim}`);
-    if (!this.index) {
-      // Created on first use: most buckets stay empty.
-      this.index = new hnswlib.HierarchicalNSW('cosine', this.dim);
-      this.index.initIndex({ maxElements: this.initialCapacity, m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: HNSW_SEED });
-    }
-    if (this.index.getCurrentCount() >= this.index.getMaxElements()) this.index.resizeIndex(this.index.getMaxElements() * 2);
-    this.index.addPoint(Array.from(item.key), this.items.length);
+    if (this.index) this.addPoint(this.index, item.key, this.items.length);
     this.items.push(item);
+    this.norms.push(sumSquares(item.key));
+  }
+
+  /** A copy holding the same items (shared, not copied) and no hnswlib index; later adds to either do not affect the other. */
+  fork(): VectorIndex<T> {
+    return new VectorIndex<T>(this.dim, { initialCapacity: this.initialCapacity, exactLimit: this.exactLimit }, { items: this.items, norms: this.norms });
+  }
+
+  /** Drop the hnswlib index, if any (its memory goes); the next search that needs it rebuilds it. */
+  release(): void {
+    this.index = null;
   }
 
   /**
@@ -57,15 +106,44 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     if (query.length !== this.dim) throw new RangeError(`VectorIndex.search: query length ${query.length} does not match dim ${this.dim}`);
     const n = this.items.length;
     const want = Math.min(Math.max(0, Math.floor(k)), n);
-    if (!this.index || want === 0) return [];
-    // A zero query is equally far from everything; take the oldest rather than hnsw's arbitrary pick.
+    if (want === 0) return [];
+    // A zero query is equally far from everything; take the oldest.
     if (query.every((x) => x === 0)) return this.items.filter(accept).slice(0, want).map((item) => ({ item, sim: 0 }));
+    return n < this.exactLimit ? this.exact(query, want, accept) : this.approximate(query, want, accept);
+  }
+
+  /** Every admitted item scored, the best `want` kept (most similar first, ties in insertion order). */
+  private exact(query: Float32Array, want: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
+    const qq = sumSquares(query);
+    const dim = this.dim;
+    const best: { label: number; sim: number }[] = [];
+    for (let label = 0; label < this.items.length; label++) {
+      const item = this.items[label]!;
+      if (!accept(item)) continue;
+      const key = item.key;
+      let dot = 0;
+      for (let i = 0; i < dim; i++) dot += (query[i] as number) * (key[i] as number);
+      const nn = this.norms[label]!;
+      const sim = nn === 0 ? 0 : dot / Math.sqrt(qq * nn);
+      // Kept sorted; a later label never displaces an equal score (insertion order breaks ties).
+      if (best.length === want && sim <= best[want - 1]!.sim) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1]!.sim < sim) at--;
+      best.splice(at, 0, { label, sim });
+      if (best.length > want) best.pop();
+    }
+    return best.map(({ label, sim }) => ({ item: this.items[label]!, sim }));
+  }
+
+  private approximate(query: Float32Array, want: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
+    const index = this.index ?? this.build();
+    const n = this.items.length;
     const q = Array.from(query);
     // hnswlib rejects k above its count and may return fewer than asked, so clamp and fetch a
     // margin; widen the fetch until enough admitted items are found or everything was fetched.
     for (let fetch = Math.min(want + TIE_SLACK, n); ; fetch = Math.min(fetch * 2, n)) {
-      this.index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
-      const labels = this.index.searchKnn(q, fetch).neighbors.filter((label) => accept(this.items[label]!));
+      index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
+      const labels = index.searchKnn(q, fetch).neighbors.filter((label) => accept(this.items[label]!));
       if (labels.length >= want + Math.min(TIE_SLACK, n - want) || fetch === n) {
         // Re-score exactly: hnsw distances are float32 and its order among equals is not insertion order.
         return labels
@@ -75,5 +153,19 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
           .map(({ label, sim }) => ({ item: this.items[label]!, sim }));
       }
     }
+  }
+
+  /** The hnswlib index over every item, added in insertion order. */
+  private build(): HierarchicalNSW {
+    const index = new hnswlib.HierarchicalNSW('cosine', this.dim);
+    index.initIndex({ maxElements: Math.max(this.initialCapacity, this.items.length), m: HNSW_M, efConstruction: HNSW_EF_CONSTRUCTION, randomSeed: HNSW_SEED });
+    this.items.forEach((item, label) => this.addPoint(index, item.key, label));
+    this.index = index;
+    return index;
+  }
+
+  private addPoint(index: HierarchicalNSW, key: Float32Array, label: number): void {
+    if (index.getCurrentCount() >= index.getMaxElements()) index.resizeIndex(index.getMaxElements() * 2);
+    index.addPoint(Array.from(key), label);
   }
 }

@@ -44,7 +44,7 @@ export interface WindowInput {
  */
 export async function runLifecycleWindow(w: WindowInput): Promise<number> {
   const sup = () => w.supervisor.getSnapshot().context;
-  const roster = viewRoster(sup().agents);
+  const roster = viewRoster(sup().active);
   const specs = specialists(roster, w.nichesSeen, w.c0, w.config.specialist.margin, w.config.specialist.minExposure);
   w.tracker.record(specs);
   w.log.append({

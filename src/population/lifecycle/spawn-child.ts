@@ -30,7 +30,7 @@ export async function spawnChild(w: ApplyContext, d: SpawnDecision, purpose: str
   // Its exposure is the parent's: the archive it holds came from those tasks, so it is not
   // novel there. (A zero exposure made every newborn the scout's favourite on every niche,
   // spreading its experience — and the pool's — thinner instead of building on the parent's.)
-  const roster = viewRoster(w.supervisor.getSnapshot().context.agents);
+  const roster = viewRoster(w.supervisor.getSnapshot().context.active);
   const competence = Object.fromEntries(w.nichesSeen.map((n) => [n, median(roster.map((a) => competenceOf(a, n, w.c0)))]));
   sendToSupervisor(w.supervisor, {
     type: 'SPAWN_AGENT',

@@ -74,10 +74,17 @@ export function poolLead(agent: AgentView, roster: readonly AgentView[], niches:
  * `-`, `_` and spaces interchangeable ("list-functions" is named by "List functions").
  */
 export function personaNames(persona: string, niche: string): boolean {
-  const parts = niche.split(/[-_\s]+/).filter(Boolean).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (parts.length === 0) return false;
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${parts.join('[-_\\s]+')}($|[^\\p{L}\\p{N}])`, 'iu').test(persona);
+  let re = namePatterns.get(niche);
+  if (re === undefined) {
+    const parts = niche.split(/[-_\s]+/).filter(Boolean).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    re = parts.length === 0 ? null : new RegExp(`(^|[^\\p{L}\\p{N}])${parts.join('[-_\\s]+')}($|[^\\p{L}\\p{N}])`, 'iu');
+    namePatterns.set(niche, re);
+  }
+  return re !== null && re.test(persona);
 }
+
+/** The pattern of each niche id or term asked about (a window asks for every agent and niche: compiled once). */
+const namePatterns = new Map<string, RegExp | null>();
 
 /**
  * Whether `persona` is aimed at `niche`: it names the niche's id or title (`ctx.nicheTerms`, title

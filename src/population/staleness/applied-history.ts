@@ -1,6 +1,5 @@
-import type { AgentView } from '../../individual/agent-view';
 import type { UpdateChanges } from '../supervisor-machine';
-import type { AppliedEntry, AppliedSinceEntry, RosterChange, StaleItem } from './policy';
+import type { AppliedEntry, AppliedSinceEntry, RosterChange, RosterLookup, StaleItem } from './policy';
 
 const bucketKey = (niche: string | null) => (niche === null ? 'meta' : `niche:${niche}`);
 
@@ -8,11 +7,11 @@ const bucketKey = (niche: string | null) => (niche === null ? 'meta' : `niche:${
  * The agents an item for `agentId` reaches: the addressee, then each merge successor in turn, and
  * the roster changes on the way (a retired agent with its successor, or pruned with none).
  */
-export function receiverChain(agentId: string, roster: readonly AgentView[]): { chain: string[]; changes: RosterChange[] } {
-  const byId = new Map(roster.map((a) => [a.id, a]));
+export function receiverChain(agentId: string, roster: RosterLookup): { chain: string[]; changes: RosterChange[] } {
+  const get = typeof roster === 'function' ? roster : (id: string) => roster.find((a) => a.id === id);
   const chain = [agentId];
   const changes: RosterChange[] = [];
-  for (let a = byId.get(agentId); a && a.status === 'retired' && chain.length < 64; a = a.successor ? byId.get(a.successor) : undefined) {
+  for (let a = get(agentId); a && a.status === 'retired' && chain.length < 64; a = a.successor ? get(a.successor) : undefined) {
     changes.push({ kind: 'retired', agentId: a.id, successor: a.successor });
     if (!a.successor || chain.includes(a.successor)) break;
     chain.push(a.successor);
@@ -35,7 +34,7 @@ function appliedEntries(c: UpdateChanges): AppliedEntry[] {
  * oldest first, then the roster changes on the way to the receiver. The reference for
  * `AppliedHistory.since`, which answers the same without rescanning the run.
  */
-export function collectSince(changes: readonly UpdateChanges[], item: StaleItem, current: number, roster: readonly AgentView[] = []): AppliedSinceEntry[] {
+export function collectSince(changes: readonly UpdateChanges[], item: StaleItem, current: number, roster: RosterLookup = []): AppliedSinceEntry[] {
   const { chain, changes: rosterChanges } = receiverChain(item.request.agentId, roster);
   const receivers = new Set(chain);
   const bucket = bucketKey(item.request.entry.niche);
@@ -114,7 +113,7 @@ export class AppliedHistory {
   }
 
   /** The same answer as `collectSince` over every update pushed (within the kept window). */
-  since(item: StaleItem, current: number, roster: readonly AgentView[] = []): AppliedSinceEntry[] {
+  since(item: StaleItem, current: number, roster: RosterLookup = []): AppliedSinceEntry[] {
     const { chain, changes } = receiverChain(item.request.agentId, roster);
     const seqs = [...chain.map((id) => this.byReceiver.get(id)), this.byBucket.get(bucketKey(item.request.entry.niche))];
     const seen = new Set<number>();

@@ -53,6 +53,9 @@ export interface RosterChange {
 /** What a policy may see of the pool's history since an item's version. */
 export type AppliedSinceEntry = AppliedEntry | RosterChange;
 
+/** Agents by id, retired ones included: a list of views or a function that finds one. */
+export type RosterLookup = readonly AgentView[] | ((agentId: string) => AgentView | undefined);
+
 /** Everything a policy reads besides the item itself. */
 export interface StalenessContext {
   /** Pool version the item would be applied at. */
@@ -61,8 +64,12 @@ export interface StalenessContext {
   readonly tau: number;
   /** Entries stored after the item's version for its receiver (through merges) or in its bucket, oldest first, then roster changes (`AppliedHistory.since`). */
   readonly since: readonly AppliedSinceEntry[];
-  /** The roster now, retired agents included (`viewRoster(agents, false)`). */
-  readonly roster: readonly AgentView[];
+  /**
+   * The roster now, retired agents included: every view (`viewRoster(agents, false)`), or a lookup by
+   * id (what the engine passes, so that judging an item costs what its receiver chain costs, not the
+   * number of agents ever spawned).
+   */
+  readonly roster: RosterLookup;
   /** The model a policy may consult (the run's accounting model: calls are billed to stage `reflect`). */
   readonly model: LanguageModel;
   /** Stable seed key for this item's model call, unique per item (e.g. `<taskId>/<entryId>/stale`). */

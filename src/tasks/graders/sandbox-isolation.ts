@@ -58,8 +58,24 @@ interface PythonInstall {
   readonly prefixes: readonly string[];
 }
 
-/** Real interpreter path and install prefixes (python3 may be a pyenv shim). Throws when missing. */
+/** Interpreters resolved in this process, by the command asked for (a failure is not kept: it is asked again). */
+const resolved = new Map<string, PythonInstall>();
+/** Launch plans in this process, by their options: the bubblewrap (or unshare) probe runs once. */
+const plans = new Map<string, WorkerLaunch>();
+
+/**
+ * Real interpreter path and install prefixes (python3 may be a pyenv shim, costly to go through).
+ * Resolved once per process and command. Throws when missing.
+ */
 export function resolvePython(python = 'python3'): PythonInstall {
+  const known = resolved.get(python);
+  if (known) return known;
+  const install = resolvePythonNow(python);
+  resolved.set(python, install);
+  return install;
+}
+
+function resolvePythonNow(python: string): PythonInstall {
   const probe = 'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,list(sys.version_info[:2])]))';
   let info: [string, string, string, string, [number, number]];
   try {
@@ -178,9 +194,19 @@ export function refusal(problem: string): string {
 /**
  * Decide how to launch workers: bubblewrap when `bwrap … true` works, else the fallback.
  * `isolation: 'fallback'` skips bubblewrap (used by tests of the fallback path). Without bubblewrap,
- * throws the `refusal` line unless `allowUnsandboxed` is set.
+ * throws the `refusal` line unless `allowUnsandboxed` is set. The plan (and so the probe) is made once
+ * per process and set of options; a refusal is not kept.
  */
 export function planWorkerLaunch(opts: { python?: string; isolation?: 'auto' | 'fallback'; allowUnsandboxed?: boolean } = {}): WorkerLaunch {
+  const key = JSON.stringify([opts.python ?? 'python3', opts.isolation ?? 'auto', opts.allowUnsandboxed === true]);
+  const known = plans.get(key);
+  if (known) return known;
+  const plan = planNow(opts);
+  plans.set(key, plan);
+  return plan;
+}
+
+function planNow(opts: { python?: string; isolation?: 'auto' | 'fallback'; allowUnsandboxed?: boolean }): WorkerLaunch {
   const py = resolvePython(opts.python);
   let bwrapProblem = 'disabled by the isolation option';
   if (opts.isolation !== 'fallback') {

@@ -271,3 +271,12 @@ describe('code grader: missing python', () => {
     expect(() => createCodeGrader({ python: '/nonexistent/python3' })).toThrow(/code niches need python3 on PATH/);
   });
 });
+
+describe('sandbox start-up cost', () => {
+  it('resolves Python and plans the worker launch (the bubblewrap probe) once per process', async () => {
+    const { resolvePython, planWorkerLaunch } = await import('../../../src/tasks/graders/sandbox-isolation');
+    expect(resolvePython()).toBe(resolvePython());
+    expect(planWorkerLaunch()).toBe(planWorkerLaunch());
+    expect(planWorkerLaunch({ isolation: 'fallback', allowUnsandboxed: true })).not.toBe(planWorkerLaunch());
+  });
+});

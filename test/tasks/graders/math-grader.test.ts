@@ -164,3 +164,20 @@ describe('math grader: a gold decides where rounding is allowed', () => {
     expect((await grader.grade('\\boxed{0.3333333333333333}', taskOf('math', '0.33333333333333331'))).correct).toBe(true);
   });
 });
+
+describe('math grader start-up', () => {
+  it('grades plain decimal answers without loading mathjs', async () => {
+    const { spawnSync } = await import('node:child_process');
+    // A fresh process: whether mathjs was required is visible in its module cache.
+    const script = `
+      import { createRequire } from 'node:module';
+      import { createMathGrader } from './src/tasks/graders/index.ts';
+      import { taskOf } from './test/tasks/graders/completions.fixtures.ts';
+      const r = await createMathGrader().grade('The answer is 42.0', taskOf('math', '42'));
+      const loaded = Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/mathjs/'));
+      console.log(JSON.stringify({ reward: r.reward, loaded }));`;
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout.trim().split('\n').pop()!)).toEqual({ reward: 1, loaded: false });
+  });
+});
