@@ -13,9 +13,10 @@ export class AgentFailedError extends Error {
   }
 }
 
-/** Snapshot of one agent actor. Throws AgentFailedError for an agent in xstate's `error` (or `stopped`) status. */
+/** Snapshot of one agent actor. Throws AgentFailedError for a `failed` agent, or one in xstate's `error` (or `stopped`) status. */
 export function viewAgent(ref: AgentRef): AgentView {
   const snap = ref.getSnapshot();
+  if (snap.status === 'active' && snap.value === 'failed') throw new AgentFailedError(snap.context.id, snap.context.failure);
   if (snap.status === 'active') return { ...snap.context, status: 'active' };
   if (snap.status === 'done') return { ...snap.context, status: 'retired' };
   throw new AgentFailedError(snap.context.id, snap.status === 'error' ? snap.error : 'stopped');
