@@ -1,5 +1,5 @@
 /**
- * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the verdict
+ * A small pool of long-lived Python sandbox workers (see sandbox/sandbox_worker.py for the verdict
  * protocol and what it guards against). Jobs travel as JSON lines; each worker runs one job at a time and extra jobs queue. A worker that crashes or stops
  * answering is killed (whole process group) and replaced; its job comes back as a failed result.
  */

@@ -31,9 +31,14 @@ export interface WorkerLaunch {
   readonly isolation: SandboxIsolation;
 }
 
-/** Where the Python worker script ships: next to this file, as plain text. */
-const WORKER_SCRIPT = fileURLToPath(new URL('./sandbox-worker.py', import.meta.url));
-const SANDBOX_SCRIPT = '/opt/evochamber/sandbox-worker.py';
+/**
+ * Where the Python sandbox ships: sandbox/ next to this file, as plain text. Its three modules
+ * (policy, worker, harness) import one another, so the directory is bound and copied as a whole.
+ */
+const SANDBOX_DIR = fileURLToPath(new URL('./sandbox', import.meta.url));
+const WORKER_SCRIPT = `${SANDBOX_DIR}/sandbox_worker.py`;
+const BOUND_DIR = '/opt/evochamber';
+const SANDBOX_SCRIPT = `${BOUND_DIR}/sandbox_worker.py`;
 /** -s: no user site-packages; -B: no .pyc writes. -E is left out so PYTHONHASHSEED applies. */
 const PY_FLAGS = ['-s', '-B'];
 const BASE_ENV = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONHASHSEED: '0' };
@@ -80,7 +85,7 @@ function bwrapArgs(py: PythonInstall): string[] {
   // Bind parents before children, and skip prefixes already inside another bound prefix.
   const binds = outsideUsr.filter((p, k) => !outsideUsr.slice(0, k).some((q) => p.startsWith(`${q}/`)));
   for (const p of binds) args.push('--ro-bind', p, p);
-  args.push('--ro-bind', WORKER_SCRIPT, SANDBOX_SCRIPT, '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
+  args.push('--ro-bind', SANDBOX_DIR, BOUND_DIR, '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
   args.push('--clearenv', '--chdir', '/tmp', '--setenv', 'HOME', '/tmp');
   for (const [k, v] of Object.entries(BASE_ENV)) args.push('--setenv', k, v);
   return args;
