@@ -75,6 +75,7 @@ export { EvolvePipeline, type EvolvePipelineOptions } from './engine/evolve-pipe
 // Individual level
 export { agentMachine, type AgentContext, type AgentEvent, type AgentInput, type AgentOrigin } from './individual/agent-machine';
 export { Archive, type ArchiveEntry } from './individual/archive';
+export { RewardHistory, type HistoryEntry } from './individual/reward-history';
 export { observe, competenceOf, type CompetenceState, type CompetenceParams } from './individual/competence';
 export { buildSolvePrompt, buildReflectPrompt, formatExperience, type Experience } from './individual/agent-prompts';
 export { parseReflection } from './individual/reflection-parse';
@@ -92,8 +93,8 @@ export { BUILTIN_ASSEMBLERS } from './team/assemblers';
 export type { Team, TeamMember, Role } from './team/team';
 
 // Population level
-export { supervisorMachine, type PoolUpdate, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
-export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
+export { supervisorMachine, rejectSupervisorEvent, type SupervisorEmitted, type PoolUpdate, type UpdateChanges, type ExperienceRequest } from './population/supervisor-machine';
+export { sendToSupervisor, applyPoolUpdate, supervisorFailure, SupervisorFailedError, SupervisorRejectedError, type Supervisor, type AppliedUpdate } from './population/supervisor-ops';
 export { type AgentRef } from './individual/agent-machine';
 export { viewAgent, viewRoster, AgentFailedError, type AgentView } from './individual/agent-view';
 

@@ -35,7 +35,7 @@ export interface CommitDeps {
  * Commit one task's solve outcome, in stream order: build the reward-driven update it asks for
  * (competence, synergy, the LeadLearn outcome), let the supervisor apply it, then log the events
  * and fold the summary from the change set it actually applied.
- * Throws SupervisorFailedError (nothing logged for the task) when the supervisor rejects the update.
+ * Throws SupervisorRejectedError (nothing logged for the task) when the supervisor refuses the update, SupervisorFailedError when it has failed.
  */
 export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   const changes = applyPoolUpdate(c.supervisor, poolUpdateOf(out));

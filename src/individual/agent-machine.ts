@@ -1,6 +1,9 @@
-import { assign, setup, type ActorRefFrom } from 'xstate';
+import { assign, sendParent, setup, type ActorRefFrom } from 'xstate';
 import { Archive, type ArchiveEntry } from './archive';
 import { observe, type CompetenceParams } from './competence';
+import { RewardHistory, type HistoryEntry } from './reward-history';
+
+export type { HistoryEntry } from './reward-history';
 
 /** How an agent came to be. */
 export interface AgentOrigin {
@@ -10,30 +13,24 @@ export interface AgentOrigin {
   readonly reason?: string;
 }
 
-/** What an agent actor owns. Only its own actions change it. */
+/**
+ * What an agent actor owns. Only its own assign actions change it, and only by returning new
+ * values: the archive and the history are persistent, so a snapshot never changes once taken.
+ */
 export interface AgentContext extends CompetenceParams {
   readonly id: string;
   readonly persona: string;
-  /** Mutable index; changed only inside this actor's `addExperience` and `absorb` assign actions. */
+  /** Persistent: each addition is a new version (`Archive.with`, `Archive.union`). */
   readonly archive: Archive;
   readonly competence: Readonly<Record<string, number>>;
   readonly exposure: Readonly<Record<string, number>>;
-  /**
-   * Rewards in the order observed, for windowed statistics (prune, merge). An append-only log: the
-   * `observe` assign action appends to it in place (a copy per observation made a long run
-   * quadratic), so a snapshot's array grows with later observations; entries never change.
-   */
-  readonly history: ReadonlyArray<HistoryEntry>;
+  /** Rewards in the order observed, for windowed statistics (prune, merge); persistent (`RewardHistory.with`). */
+  readonly history: RewardHistory;
   readonly origin: AgentOrigin;
   /** Set when retired by a merge: where its updates go now. */
   readonly successor: string | null;
-}
-
-/** One observed reward. */
-export interface HistoryEntry {
-  readonly niche: string;
-  readonly reward: number;
-  readonly poolVersion: number;
+  /** Set when the agent refused an event it could not apply (state `failed`): why. */
+  readonly failure?: string;
 }
 
 /** Input to create an agent actor. */
@@ -58,7 +55,9 @@ export type AgentEvent =
 
 /**
  * The agent actor (xstate v5): owns persona, archive, competence and exposure.
- * States: `active` → `retired` (final; the snapshot keeps every field for inspection).
+ * States: `active` → `retired` (final; the snapshot keeps every field for inspection), or
+ * `active` → `failed` on an event it cannot apply (a key of the wrong dimension), which it reports
+ * to its parent as `AGENT_FAILED`. Senders validate first (the supervisor does), so that is a bug.
  */
 export const agentMachine = setup({
   types: {
@@ -66,34 +65,38 @@ export const agentMachine = setup({
     events: {} as AgentEvent,
     input: {} as AgentInput,
   },
+  guards: {
+    // Keys of the wrong length are refused here, before any assign: an action never throws.
+    fits: ({ context, event }) => {
+      if (event.type === 'ADD_EXPERIENCE') return event.entry.key.length === context.archive.dim;
+      if (event.type === 'ABSORB') return event.archive.dim === context.archive.dim;
+      return true;
+    },
+  },
   actions: {
-    // The history array and the archive belong to this actor's context, and only these assign
-    // actions change them, in place: the history is append-only and the archive an index too
-    // large to copy per entry. Both are read by others only through snapshots (viewAgent).
+    // Each returns new values; the archive and the history are persistent, so the values an
+    // earlier snapshot holds stay as they were.
     observe: assign(({ context, event }) => {
       if (event.type !== 'OBSERVE') return {};
-      const history = context.history as HistoryEntry[];
-      history.push({ niche: event.niche, reward: event.reward, poolVersion: event.poolVersion });
+      const history = context.history.with({ niche: event.niche, reward: event.reward, poolVersion: event.poolVersion });
       return { ...observe(context, event.niche, event.reward, context), history };
     }),
-    // Archive.add throws on a key of the wrong length: the actor fails (status `error`) and the
-    // supervisor escalates that to the run.
-    addExperience: assign(({ context, event }) => {
-      if (event.type === 'ADD_EXPERIENCE') context.archive.add({ ...event.entry, committedAt: event.poolVersion });
-      return { archive: context.archive };
-    }),
-    absorb: assign(({ context, event }) => {
-      if (event.type === 'ABSORB') context.archive.mergeFrom(event.archive);
-      return { archive: context.archive };
-    }),
+    addExperience: assign(({ context, event }) => (
+      event.type === 'ADD_EXPERIENCE' ? { archive: context.archive.with({ ...event.entry, committedAt: event.poolVersion }) } : {}
+    )),
+    absorb: assign(({ context, event }) => (event.type === 'ABSORB' ? { archive: context.archive.union(event.archive) } : {})),
     setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
-    // A retired agent serves no task: its archive's search structures go (its entries stay, and a
-    // search rebuilds what it needs, should anything read it again).
-    retire: assign(({ context, event }) => {
-      if (event.type !== 'RETIRE') return {};
-      context.archive.release();
-      return { successor: event.successor ?? null };
+    retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
+    // A retired agent serves no task: its archive's search structures go (a cache: its entries stay,
+    // and a search rebuilds what it needs, should anything read it again).
+    releaseSearch: ({ context }) => context.archive.release(),
+    // A failure is an event: the agent keeps its state for inspection, takes no more updates and
+    // tells its parent (the supervisor), which fails with it.
+    refuse: assign(({ context, event }) => {
+      const got = event.type === 'ADD_EXPERIENCE' ? `an entry key of length ${event.entry.key.length}` : event.type === 'ABSORB' ? `an archive of dimension ${event.archive.dim}` : event.type;
+      return { failure: `${event.type}: ${got}, its archive's dimension is ${context.archive.dim}` };
     }),
+    tellParent: sendParent(({ context }) => ({ type: 'AGENT_FAILED' as const, agentId: context.id, reason: context.failure ?? 'failed' })),
   },
 }).createMachine({
   id: 'agent',
@@ -103,7 +106,7 @@ export const agentMachine = setup({
     archive: input.archive ?? new Archive({ dim: input.dim }),
     competence: input.competence ?? {},
     exposure: input.exposure ?? {},
-    history: [],
+    history: RewardHistory.empty(),
     origin: input.origin,
     successor: null,
     eta: input.eta,
@@ -114,13 +117,15 @@ export const agentMachine = setup({
     active: {
       on: {
         OBSERVE: { actions: 'observe' },
-        ADD_EXPERIENCE: { actions: 'addExperience' },
+        ADD_EXPERIENCE: [{ guard: 'fits', actions: 'addExperience' }, { target: 'failed', actions: 'refuse' }],
         SET_PERSONA: { actions: 'setPersona' },
-        ABSORB: { actions: 'absorb' },
-        RETIRE: { target: 'retired', actions: 'retire' },
+        ABSORB: [{ guard: 'fits', actions: 'absorb' }, { target: 'failed', actions: 'refuse' }],
+        RETIRE: { target: 'retired', actions: ['retire', 'releaseSearch'] },
       },
     },
     retired: { type: 'final' },
+    /** Refused an event it cannot apply (`failure` says why); takes no more events. */
+    failed: { entry: 'tellParent' },
   },
 });
 

@@ -20,11 +20,12 @@ export class AgentFailedError extends Error {
  */
 const views = new WeakMap<object, AgentView>();
 
-/** Snapshot of one agent actor. Throws AgentFailedError for an agent in xstate's `error` (or `stopped`) status. */
+/** Snapshot of one agent actor. Throws AgentFailedError for a `failed` agent, or one in xstate's `error` (or `stopped`) status. */
 export function viewAgent(ref: AgentRef): AgentView {
   const snap = ref.getSnapshot();
   const known = views.get(snap);
   if (known) return known;
+  if (snap.status === 'active' && snap.value === 'failed') throw new AgentFailedError(snap.context.id, snap.context.failure);
   let view: AgentView;
   if (snap.status === 'active') view = { ...snap.context, status: 'active' };
   else if (snap.status === 'done') view = { ...snap.context, status: 'retired' };

@@ -55,8 +55,20 @@ export function normalizeArchiveText(text: string): string {
 
 interface Bucket {
   index: VectorIndex<ArchiveEntry>;
-  texts: Set<string>;
+  /** Normalized text to the entry's position in `order`. */
+  texts: Map<string, number>;
 }
+
+/** The append-only storage several archive versions share: an entry at position i is seen by every version longer than i. */
+interface ArchiveStore {
+  // Keyed by niche; `null` is the meta pool (Map keeps null distinct from any niche name).
+  readonly buckets: Map<string | null, Bucket>;
+  readonly order: ArchiveEntry[];
+  /** Each stored entry's position in `order`. */
+  readonly position: Map<ArchiveEntry, number>;
+}
+
+const emptyStore = (): ArchiveStore => ({ buckets: new Map(), order: [], position: new Map() });
 
 /**
  * Keys stored by some archive, content-addressed across archives: an insight routed to many
@@ -65,6 +77,8 @@ interface Bucket {
  * use, since a caller may reuse its buffer for other content).
  */
 const storedKeys = new WeakSet<Float32Array>();
+/** Entries some archive stored: added to another archive (clone, union, a copy on write), they are shared, not copied. */
+const storedEntries = new WeakSet<ArchiveEntry>();
 const copyOf = new WeakMap<Float32Array, Float32Array>();
 
 function sameContent(a: Float32Array, b: Float32Array): boolean {
@@ -87,18 +101,23 @@ function storedKey(key: Float32Array): Float32Array {
 /**
  * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
  * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). Grows without
- * a capacity limit. Entries and keys are shared with the archives they came from or went to
- * (clone, mergeFrom, the same insight routed to several agents).
- * Contract: results are deterministic for the same sequence of `add` calls; within a bucket an
+ * a capacity limit. Keys are shared with the archives they came from or went to (clone, union,
+ * the same insight routed to several agents).
+ *
+ * Persistent: `with` and `union` return a new version and leave this one as it was, so an archive
+ * held in an old snapshot never changes. Versions share one append-only store and each sees the
+ * entries before its own length; appending to a version that is not the newest copies its entries
+ * first (copy on write). `add` grows this object itself, for building an archive nobody holds yet.
+ * Contract: results are deterministic for the same sequence of additions; within a bucket an
  * entry's normalized text is unique; entries are never removed.
  */
 export class Archive {
   /** Embedding length every key must have. */
   readonly dim: number;
   private readonly initialCapacity: number;
-  // Keyed by niche; `null` is the meta pool (Map keeps null distinct from any niche name).
-  private readonly buckets = new Map<string | null, Bucket>();
-  private readonly order: ArchiveEntry[] = [];
+  private store: ArchiveStore = emptyStore();
+  /** Entries this version sees: the first `length` of the store. */
+  private length = 0;
 
   constructor(opts: ArchiveOptions) {
     if (!Number.isInteger(opts.dim) || opts.dim <= 0) throw new RangeError(`Archive: dim must be a positive integer, got ${opts.dim}`);
@@ -116,89 +135,141 @@ export class Archive {
     return archive;
   }
 
-  /** Add an entry unless its normalized text is already in the same bucket; returns whether it was added. Throws on a key of the wrong length. */
+  /**
+   * Add an entry to this archive object unless its normalized text is already in the same bucket;
+   * returns whether it was added. Throws on a key of the wrong length. An archive a snapshot may
+   * hold is extended with `with` instead.
+   */
   add(entry: ArchiveEntry): boolean {
     if (entry.key.length !== this.dim) {
       throw new RangeError(`Archive.add: key length ${entry.key.length} does not match dim ${this.dim}`);
     }
+    if (this.has(entry.text, entry.niche)) return false;
+    // Another version appended past this one: this one gets its own copy before it grows.
+    if (this.store.order.length !== this.length) this.store = this.copyStore();
     const bucket = this.bucket(entry.niche);
-    const norm = normalizeArchiveText(entry.text);
-    if (bucket.texts.has(norm)) return false;
     // Stored with a copy of the key (shared by every archive holding the same buffer's content), so
     // a caller reusing its buffer cannot change what was indexed.
-    const stored: ArchiveEntry = { ...entry, key: storedKey(entry.key) };
+    // An entry some archive already stored is shared as it is (never written to once stored).
+    const stored: ArchiveEntry = storedEntries.has(entry) ? entry : { ...entry, key: storedKey(entry.key) };
+    storedEntries.add(stored);
     bucket.index.add(stored);
-    bucket.texts.add(norm);
-    this.order.push(stored);
+    bucket.texts.set(normalizeArchiveText(entry.text), this.length);
+    this.store.position.set(stored, this.length);
+    this.store.order.push(stored);
+    this.length++;
     return true;
+  }
+
+  /** A new version with `entry` added (this one when its normalized text is already in the bucket); this version is unchanged. Throws on a key of the wrong length. */
+  with(entry: ArchiveEntry): Archive {
+    if (entry.key.length !== this.dim) {
+      throw new RangeError(`Archive.with: key length ${entry.key.length} does not match dim ${this.dim}`);
+    }
+    if (this.has(entry.text, entry.niche)) return this;
+    const next = this.version();
+    next.add(entry);
+    return next;
+  }
+
+  /** A new version holding every entry of `other` not already present (normalized text per bucket), in `other`'s insertion order; this version is unchanged. */
+  union(other: Archive): Archive {
+    const next = this.version();
+    for (const e of other.entries()) next.add(e);
+    return next.length === this.length ? this : next;
   }
 
   /** Top-`k` lessons from `niche`'s bucket and top-`kMeta` from the meta pool, by cosine to `query`, most similar first, ties in insertion order; throws RangeError on a query of the wrong length. */
   retrieve(query: Float32Array, niche: string, k: number, kMeta: number, asOf = Infinity): Retrieval {
-    return { lessons: this.search(this.buckets.get(niche), query, k, asOf), meta: this.search(this.buckets.get(null), query, kMeta, asOf) };
+    return { lessons: this.search(this.store.buckets.get(niche), query, k, asOf), meta: this.search(this.store.buckets.get(null), query, kMeta, asOf) };
   }
 
   /** Total number of entries, meta pool included. */
   size(): number {
-    return this.order.length;
+    return this.length;
   }
 
   /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
   sizeByNiche(): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const [niche, bucket] of this.buckets) if (niche !== null) out[niche] = bucket.index.size;
+    for (const [niche, n] of this.bucketSizes()) if (niche !== null) out[niche] = n;
     return out;
   }
 
   /** Number of entries in the meta pool. */
   metaSize(): number {
-    return this.buckets.get(null)?.index.size ?? 0;
+    return this.bucketSizes().get(null) ?? 0;
   }
 
   /** All entries in insertion order (a new array; the entries themselves are shared). */
   entries(): ArchiveEntry[] {
-    return this.order.slice();
+    return this.store.order.slice(0, this.length);
   }
 
   /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool). */
   has(text: string, niche: string | null): boolean {
-    return this.buckets.get(niche)?.texts.has(normalizeArchiveText(text)) ?? false;
+    const at = this.store.buckets.get(niche)?.texts.get(normalizeArchiveText(text));
+    return at !== undefined && at < this.length;
   }
 
   /** A plain, JSON-serializable copy (keys as number arrays), in insertion order. */
   toJSON(): ArchiveJSON {
-    return { schemaVersion: 1, dim: this.dim, entries: this.order.map((e) => ({ ...e, key: Array.from(e.key) })) };
+    return { schemaVersion: 1, dim: this.dim, entries: this.entries().map((e) => ({ ...e, key: Array.from(e.key) })) };
   }
 
   /**
-   * A copy for a forked agent: it shares this archive's entries (never written to once stored) and
-   * holds its own membership lists, so later adds to either do not affect the other. Search
-   * structures are not copied; each builds its own when it needs one.
+   * A copy for a forked agent: another version of this one, so later additions to either do not
+   * affect the other. It costs nothing until one of them grows; then the one behind copies its
+   * membership, sharing the entries and keys (never written to once stored).
    */
   clone(): Archive {
-    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
-    for (const [niche, b] of this.buckets) copy.buckets.set(niche, { index: b.index.fork(), texts: new Set(b.texts) });
-    copy.order.push(...this.order);
-    return copy;
+    return this.version();
   }
 
-  /** Drop every search structure (a retired agent's); entries stay, and a later search rebuilds what it needs. */
+  /**
+   * Drop every search structure of this archive's store (a retired agent's); entries stay, and a
+   * later search rebuilds what it needs. Versions sharing the store lose only that cache.
+   */
   release(): void {
-    for (const b of this.buckets.values()) b.index.release();
+    for (const b of this.store.buckets.values()) b.index.release();
   }
 
   /** Add every entry of `other` not already present (normalized text per bucket), in `other`'s insertion order; returns how many were added. */
   mergeFrom(other: Archive): number {
     let added = 0;
-    for (const e of other.order) if (this.add(e)) added++;
+    for (const e of other.entries()) if (this.add(e)) added++;
     return added;
   }
 
+  /** Another object for this same version, sharing the store: it grows without changing this one. */
+  private version(): Archive {
+    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    next.store = this.store;
+    next.length = this.length;
+    return next;
+  }
+
+  private copyStore(): ArchiveStore {
+    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    for (const e of this.entries()) copy.add(e);
+    return copy.store;
+  }
+
+  private bucketSizes(): Map<string | null, number> {
+    const out = new Map<string | null, number>();
+    if (this.length === this.store.order.length) {
+      for (const [niche, bucket] of this.store.buckets) out.set(niche, bucket.index.size);
+      return out;
+    }
+    for (const e of this.entries()) out.set(e.niche, (out.get(e.niche) ?? 0) + 1);
+    return out;
+  }
+
   private bucket(niche: string | null): Bucket {
-    let bucket = this.buckets.get(niche);
+    let bucket = this.store.buckets.get(niche);
     if (!bucket) {
-      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, { initialCapacity: this.initialCapacity }), texts: new Set() };
-      this.buckets.set(niche, bucket);
+      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, { initialCapacity: this.initialCapacity }), texts: new Map() };
+      this.store.buckets.set(niche, bucket);
     }
     return bucket;
   }
@@ -206,8 +277,14 @@ export class Archive {
   private search(bucket: Bucket | undefined, query: Float32Array, k: number, asOf: number): ArchiveEntry[] {
     if (query.length !== this.dim) throw new RangeError(`Archive.retrieve: query length ${query.length} does not match dim ${this.dim}`);
     if (!bucket) return [];
-    // Entries committed after `asOf` are invisible: a task in flight reads the archive as it was when it started.
-    const accept = asOf === Infinity ? undefined : (e: ArchiveEntry) => (e.committedAt ?? 0) <= asOf;
+    // Entries committed after `asOf` are invisible: a task in flight reads the archive as it was
+    // when it started. Entries a later version appended are not this version's.
+    const latest = this.length === this.store.order.length;
+    const { position } = this.store;
+    const inVersion = (e: ArchiveEntry) => position.get(e)! < this.length;
+    const accept = asOf === Infinity
+      ? (latest ? undefined : inVersion)
+      : (latest ? (e: ArchiveEntry) => (e.committedAt ?? 0) <= asOf : (e: ArchiveEntry) => inVersion(e) && (e.committedAt ?? 0) <= asOf);
     return bucket.index.search(query, k, accept).map((r) => r.item);
   }
 }

@@ -81,14 +81,14 @@ export interface SupervisorContext {
   /** The active agents only, in spawn order: what per-task work scans, so its cost does not grow with agents retired. */
   readonly active: ReadonlyMap<string, AgentRef>;
   readonly poolVersion: number;
-  /** Versioned index; appended to only inside this actor's `applyUpdate` assign. */
+  /** The table as of `poolVersion` (a versioned view: later versions never show through it). */
   readonly synergy: SynergyTable;
-  /** Mutable index; appended to only inside this actor's `applyUpdate` assign. */
+  /** The bank as of `poolVersion` (a versioned view: later versions never show through it). */
   readonly bank: LeadershipBank;
   readonly synergyEta: number;
   readonly synergy0: number;
-  /** The change set of the last APPLY_UPDATE (null before the first). */
-  readonly lastUpdate: UpdateChanges | null;
+  /** Why the supervisor failed (state `failed`): an event it refused, or an agent that failed; null while it runs. */
+  readonly failure: Error | null;
 }
 
 /** Supervisor settings. */
@@ -111,6 +111,61 @@ export type SupervisorEvent =
   | { type: 'SET_PERSONA'; id: string; persona: string }
   /** A lifecycle window was applied: bump the pool version once. */
   | { type: 'BUMP_VERSION' };
+
+/** What the supervisor emits: each APPLY_UPDATE's answer, the change set it applied (`supervisor.on('update.applied', …)`). */
+export type SupervisorEmitted = { type: 'update.applied'; changes: UpdateChanges };
+
+/** What an agent tells its parent when it refuses an event (agent-machine's `failed` state). */
+type AgentFailedEvent = { type: 'AGENT_FAILED'; agentId: string; reason: string };
+
+/**
+ * Why the supervisor in `context` cannot apply `event`, or null when it can. Pure: senders call it
+ * before `send` (sendToSupervisor does), and the machine's guard calls it again so that an event
+ * sent around the check fails the supervisor (state `failed`) instead of being half applied.
+ */
+export function rejectSupervisorEvent(context: SupervisorContext, event: SupervisorEvent): string | null {
+  const { agents } = context;
+  switch (event.type) {
+    case 'SPAWN_AGENT': {
+      const { input } = event;
+      if (agents.has(input.id)) return `spawn: agent id already in the pool: ${input.id}`;
+      if (input.dim !== context.bank.embeddingDim) return `spawn ${input.id}: dimension ${input.dim} does not match the pool's ${context.bank.embeddingDim}`;
+      if (input.archive && input.archive.dim !== input.dim) return `spawn ${input.id}: archive dimension ${input.archive.dim} does not match ${input.dim}`;
+      return null;
+    }
+    case 'APPLY_UPDATE': {
+      const { update } = event;
+      for (const o of update.observations) if (!agents.has(o.agentId)) return `update for unknown agent ${o.agentId} (task ${update.taskId})`;
+      for (const x of update.experiences) {
+        const ref = agents.get(x.agentId);
+        if (!ref) return `update for unknown agent ${x.agentId} (task ${update.taskId})`;
+        const { dim } = ref.getSnapshot().context.archive;
+        if (x.entry.key.length !== dim) return `update for ${x.agentId} (task ${update.taskId}): entry ${x.entry.id} has a key of length ${x.entry.key.length}, its archive's dimension is ${dim}`;
+      }
+      if (update.leadership && update.leadership.key.length !== context.bank.embeddingDim + 3) {
+        return `update (task ${update.taskId}): leadership key of length ${update.leadership.key.length}, the bank's is ${context.bank.embeddingDim + 3}`;
+      }
+      if (update.leadership && context.bank.has(update.leadership.id)) return `update (task ${update.taskId}): leadership entry ${update.leadership.id} added twice`;
+      if (update.note && !context.bank.has(update.note.entryId)) {
+        return `update (task ${update.taskId}): note for unknown bank entry ${update.note.entryId}`;
+      }
+      return null;
+    }
+    case 'RETIRE_AGENT':
+      if (!agents.has(event.id)) return `retire: unknown agent ${event.id}`;
+      if (event.successor !== undefined && !agents.has(event.successor)) return `retire ${event.id}: unknown successor ${event.successor}`;
+      return null;
+    case 'MERGE_AGENTS':
+      if (!agents.has(event.keep)) return `merge: unknown agent ${event.keep}`;
+      if (!agents.has(event.retire)) return `merge: unknown agent ${event.retire}`;
+      if (event.keep === event.retire) return `merge: an agent cannot absorb itself (${event.keep})`;
+      return null;
+    case 'SET_PERSONA':
+      return agents.has(event.id) ? null : `persona: unknown agent ${event.id}`;
+    case 'BUMP_VERSION':
+      return null;
+  }
+}
 
 const isDone = (ref: AgentRef) => ref.getSnapshot().status === 'done';
 
@@ -140,25 +195,27 @@ function liveAgent(agents: ReadonlyMap<string, AgentRef>, id: string): AgentRef 
  * them as events, owns pair synergy and the leadership bank, and bumps `poolVersion` once per
  * applied update. Nobody else writes an agent or the shared team state.
  *
- * Invalid input (a duplicate spawn, an unknown agent, a key of the wrong dimension) throws inside
- * the action, before anything is applied, which puts the supervisor in xstate's `error` status;
- * an agent that fails does the same through the `xstate.error.actor.*` event. Senders use
- * `sendToSupervisor` (population/supervisor-ops.ts), which turns that status into a synchronous throw.
+ * Its context changes only by new values from `assign`; the bank and the synergy table in it are
+ * versioned views, so a snapshot never changes once taken. No action throws: senders validate
+ * with `rejectSupervisorEvent` before `send` (`sendToSupervisor` does), an event that gets past
+ * that anyway moves the supervisor to `failed` with the reason in `failure`, and so does an agent
+ * that fails (its `AGENT_FAILED` event). A failed supervisor takes no more events.
  */
 export const supervisorMachine = setup({
   types: {
     context: {} as SupervisorContext,
-    events: {} as SupervisorEvent,
+    events: {} as SupervisorEvent | AgentFailedEvent,
     input: {} as SupervisorInput,
+    emitted: {} as SupervisorEmitted,
   },
   actors: { agent: agentMachine },
+  guards: {
+    rejected: ({ context, event }) => event.type !== 'AGENT_FAILED' && rejectSupervisorEvent(context, event as SupervisorEvent) !== null,
+  },
   actions: {
     spawnAgent: assign(({ context, event, spawn }) => {
       if (event.type !== 'SPAWN_AGENT') return {};
       const { input } = event;
-      if (context.agents.has(input.id)) throw new Error(`spawn: agent id already in the pool: ${input.id}`);
-      if (input.dim !== context.bank.embeddingDim) throw new RangeError(`spawn ${input.id}: dimension ${input.dim} does not match the pool's ${context.bank.embeddingDim}`);
-      if (input.archive && input.archive.dim !== input.dim) throw new RangeError(`spawn ${input.id}: archive dimension ${input.archive.dim} does not match ${input.dim}`);
       const ref = spawn('agent', { id: input.id, input }) as AgentRef;
       const agents = new Map(context.agents);
       agents.set(input.id, ref);
@@ -170,32 +227,13 @@ export const supervisorMachine = setup({
       if (event.type !== 'APPLY_UPDATE') return;
       const { update } = event;
       const version = context.poolVersion + 1;
-      const known = (id: string): AgentRef => {
-        const ref = context.agents.get(id);
-        if (!ref) throw new Error(`update for unknown agent ${id} (task ${update.taskId})`);
-        return ref;
-      };
-      // Validate everything before anything is sent: an invalid update fails whole, never half-applied.
-      for (const x of update.experiences) {
-        const { dim } = known(x.agentId).getSnapshot().context.archive;
-        if (x.entry.key.length !== dim) {
-          throw new RangeError(`update for ${x.agentId} (task ${update.taskId}): entry ${x.entry.id} has a key of length ${x.entry.key.length}, its archive's dimension is ${dim}`);
-        }
-      }
-      if (update.leadership && update.leadership.key.length !== context.bank.embeddingDim + 3) {
-        throw new RangeError(`update (task ${update.taskId}): leadership key of length ${update.leadership.key.length}, the bank's is ${context.bank.embeddingDim + 3}`);
-      }
-      if (update.note && !context.bank.has(update.note.entryId)) {
-        throw new Error(`update (task ${update.taskId}): note for unknown bank entry ${update.note.entryId}`);
-      }
-
       // A task that started before a lifecycle window may name agents retired since. Their
       // competence observations are dropped (they no longer serve); knowledge goes to the
       // successor of a merged agent, and is dropped for a pruned one.
       const observed: UpdateChanges['observed'][number][] = [];
       const droppedObservations: UpdateChanges['droppedObservations'][number][] = [];
       for (const o of update.observations) {
-        const ref = known(o.agentId);
+        const ref = context.agents.get(o.agentId)!;
         if (isDone(ref)) { droppedObservations.push(o); continue; }
         enqueue.sendTo(ref, { type: 'OBSERVE', niche: o.niche, reward: o.reward, poolVersion: version });
         observed.push(o);
@@ -217,63 +255,71 @@ export const supervisorMachine = setup({
         enqueue.sendTo(ref, { type: 'ADD_EXPERIENCE', entry: x.entry, poolVersion: version });
         entries.push({ ...x, status: 'stored', receiver: to });
       }
-      enqueue.assign(({ context: c }) => {
-        const leadership = update.leadership ? { ...update.leadership, committedAt: version } : null;
-        if (leadership) c.bank.add(leadership);
-        if (update.note) c.bank.setNote(update.note.entryId, update.note.note, version);
-        const synergy = update.team && update.team.members.length > 1
-          ? c.synergy.apply(update.team.members, update.team.niche, update.team.reward, c.synergyEta, c.synergy0, version)
-          : [];
-        const changes: UpdateChanges = {
-          taskId: update.taskId, poolVersion: version, observed, droppedObservations, entries, synergy, leadership, note: update.note ?? null,
-        };
-        return { poolVersion: version, synergy: c.synergy, bank: c.bank, lastUpdate: changes };
-      });
+      // The bank and the table append to their shared versioned stores; the context gets their
+      // views as of the new version, and the views earlier snapshots hold read as they did.
+      const leadership = update.leadership ? { ...update.leadership, committedAt: version } : null;
+      const bank = context.bank.with(leadership, update.note ?? null, version);
+      const { table: synergyTable, changes: synergy } = update.team && update.team.members.length > 1
+        ? context.synergy.with(update.team.members, update.team.niche, update.team.reward, context.synergyEta, context.synergy0, version)
+        : { table: context.synergy.at(version), changes: [] };
+      const changes: UpdateChanges = {
+        taskId: update.taskId, poolVersion: version, observed, droppedObservations, entries, synergy, leadership, note: update.note ?? null,
+      };
+      enqueue.assign({ poolVersion: version, synergy: synergyTable, bank });
+      enqueue.emit({ type: 'update.applied', changes });
     }),
     retireAgent: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'RETIRE_AGENT') return;
-      const ref = context.agents.get(event.id);
-      if (!ref) throw new Error(`retire: unknown agent ${event.id}`);
-      if (event.successor !== undefined && !context.agents.has(event.successor)) throw new Error(`retire ${event.id}: unknown successor ${event.successor}`);
-      enqueue.sendTo(ref, { type: 'RETIRE', successor: event.successor });
+      enqueue.sendTo(context.agents.get(event.id)!, { type: 'RETIRE', successor: event.successor });
       enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.id) }));
     }),
     mergeAgents: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'MERGE_AGENTS') return;
-      const keep = context.agents.get(event.keep);
-      const gone = context.agents.get(event.retire);
-      if (!keep || !gone) throw new Error(`merge: unknown agent ${keep ? event.retire : event.keep}`);
-      if (event.keep === event.retire) throw new Error(`merge: an agent cannot absorb itself (${event.keep})`);
+      const keep = context.agents.get(event.keep)!;
+      const gone = context.agents.get(event.retire)!;
       enqueue.sendTo(keep, { type: 'ABSORB', archive: gone.getSnapshot().context.archive });
       enqueue.sendTo(gone, { type: 'RETIRE', successor: event.keep });
       enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.retire) }));
     }),
     setPersona: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'SET_PERSONA') return;
-      const ref = context.agents.get(event.id);
-      if (!ref) throw new Error(`persona: unknown agent ${event.id}`);
-      enqueue.sendTo(ref, { type: 'SET_PERSONA', persona: event.persona });
+      enqueue.sendTo(context.agents.get(event.id)!, { type: 'SET_PERSONA', persona: event.persona });
     }),
-    bumpVersion: assign(({ context }) => ({ poolVersion: context.poolVersion + 1 })),
-    /** An agent actor failed: the pool is no longer consistent, so the supervisor fails with it. */
-    agentFailed: ({ event }) => {
+    bumpVersion: assign(({ context }) => {
+      const poolVersion = context.poolVersion + 1;
+      return { poolVersion, synergy: context.synergy.at(poolVersion), bank: context.bank.at(poolVersion) };
+    }),
+    /** The event cannot be applied: say why, once, and take no more. */
+    refuse: assign(({ context, event }) => ({ failure: new Error(rejectSupervisorEvent(context, event as SupervisorEvent) ?? event.type) })),
+    /** An agent failed: the pool is no longer consistent, so the supervisor fails with it. */
+    agentFailed: assign(({ event }) => {
+      if (event.type === 'AGENT_FAILED') return { failure: new AgentFailedError(event.agentId, event.reason) };
+      // An agent that threw after all (xstate.error.actor.<id>).
       const e = event as unknown as { type: string; error: unknown };
-      throw new AgentFailedError(e.type.slice('xstate.error.actor.'.length), e.error);
-    },
+      return { failure: new AgentFailedError(e.type.slice('xstate.error.actor.'.length), e.error) };
+    }),
   },
 }).createMachine({
   id: 'supervisor',
   context: ({ input }) => ({
     agents: new Map(), active: new Map(), poolVersion: 0, synergy: new SynergyTable(), bank: new LeadershipBank(input.dim),
-    synergyEta: input.synergyEta, synergy0: input.synergy0, lastUpdate: null,
+    synergyEta: input.synergyEta, synergy0: input.synergy0, failure: null,
   }),
-  on: {
-    SPAWN_AGENT: { actions: 'spawnAgent' },
-    APPLY_UPDATE: { actions: 'applyUpdate' },
-    RETIRE_AGENT: { actions: 'retireAgent' },
-    MERGE_AGENTS: { actions: 'mergeAgents' },
-    SET_PERSONA: { actions: 'setPersona' },
-    BUMP_VERSION: { actions: 'bumpVersion' },
-    'xstate.error.actor.*': { actions: 'agentFailed' },
+  initial: 'running',
+  states: {
+    running: {
+      on: {
+        SPAWN_AGENT: [{ guard: 'rejected', target: 'failed', actions: 'refuse' }, { actions: 'spawnAgent' }],
+        APPLY_UPDATE: [{ guard: 'rejected', target: 'failed', actions: 'refuse' }, { actions: 'applyUpdate' }],
+        RETIRE_AGENT: [{ guard: 'rejected', target: 'failed', actions: 'refuse' }, { actions: 'retireAgent' }],
+        MERGE_AGENTS: [{ guard: 'rejected', target: 'failed', actions: 'refuse' }, { actions: 'mergeAgents' }],
+        SET_PERSONA: [{ guard: 'rejected', target: 'failed', actions: 'refuse' }, { actions: 'setPersona' }],
+        BUMP_VERSION: { actions: 'bumpVersion' },
+        AGENT_FAILED: { target: 'failed', actions: 'agentFailed' },
+        'xstate.error.actor.*': { target: 'failed', actions: 'agentFailed' },
+      },
+    },
+    /** Refused an event or lost an agent (`failure` says which); takes no more events. */
+    failed: {},
   },
 });

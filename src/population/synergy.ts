@@ -12,7 +12,7 @@ export interface SynergyChange {
 }
 
 /** A pair's values, oldest first, with the pool version each was committed at (increasing). */
-interface PairHistory {
+export interface PairHistory {
   readonly at: number[];
   readonly values: number[];
 }
@@ -28,17 +28,36 @@ export interface SynergyReader {
  * together. Symmetric. A shared, versioned index like the archive and the leadership bank: each
  * change is appended with the pool version it was committed at, and a task in flight reads the
  * table as of the version it started at. Appending is O(pairs) per task, so no task copies the
- * table. Written only by the population supervisor, inside its `applyUpdate` assign action.
+ * table. Written only by the population supervisor, inside its `applyUpdate` action.
+ *
+ * Versioned: every version shares the appended store, and a table value reads it as of its own
+ * pool version (`upTo`), so a table held in an old snapshot never changes; `with` returns the
+ * table as of a new version with one outcome folded in.
  */
 export class SynergyTable implements SynergyReader {
-  private readonly pairs = new Map<string, PairHistory>();
+  constructor(private readonly pairs = new Map<string, PairHistory>(), private readonly upTo = Infinity) {}
 
-  /** Number of (pair, niche) cells that have a value. */
+  /** The table as of pool version `version` (sharing the store). */
+  at(version: number): SynergyTable {
+    return new SynergyTable(this.pairs, version);
+  }
+
+  /** The table as of `version` with one team outcome folded in (see `apply`), and the changes; this table reads as before. */
+  with(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number): { table: SynergyTable; changes: SynergyChange[] } {
+    const changes = this.apply(members, niche, reward, eta, s0, version);
+    return { table: this.at(version), changes };
+  }
+
+  /** Number of (pair, niche) cells that have a value (by this table's version). */
   get size(): number {
-    return this.pairs.size;
+    if (this.upTo === Infinity) return this.pairs.size;
+    let n = 0;
+    for (const h of this.pairs.values()) if (h.at[0]! <= this.upTo) n++;
+    return n;
   }
 
   get(i: string, j: string, niche: string, s0: number, asOf = Infinity): number {
+    asOf = Math.min(asOf, this.upTo);
     const h = this.pairs.get(synergyKey(i, j, niche));
     if (!h) return s0;
     // Versions only grow and a reader lags the head by at most the tasks in flight: scan from the end.
@@ -58,7 +77,7 @@ export class SynergyTable implements SynergyReader {
         const a = members[x]!;
         const b = members[y]!;
         const key = synergyKey(a, b, niche);
-        const value = (1 - eta) * this.get(a, b, niche, s0) + eta * reward;
+        const value = (1 - eta) * this.at(Infinity).get(a, b, niche, s0) + eta * reward;
         let h = this.pairs.get(key);
         if (!h) this.pairs.set(key, (h = { at: [], values: [] }));
         const last = h.at.length - 1;

@@ -31,7 +31,7 @@ describe('an archive key of the wrong dimension fails the run', () => {
   it('runScenario rejects, logs run.failed last and marks run.json failed; nothing of the bad update and no later task is committed', async () => {
     const dir = out();
     await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir, plugins: [simPlugin] }))
-      .rejects.toThrow(/population supervisor failed: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
+      .rejects.toThrow(/population supervisor refused the event: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
     const ev = events(dir);
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed' });
     expect(ev.at(-1).error).toMatch(/key of length 8/);
@@ -53,7 +53,7 @@ describe('an archive key of the wrong dimension fails the run', () => {
     expect(code).toBe(EXIT.error);
     const lines = stderr.join('').split('\n').filter((l) => l.length > 0);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^evochamber: error: population supervisor failed: .*key of length 8/);
+    expect(lines[0]).toMatch(/^evochamber: error: population supervisor refused the event: .*key of length 8/);
     expect(runJson(dir).status).toBe('failed');
   });
 });

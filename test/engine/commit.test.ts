@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor } from 'xstate';
+import { createActor, enqueueActions } from 'xstate';
 import { commitEvolve, commitTask, type CommitDeps } from '../../src/engine/commit';
 import type { EvolveOutcome } from '../../src/engine/evolve-stage';
 import { SummaryBuilder } from '../../src/engine/summary';
@@ -131,10 +131,11 @@ describe('commit: events derived from the change set the supervisor applied', ()
     // The double bumps the version and reports an empty change set, whatever the update asked for.
     const applyNothing = supervisorMachine.provide({
       actions: {
-        applyUpdate: assign(({ context, event }) => {
+        applyUpdate: enqueueActions(({ context, event, enqueue }) => {
           const update = (event as unknown as { update: PoolUpdate }).update;
           const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries: [], synergy: [], leadership: null, note: null };
-          return { poolVersion: context.poolVersion + 1, lastUpdate: changes };
+          enqueue.assign({ poolVersion: context.poolVersion + 1 });
+          enqueue.emit({ type: 'update.applied', changes });
         }),
       },
     });
@@ -151,11 +152,12 @@ describe('commit: events derived from the change set the supervisor applied', ()
   it('with a supervisor double (.provide) that forwards a lesson, the event names the agent the double chose', async () => {
     const forward = supervisorMachine.provide({
       actions: {
-        applyUpdate: assign(({ context, event }) => {
+        applyUpdate: enqueueActions(({ context, event, enqueue }) => {
           const update = (event as unknown as { update: PoolUpdate }).update;
           const entries = update.experiences.map((x) => ({ ...x, status: 'stored' as const, receiver: 'agent-09' }));
           const changes: UpdateChanges = { taskId: update.taskId, poolVersion: context.poolVersion + 1, observed: [], droppedObservations: [], entries, synergy: [], leadership: null, note: null };
-          return { poolVersion: context.poolVersion + 1, lastUpdate: changes };
+          enqueue.assign({ poolVersion: context.poolVersion + 1 });
+          enqueue.emit({ type: 'update.applied', changes });
         }),
       },
     });

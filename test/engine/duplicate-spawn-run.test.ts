@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-// Fault injection: a lifecycle window that, after its own work, spawns an agent whose id is taken.
+// Fault injection: a lifecycle window that, after its own work, spawns an agent whose id is taken,
+// sent around sendToSupervisor's check: the supervisor refuses it by failing (its failed state).
 vi.mock('../../src/population/lifecycle/lifecycle-window', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/population/lifecycle/lifecycle-window')>();
   return {

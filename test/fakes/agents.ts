@@ -1,9 +1,9 @@
-import { Archive, createRng, type AgentView, type Task, type Team } from '../../src/index';
+import { Archive, RewardHistory, createRng, type AgentView, type Task, type Team } from '../../src/index';
 
 /** A read-only agent view for unit tests. */
 export function agentView(id: string, competence: Record<string, number> = {}, exposure: Record<string, number> = {}, persona = 'You are a careful problem solver.'): AgentView {
   return {
-    id, persona, archive: new Archive({ dim: 256 }), competence, exposure, history: [], status: 'active',
+    id, persona, archive: new Archive({ dim: 256 }), competence, exposure, history: RewardHistory.empty(), status: 'active',
     origin: { kind: 'seed', parents: [], poolVersion: 0 }, successor: null, eta: 0.1, c0: 0.5,
   };
 }

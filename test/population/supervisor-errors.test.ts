@@ -4,7 +4,7 @@ import { Archive } from '../../src/individual/archive';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
 import { AgentFailedError, viewAgent, viewRoster } from '../../src/individual/agent-view';
 import { supervisorMachine } from '../../src/population/supervisor-machine';
-import { sendToSupervisor, SupervisorFailedError, supervisorFailure, type Supervisor } from '../../src/population/supervisor-ops';
+import { sendToSupervisor, SupervisorFailedError, supervisorFailure, SupervisorRejectedError, type Supervisor } from '../../src/population/supervisor-ops';
 
 const dim = createHashEmbedder().dim;
 const spawn = (id: string) => ({
@@ -22,12 +22,23 @@ function supervisor(): Supervisor {
 const entry = (key: Float32Array) => ({ id: 'e1', text: 'isolate x', niche: 'algebra', level: 'lesson' as const, source: 'reflection' as const, taskId: 't', poolVersion: 0, key });
 
 describe('supervisor: invalid input fails loudly and at once', () => {
-  it('a duplicate SPAWN_AGENT throws at the sender, and every later event throws too instead of being dropped', () => {
+  it('a duplicate SPAWN_AGENT is refused at the sender before it is sent; the supervisor runs on', () => {
     const s = supervisor();
     sendToSupervisor(s, spawn('agent-01'));
-    expect(() => sendToSupervisor(s, spawn('agent-01'))).toThrow(/population supervisor failed: spawn: agent id already in the pool: agent-01/);
-    expect(s.getSnapshot().status).toBe('error');
-    expect(supervisorFailure(s)).toBeInstanceOf(SupervisorFailedError);
+    expect(() => sendToSupervisor(s, spawn('agent-01'))).toThrow(/population supervisor refused the event: spawn: agent id already in the pool: agent-01/);
+    expect(() => sendToSupervisor(s, spawn('agent-01'))).toThrow(SupervisorRejectedError);
+    expect(supervisorFailure(s)).toBeNull();
+    sendToSupervisor(s, spawn('agent-02'));
+    expect([...s.getSnapshot().context.agents.keys()]).toEqual(['agent-01', 'agent-02']);
+  });
+
+  it('an invalid event sent around the check fails the supervisor as a state, not a throw, and every later event throws instead of being dropped', () => {
+    const s = supervisor();
+    sendToSupervisor(s, spawn('agent-01'));
+    s.send({ type: 'RETIRE_AGENT', id: 'agent-07' });
+    expect(s.getSnapshot().status).toBe('active');
+    expect(s.getSnapshot().value).toBe('failed');
+    expect(supervisorFailure(s)?.message).toBe('population supervisor failed: retire: unknown agent agent-07');
     expect(() => sendToSupervisor(s, spawn('agent-02'))).toThrow(SupervisorFailedError);
   });
 
@@ -46,12 +57,13 @@ describe('supervisor: invalid input fails loudly and at once', () => {
     sendToSupervisor(s, spawn('agent-02'));
     const small = new Archive({ dim: 8 });
     small.add(entry(new Float32Array(8).fill(1)));
-    // An event that bypasses the supervisor's validation: the agent's own assign action throws.
+    // An event that bypasses the supervisor's validation: the agent refuses it (no action throws),
+    // moves to its failed state and tells the supervisor.
     s.getSnapshot().context.agents.get('agent-02')!.send({ type: 'ABSORB', archive: small });
     const ref = s.getSnapshot().context.agents.get('agent-02')!;
-    expect(ref.getSnapshot().status).toBe('error');
+    expect(ref.getSnapshot().value).toBe('failed');
     expect(() => viewAgent(ref)).toThrow(AgentFailedError);
-    expect(() => viewRoster(s.getSnapshot().context.agents)).toThrow(/agent agent-02 failed: Archive.add: key length 8/);
+    expect(() => viewRoster(s.getSnapshot().context.agents)).toThrow(/agent agent-02 failed: ABSORB: an archive of dimension 8, its archive's dimension is 256/);
     expect(supervisorFailure(s)?.message).toMatch(/population supervisor failed: agent agent-02 failed/);
   });
 

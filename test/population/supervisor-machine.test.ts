@@ -18,7 +18,7 @@ describe('population supervisor', () => {
     expect(roster.map((a) => a.id)).toEqual(['agent-01', 'agent-02']);
     expect(roster[0]!.competence).toEqual({});
     expect(roster[1]!.competence.algebra).toBeCloseTo(0.75);
-    expect(roster[1]!.history[0]!.poolVersion).toBe(1);
+    expect(roster[1]!.history.at(0)!.poolVersion).toBe(1);
   });
 
   it('bumps the pool version once per applied update', () => {

@@ -8,7 +8,9 @@
  * its job comes back as a failed result.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { planWorkerLaunch, type SandboxIsolation, type WorkerLaunch } from './sandbox-isolation';
 import { decodePlain } from './plain-value';
 import type { ProbeOutcome } from './test-plan';
@@ -131,6 +133,8 @@ interface Worker {
   stderr: string;
   readonly exited: Promise<void>;
   markExited: () => void;
+  /** Fallback only: the worker's own temporary directory (its TMPDIR), removed when it dies. */
+  readonly scratch: string | null;
 }
 
 /** A worker that dies this many times in a row before saying "ready" marks the pool broken. */
@@ -330,10 +334,17 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function spawnWorker(): void {
     const uid = UID_BASE + (uidCounter++ % 256);
     const spec = launch.worker(uid);
-    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
+    // Without bubblewrap the worker's per-job directories (cand-*) are on the host's disk, and a
+    // worker killed by close() or a timeout cannot remove the ones it made ahead. They go in a
+    // directory of its own that is removed when it dies. Traversable (not listable) by the
+    // candidate's uid after a privilege drop, like /tmp.
+    const scratch = launch.isolation.mode === 'fallback' ? mkdtempSync(join(tmpdir(), 'evochamber-sandbox-')) : null;
+    if (scratch) chmodSync(scratch, 0o711);
+    const env = scratch ? { ...spec.env, TMPDIR: scratch } : { ...spec.env };
+    const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env, cwd: tmpdir() });
     let markExited = (): void => {};
     const exited = new Promise<void>((res) => { markExited = res; });
-    const w: Worker = { proc, uid, checker: null, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited };
+    const w: Worker = { proc, uid, checker: null, ready: false, job: null, retired: false, dead: false, buf: '', stderr: '', exited, markExited, scratch };
     workers.push(w);
     hold(w, true); // only spawned when a job is waiting; released once ready and idle
     proc.stdout.setEncoding('utf8');
@@ -393,6 +404,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
     // namespace (bwrap --die-with-parent, unshare --kill-child) or sit in the candidate's own group.
     w.retired = true;
     workers.splice(workers.indexOf(w), 1);
+    if (w.scratch) rmSync(w.scratch, { recursive: true, force: true });
     w.markExited();
     const tail = w.stderr.trim().split('\n').slice(-2).join(' | ');
     if (!w.ready && !closing && ++startFailures >= MAX_START_FAILURES) {

@@ -43,56 +43,115 @@ export function leadershipKey(nicheEmbedding: Float32Array, profile: readonly nu
   return key;
 }
 
+/** The append-only storage every version of a bank shares. */
+export interface BankStore {
+  readonly index: VectorIndex<LeadershipEntry>;
+  readonly stats: LeadershipStats;
+  readonly byId: Map<string, LeadershipEntry>;
+  /** Each entry's notes in the order applied, with the version each was applied at. */
+  readonly notes: Map<string, { readonly at: number; readonly note: string }[]>;
+}
+
+/** What a bank's readers may ask of its statistics (LeadershipStats, as of the bank's version at most). */
+export type LeadershipStatsReader = Pick<LeadershipStats, 'forNiche' | 'priorFor'>;
+
 /**
  * LeadLearn's shared bank (owned by the population supervisor; written only through its
  * updates). Grows without a cap; queries return the most similar entries first, deterministically.
+ *
+ * Versioned: every version shares one append-only store, and a bank value reads the store as of
+ * its own pool version (`upTo`), so a bank held in an old snapshot never changes. `with` returns
+ * the bank as of a new version with an entry or a note added; `add` and `setNote` write the
+ * newest bank in place, for building one nobody holds yet.
  */
 export class LeadershipBank {
-  private readonly index: VectorIndex<LeadershipEntry>;
-  /** Per-niche statistics of every structure (and the cross-niche prior), updated with each entry. */
-  readonly stats = new LeadershipStats();
-  private readonly byId = new Map<string, LeadershipEntry>();
+  private readonly store: BankStore;
+  /** The pool version this bank reads the store as of (Infinity: everything, now and later). */
+  private readonly upTo: number;
 
-  constructor(readonly embeddingDim: number) {
-    this.index = new VectorIndex<LeadershipEntry>(embeddingDim + 3);
+  constructor(readonly embeddingDim: number, store?: BankStore, upTo = Infinity) {
+    this.store = store ?? { index: new VectorIndex<LeadershipEntry>(embeddingDim + 3), stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
+    this.upTo = upTo;
   }
 
-  /** Number of entries. */
+  /** The bank as of pool version `version` (sharing the store). */
+  at(version: number): LeadershipBank {
+    return new LeadershipBank(this.embeddingDim, this.store, version);
+  }
+
+  /**
+   * The bank as of `version` with `entry` appended and `note` applied (either may be null); this
+   * bank reads as before. Versions only grow: `version` must be past every version written.
+   */
+  with(entry: LeadershipEntry | null, note: { readonly entryId: string; readonly note: string } | null, version: number): LeadershipBank {
+    if (entry) this.add(entry);
+    if (note) this.setNote(note.entryId, note.note, version);
+    return this.at(version);
+  }
+
+  /** Number of entries (committed by this bank's version). */
   get size(): number {
-    return this.index.size;
+    if (this.upTo === Infinity) return this.store.index.size;
+    return this.store.index.all().filter((e) => this.visible(e)).length;
+  }
+
+  /** Per-niche statistics of every structure (and the cross-niche prior), as of this bank's version at most. */
+  get stats(): LeadershipStatsReader {
+    const { stats } = this.store;
+    const cap = (asOf: number) => Math.min(asOf, this.upTo);
+    return {
+      forNiche: (niche, structures, asOf = Infinity) => stats.forNiche(niche, structures, cap(asOf)),
+      priorFor: (niche, structures, asOf = Infinity, minRecords) => stats.priorFor(niche, structures, cap(asOf), minRecords),
+    };
   }
 
   /** Append one entry (and count it in the statistics as of its commit version). */
   add(entry: LeadershipEntry): void {
-    if (this.byId.has(entry.id)) throw new Error(`leadership bank: entry ${entry.id} added twice`);
-    this.index.add(entry);
-    this.byId.set(entry.id, entry);
-    this.stats.add(entry.niche, entry.structure, entry.outcome, entry.committedAt ?? 0);
+    if (this.store.byId.has(entry.id)) throw new Error(`leadership bank: entry ${entry.id} added twice`);
+    // Stored as a copy: a note applied later is kept beside it, never written into the caller's object.
+    const stored = { ...entry };
+    this.store.index.add(stored);
+    this.store.byId.set(entry.id, stored);
+    this.store.stats.add(entry.niche, entry.structure, entry.outcome, entry.committedAt ?? 0);
   }
 
   /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf` (a note applied later reads as empty). */
   query(key: Float32Array, k: number, asOf = Infinity): LeadershipEntry[] {
-    return this.index.search(key, k, (e) => (e.committedAt ?? 0) <= asOf)
-      .map((r) => ((r.item.noteAt ?? 0) > asOf ? { ...r.item, note: '' } : r.item));
+    const at = Math.min(asOf, this.upTo);
+    return this.store.index.search(key, k, (e) => (e.committedAt ?? 0) <= at).map((r) => this.asOf(r.item, at));
   }
 
-  /** True when an entry with this id is in the bank. */
+  /** True when an entry with this id is in the bank (committed by this bank's version). */
   has(id: string): boolean {
-    return this.byId.has(id);
+    const e = this.store.byId.get(id);
+    return e !== undefined && this.visible(e);
   }
 
   /** Set the leader's note of an entry, as of pool version `version` (the evolve stage writes it after the outcome). */
   setNote(id: string, note: string, version: number): LeadershipEntry {
-    const entry = this.byId.get(id);
+    const entry = this.store.byId.get(id);
     if (!entry) throw new Error(`leadership bank: no entry ${id} to note`);
-    const mutable = entry as { -readonly [K in keyof LeadershipEntry]: LeadershipEntry[K] };
-    mutable.note = note;
-    mutable.noteAt = version;
-    return entry;
+    const list = this.store.notes.get(id) ?? [];
+    list.push({ at: version, note });
+    this.store.notes.set(id, list);
+    return this.asOf(entry, version);
   }
 
-  /** All entries in insertion order. */
+  /** All entries in insertion order, as of this bank's version (each with its note as of then). */
   entries(): readonly LeadershipEntry[] {
-    return this.index.all();
+    return this.store.index.all().filter((e) => this.visible(e)).map((e) => this.asOf(e, this.upTo));
+  }
+
+  private visible(e: LeadershipEntry): boolean {
+    return (e.committedAt ?? 0) <= this.upTo;
+  }
+
+  /** An entry as a reader at version `at` sees it: the last note applied by then (none: empty). */
+  private asOf(e: LeadershipEntry, at: number): LeadershipEntry {
+    const notes = this.store.notes.get(e.id);
+    if (!notes) return e;
+    let last: { at: number; note: string } | undefined;
+    for (const n of notes) if (n.at <= at) last = n;
+    return last ? { ...e, note: last.note, noteAt: last.at } : e;
   }
 }

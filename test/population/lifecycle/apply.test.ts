@@ -35,7 +35,7 @@ function recordingLog(): EventLog & { events: Array<Record<string, unknown>> } {
  */
 function supervisorWithDoubles() {
   const sent: SupervisorEvent[] = [];
-  const record = ({ event }: { event: SupervisorEvent }) => { sent.push(event); };
+  const record = ({ event }: { event: { type: string } }) => { sent.push(event as SupervisorEvent); };
   const machine = supervisorMachine.provide({
     actions: { retireAgent: record, mergeAgents: record, setPersona: record, bumpVersion: record },
   });

@@ -3,6 +3,7 @@ import { Archive } from '../../../src/individual/archive';
 import type { AgentOrigin } from '../../../src/individual/agent-machine';
 import type { AgentView } from '../../../src/individual/agent-view';
 import { lifecycleConfigSchema, type LifecycleConfigInput } from '../../../src/population/lifecycle/lifecycle-config';
+import { RewardHistory } from '../../../src/individual/reward-history';
 import type { LifecycleContext, RosterBounds } from '../../../src/population/lifecycle/operator';
 
 /** Hand-built agent view: exposure defaults to 20 on every niche it has a competence for. */
@@ -12,7 +13,7 @@ export function agent(
   opts: { exposure?: Record<string, number>; rewards?: number[]; persona?: string; origin?: AgentOrigin } = {},
 ): AgentView {
   const exposure = opts.exposure ?? Object.fromEntries(Object.keys(competence).map((n) => [n, 20]));
-  const history = (opts.rewards ?? []).map((reward, i) => ({ niche: 'n', reward, poolVersion: i + 1 }));
+  const history = RewardHistory.of((opts.rewards ?? []).map((reward, i) => ({ niche: 'n', reward, poolVersion: i + 1 })));
   return {
     id, persona: opts.persona ?? 'You are a careful problem solver.', archive: new Archive({ dim: 8 }), competence, exposure, history,
     origin: opts.origin ?? { kind: 'seed', parents: [], poolVersion: 0 }, successor: null, eta: 0.1, c0: 0.5, status: 'active',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prune, recentScore } from '../../../src/population/lifecycle/prune';
+import { RewardHistory } from '../../../src/individual/reward-history';
 import { agent, ctxOf, rewards } from './fixtures';
 
 // Defaults: window 20, lag 0.2, one per window. Four agents at 0.8 and one at `x`:
@@ -22,7 +23,7 @@ describe('prune', () => {
   it('compares like with like: an agent working a hard niche is judged against the pool on that niche', () => {
     const on = (id: string, niche: string, r: number, n = 20) => {
       const a = agent(id, {}, { rewards: rewards(n, r) });
-      return { ...a, history: a.history.map((h) => ({ ...h, niche })) };
+      return { ...a, history: RewardHistory.of(a.history.map((h) => ({ ...h, niche }))) };
     };
     // The hard-niche agents score 0.3, far below the pool's overall mean (0.64), but as well as
     // anyone on that niche: nobody is pruned. A real laggard on the easy niche still is.

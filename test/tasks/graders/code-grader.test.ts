@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -253,6 +253,26 @@ describe('code sandbox: fallback without bubblewrap', () => {
     const net = await weak.runTests('import _socket', ['_socket.socket()']);
     expect(net.passed).toBe(0);
     expect(r.timedOut || net.timedOut).toBe(false);
+  });
+
+  it('keeps its per-job directories in a directory of its own under TMPDIR, removed when the pool closes', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'evo-fallback-tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = root;
+    try {
+      const g = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true });
+      expect((await g.grade(fenced(GOOD), addTask)).reward).toBe(1);
+      const [own] = readdirSync(root);
+      expect(own).toMatch(/^evochamber-sandbox-/);
+      // An idle worker has forked the next job's processes ahead, each with its cand-* directory.
+      while (!readdirSync(join(root, own!)).some((d) => d.startsWith('cand-'))) await new Promise((r) => setTimeout(r, 20));
+      await g.close(); // kills the worker: it cannot clean up after itself
+      expect(readdirSync(root)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
