@@ -39,8 +39,8 @@ export function stripThinking(text: string): string {
   return kept.join('').trim();
 }
 
-/** What `\s` matches in a JavaScript regular expression, by char code. */
-const isSpace = (c: number): boolean =>
+/** What `\s` matches in a JavaScript regular expression (and what `trim` removes), by char code. */
+export const isSpace = (c: number): boolean =>
   c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
   c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
