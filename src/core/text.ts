@@ -76,3 +76,26 @@ export function collapseSpaces(text: string): string {
   for (let k = 0; k < w; k += 8192) parts.push(String.fromCharCode.apply(null, out.subarray(k, Math.min(w, k + 8192)) as unknown as number[]));
   return parts.join('');
 }
+
+/**
+ * The lines of `text` in which the global regex `probe` matches, in order, each exactly as
+ * `text.split(/\r?\n/)` gives it. Found by the probe, so lines without a match cost nothing: a
+ * reader of labelled lines (`Lesson: …`) probing for its labels tests the few lines that hold
+ * one, not every line of a million-line reply. A probe match that spans lines yields the line
+ * it starts in.
+ */
+export function linesWith(text: string, probe: RegExp): string[] {
+  if (!probe.global) throw new TypeError('linesWith: the probe must be a global (g) RegExp');
+  const lines: string[] = [];
+  probe.lastIndex = 0;
+  for (let m = probe.exec(text); m; m = probe.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const nl = text.indexOf('\n', m.index);
+    const end = nl < 0 ? text.length : nl;
+    // split(/\r?\n/) drops a \r only where it precedes the \n.
+    lines.push(text.slice(start, nl >= 0 && end > start && text[end - 1] === '\r' ? end - 1 : end));
+    if (nl < 0) break;
+    probe.lastIndex = nl + 1;
+  }
+  return lines;
+}

@@ -14,8 +14,12 @@ export const MAX_JSON_INPUT = 256 * 1024;
 /** Parse the JSON value an LLM reply most likely intends; `undefined` when none is usable. Never throws. */
 export function parseJsonLoose(text: string): unknown | undefined {
   if (typeof text !== 'string') return undefined;
+  return parseStripped(stripThinking(text));
+}
+
+/** parseJsonLoose of a reply whose think blocks are already removed. Never throws. */
+function parseStripped(stripped: string): unknown | undefined {
   try {
-    const stripped = stripThinking(text);
     // The answer comes last in a reply; beyond this, a reply is a runaway generation.
     const body = stripped.length > MAX_JSON_INPUT ? stripped.slice(-MAX_JSON_INPUT) : stripped;
     for (const block of jsonFences(body).slice(0, MAX_FENCES)) {
@@ -336,7 +340,8 @@ export function parseRecordReply<T>(
   text: string, fromRecord: (r: Record<string, unknown>) => T | undefined, fromText: (t: string) => T | undefined,
 ): T | undefined {
   if (typeof text !== 'string') return undefined;
-  const value = parseJsonLoose(text);
+  const stripped = stripThinking(text); // once: both readers see the reply without think blocks
+  const value = parseStripped(stripped);
   if (isPlainRecord(value)) {
     const direct = fromRecord(value);
     if (direct) return direct;
@@ -345,7 +350,7 @@ export function parseRecordReply<T>(
       if (nested) return nested;
     }
   }
-  return fromText(stripThinking(text));
+  return fromText(stripped);
 }
 
 /** A field name as models vary it: case, spaces, `_` and `-` ignored (`Meta Insight` = `meta_insight`). */
