@@ -8,35 +8,53 @@ export function clip(text: string, max: number): string {
 // Reasoning traces in model replies. One implementation for every reader of replies (graders,
 // JSON parsing, notes) so they agree on what the answer is. Linear in the input; never throws.
 
-const THINK_TAG = /<(\/?)think(?:ing)?>/gi;
+const THINK_OPEN = /<think(?:ing)?>/gi;
+const THINK_CLOSE = /<\/think(?:ing)?>/gi;
+const THINK_CLOSE_AT = /<\/think(?:ing)?>/iy;
 
 /**
  * Remove reasoning traces: closed `<think>…</think>` blocks (a nested opener inside one is part
  * of it); a stray `</think>` — chat templates that put the opener in the prompt — drops everything
  * before it; an unclosed `<think>` drops everything after it (a truncated trace holds no final
- * answer). The rest is kept, trimmed. One pass over the tags: completions can be huge.
+ * answer). The rest is kept, trimmed. Linear, and independent of how many tags there are: inside a
+ * block the search jumps to its closer, and of the stray closers before the next opener only the
+ * last matters (each drops all before it), found by searching back from the opener.
  */
 export function stripThinking(text: string): string {
-  let kept: string[] = [];
-  let from = 0;
-  let openAt = -1;
-  for (const m of text.matchAll(THINK_TAG)) {
-    const at = m.index ?? 0;
-    if (m[1] !== '/') {
-      if (openAt < 0) {
-        kept.push(text.slice(from, at));
-        openAt = at;
-      }
-    } else if (openAt >= 0) {
-      openAt = -1;
-      from = at + m[0].length;
-    } else {
-      kept = [];
-      from = at + m[0].length;
+  const kept: string[] = [];
+  let from = 0; // start of the text kept since the last block or stray closer
+  let at = 0; // where to look for the next opener
+  for (;;) {
+    THINK_OPEN.lastIndex = at;
+    const open = THINK_OPEN.exec(text);
+    const strayEnd = lastCloserEnd(text, at, open ? open.index : text.length);
+    if (strayEnd >= 0) {
+      kept.length = 0;
+      from = strayEnd;
     }
+    if (!open) break;
+    kept.push(text.slice(from, open.index));
+    THINK_CLOSE.lastIndex = open.index + open[0].length;
+    const close = THINK_CLOSE.exec(text);
+    if (!close) return kept.join('').trim(); // unclosed: the rest is a truncated trace
+    from = at = close.index + close[0].length;
   }
-  if (openAt < 0) kept.push(text.slice(from));
+  kept.push(text.slice(from));
   return kept.join('').trim();
+}
+
+/**
+ * End of the last closing tag that starts in [lo, hi), or -1. Tags cannot overlap (each holds
+ * one `<`), so one starting before `hi` also ends before the opener at `hi`.
+ */
+function lastCloserEnd(text: string, lo: number, hi: number): number {
+  if (hi <= lo) return -1;
+  for (let p = text.lastIndexOf('</', hi - 1); p >= lo; p = p > 0 ? text.lastIndexOf('</', p - 1) : -1) {
+    THINK_CLOSE_AT.lastIndex = p;
+    const m = THINK_CLOSE_AT.exec(text);
+    if (m) return p + m[0].length;
+  }
+  return -1;
 }
 
 /** What `\s` matches in a JavaScript regular expression (and what `trim` removes), by char code. */
