@@ -7,6 +7,17 @@ describe('collapseSpaces', () => {
       '\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\v\f\r', '```\n'.repeat(5000)];
     for (const s of cases) expect(collapseSpaces(s)).toBe(s.replace(/\s+/g, ' '));
   });
+
+  it('agrees with the regex on seeded mixes of spaces, surrogate pairs, lone surrogates and byte-order marks', () => {
+    const units = [' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\ufeff', 'a', 'é', '\ud83d\ude00', '\ud800', '\udc00', 'x y'];
+    let seed = 7;
+    const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    for (let k = 0; k < 2000; k++) {
+      let s = '';
+      for (let j = Math.floor(next() * 12); j > 0; j--) s += units[Math.floor(next() * units.length)];
+      expect(collapseSpaces(s)).toBe(s.replace(/\s+/g, ' '));
+    }
+  });
 });
 
 describe('linesWith', () => {
