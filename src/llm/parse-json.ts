@@ -334,7 +334,8 @@ const isPlainRecord = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * Read a model reply that should hold one JSON object: the object itself, or one wrapped one level
  * deep ({"reflection": {…}}), read by `fromRecord`; failing that, the reply's text without think
- * blocks read by `fromText` (labelled lines and the like). Never throws; linear in the reply.
+ * blocks read by `fromText` (labelled lines and the like), up to its first `MAX_JSON_INPUT`
+ * characters. Never throws; linear in the reply.
  */
 export function parseRecordReply<T>(
   text: string, fromRecord: (r: Record<string, unknown>) => T | undefined, fromText: (t: string) => T | undefined,
@@ -350,7 +351,10 @@ export function parseRecordReply<T>(
       if (nested) return nested;
     }
   }
-  return fromText(stripped);
+  // Text readers take the FIRST label they find, so they read the head of the reply; like the JSON
+  // reader's tail, the cut only ever meets a runaway generation (a reflection or verdict is a few
+  // hundred words), and it keeps a loop of a million `Lesson:` lines from costing a regex each.
+  return fromText(stripped.length > MAX_JSON_INPUT ? stripped.slice(0, MAX_JSON_INPUT) : stripped);
 }
 
 /** A field name as models vary it: case, spaces, `_` and `-` ignored (`Meta Insight` = `meta_insight`). */
