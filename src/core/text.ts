@@ -63,8 +63,14 @@ export const isSpace = (c: number): boolean =>
     : c >= 0xa0 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
       c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff);
 
-/** Decodes the collapsed code units back to a string when they hold no surrogate (see collapseSpaces). */
+/** Decodes the collapsed code units back to a string when they hold no lone surrogate (see collapseSpaces). */
 const UTF16 = new TextDecoder('utf-16le');
+
+/** Whether the surrogate `c` at `i` has its other half next to it. */
+function isPaired(text: string, i: number, c: number): boolean {
+  const other = c <= 0xdbff ? text.charCodeAt(i + 1) : text.charCodeAt(i - 1);
+  return c <= 0xdbff ? other >= 0xdc00 && other <= 0xdfff : other >= 0xd800 && other <= 0xdbff;
+}
 
 /**
  * `text.replace(/\s+/g, ' ')`, in one pass over char codes: the regex took 0.6 s on a 1 MiB code
@@ -80,11 +86,11 @@ export function collapseSpaces(text: string): string {
   }
   if (i === n) return text;
   const out = new Uint16Array(n);
-  let surrogates = false;
+  let lone = false; // a surrogate without its pair (TextDecoder would replace it)
   for (let k = 0; k < i; k++) {
     const c = text.charCodeAt(k);
     out[k] = c;
-    if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
+    if (c >= 0xd800 && c <= 0xdfff && !isPaired(text, k, c)) lone = true;
   }
   let w = i;
   let inSpace = false;
@@ -99,13 +105,13 @@ export function collapseSpaces(text: string): string {
     } else {
       out[w++] = c;
       inSpace = false;
-      if (c >= 0xd800 && c <= 0xdfff) surrogates = true;
+      if (c >= 0xd800 && c <= 0xdfff && !isPaired(text, i, c)) lone = true;
     }
   }
-  // Without surrogates, UTF-16 decoding is the identity on code units, and fast. With them, the
-  // units are copied as they are (a lone surrogate stays one), in chunks for apply's limit.
-  // (No U+FEFF reaches the decoder to be taken for a byte-order mark: it is whitespace.)
-  if (!surrogates) return UTF16.decode(out.subarray(0, w));
+  // Without lone surrogates, UTF-16 decoding is the identity on code units, and fast (whitespace
+  // never sits inside a pair, so pairs stay pairs). With one, the units are copied as they are,
+  // in chunks for apply's limit. (No U+FEFF reaches the decoder as a byte-order mark: it is whitespace.)
+  if (!lone) return UTF16.decode(out.subarray(0, w));
   const parts: string[] = [];
   for (let k = 0; k < w; k += 8192) parts.push(String.fromCharCode.apply(null, out.subarray(k, Math.min(w, k + 8192)) as unknown as number[]));
   return parts.join('');
