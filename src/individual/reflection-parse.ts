@@ -1,3 +1,4 @@
+import { linesWith } from '../core/text';
 import { canonicalKey, parseRecordReply, stringField as field } from '../llm/parse-json';
 
 /** What a reflection yields: a niche lesson and a cross-niche meta-insight (`''` when the model gave none). */
@@ -32,6 +33,8 @@ function fromRecord(record: Record<string, unknown>): ParsedReflection | undefin
 // Greedy body, trailing decoration trimmed after: a lazy body before `[\s*_]*$` backtracks
 // quadratically on a long line.
 const LINE = /^[\s>*_#-]*(lesson|insight|meta(?:[\s_-]*insight)?)[\s*_]*:[\s*_]*(.*)$/i;
+/** Every line LINE matches holds one of these words: only such lines are tested. */
+const LABEL_PROBE = /lesson|insight|meta/gi;
 
 /** Strip trailing whitespace, `*` and `_` without a backtracking regex. */
 function trimTrailing(s: string): string {
@@ -43,7 +46,7 @@ function trimTrailing(s: string): string {
 function fromLines(text: string): ParsedReflection | undefined {
   let lesson: string | undefined;
   let meta: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of linesWith(text, LABEL_PROBE)) {
     const m = LINE.exec(line);
     if (!m) continue;
     const isMeta = canonicalKey(m[1] as string).startsWith('meta');

@@ -14,8 +14,12 @@ export const MAX_JSON_INPUT = 256 * 1024;
 /** Parse the JSON value an LLM reply most likely intends; `undefined` when none is usable. Never throws. */
 export function parseJsonLoose(text: string): unknown | undefined {
   if (typeof text !== 'string') return undefined;
+  return parseStripped(stripThinking(text));
+}
+
+/** parseJsonLoose of a reply whose think blocks are already removed. Never throws. */
+function parseStripped(stripped: string): unknown | undefined {
   try {
-    const stripped = stripThinking(text);
     // The answer comes last in a reply; beyond this, a reply is a runaway generation.
     const body = stripped.length > MAX_JSON_INPUT ? stripped.slice(-MAX_JSON_INPUT) : stripped;
     for (const block of jsonFences(body).slice(0, MAX_FENCES)) {
@@ -75,7 +79,7 @@ const WORK_FLOOR = 1 << 16;
  * openings that close are tried, and the re-reading they cost is capped by a work budget.
  */
 class Candidates {
-  private closes: Map<number, number> | null = null;
+  private closes: Int32Array | null = null;
   private budget: number;
 
   constructor(private readonly text: string) {
@@ -94,8 +98,11 @@ class Candidates {
 
   /** The first `{…}` (outer before nested, left to right) that parses. */
   firstObject(): unknown | undefined {
-    const opens = [...this.table().keys()].filter((i) => this.text[i] === '{').sort((a, b) => a - b);
-    for (const start of opens.slice(0, MAX_CANDIDATES)) {
+    const closes = this.table();
+    let tried = 0;
+    for (let start = 0; start < closes.length && tried < MAX_CANDIDATES; start++) {
+      if (closes[start] === 0 || this.text.charCodeAt(start) !== OPEN_BRACE) continue;
+      tried++;
       const value = this.parseAt(start);
       if (value !== undefined) return value;
       if (this.budget <= 0) break;
@@ -104,10 +111,11 @@ class Candidates {
   }
 
   private closeOf(start: number): number | undefined {
-    return this.table().get(start);
+    const close = this.table()[start] ?? 0;
+    return close === 0 ? undefined : close - 1;
   }
 
-  private table(): Map<number, number> {
+  private table(): Int32Array {
     this.closes ??= matchBrackets(this.text);
     return this.closes;
   }
@@ -130,44 +138,48 @@ function parseSpan(text: string, start: number, end: number): unknown | undefine
 }
 
 /**
- * Open-bracket index -> its close index, for every bracket that closes. Outside values only
- * brackets count; inside, strings and comments are skipped exactly as scanValue skips them.
+ * For each index of an open bracket that closes, its close index + 1 (0 elsewhere). Outside values
+ * only brackets count; inside, strings and comments are skipped exactly as scanValue skips them.
  */
-function matchBrackets(text: string): Map<number, number> {
-  const closes = new Map<number, number>();
-  const stack: number[] = [];
+function matchBrackets(text: string): Int32Array {
+  // Typed arrays, not a Map and a growing array: a `[` flood pushes every character.
+  const closes = new Int32Array(text.length);
+  const stack = new Int32Array(text.length);
+  let top = 0;
   // Next `{` and `[` at or after i, each searched again only once passed: linear overall.
   let brace = -2;
   let bracket = -2;
   let i = 0;
   while (i < text.length) {
-    const c = text[i] as string;
-    if (stack.length === 0) {
+    if (top === 0) {
       if (brace !== -1 && brace < i) brace = text.indexOf('{', i);
       if (bracket !== -1 && bracket < i) bracket = text.indexOf('[', i);
       const next = brace < 0 ? bracket : bracket < 0 ? brace : Math.min(brace, bracket);
       if (next < 0) break;
-      stack.push(next);
+      stack[top++] = next;
       i = next + 1;
       continue;
     }
-    if (c === '"' || SMART_DOUBLE.includes(c) || c === "'" || SMART_SINGLE.includes(c)) {
-      const kind = c === '"' ? 'double' : SMART_DOUBLE.includes(c) ? 'smart' : 'single';
+    // Char codes, not one-character strings tested against lists: this loop sees every character.
+    const c = text.charCodeAt(i);
+    if (c === QUOTE || c === APOSTROPHE || (c >= SMART_FIRST && c <= SMART_LAST)) {
+      const ch = text[i] as string;
+      const kind = c === QUOTE ? 'double' : SMART_DOUBLE.includes(ch) ? 'smart' : 'single';
       const end = stringEnd(text, i, kind);
       if (end < 0) break; // an unclosed string swallows the rest, as in scanValue
       i = end + 1;
-    } else if (c === '/' && text[i + 1] === '/') {
+    } else if (c === SLASH && text.charCodeAt(i + 1) === SLASH) {
       const nl = text.indexOf('\n', i);
       i = nl < 0 ? text.length : nl;
-    } else if (c === '/' && text[i + 1] === '*') {
+    } else if (c === SLASH && text.charCodeAt(i + 1) === STAR) {
       const close = text.indexOf('*/', i + 2);
       if (close < 0) break;
       i = close + 2;
-    } else if (c === '{' || c === '[') {
-      stack.push(i);
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      stack[top++] = i;
       i++;
-    } else if (c === '}' || c === ']') {
-      closes.set(stack.pop() as number, i);
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      closes[stack[--top]!] = i + 1;
       i++;
     } else {
       i++;
@@ -175,6 +187,19 @@ function matchBrackets(text: string): Map<number, number> {
   }
   return closes;
 }
+
+// Char codes of " ' / * { [ } ]
+const QUOTE = 34;
+const APOSTROPHE = 39;
+const SLASH = 47;
+const STAR = 42;
+const OPEN_BRACE = 123;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACE = 125;
+const CLOSE_BRACKET = 93;
+/** The smart quotes, single (U+2018–U+201B) then double (U+201C–U+201F), are one range. */
+const SMART_FIRST = 0x2018;
+const SMART_LAST = 0x201f;
 
 /** Index of the quote closing the string opened at `start`, or -1 (readString without building). */
 function stringEnd(text: string, start: number, kind: 'double' | 'smart' | 'single'): number {
@@ -309,13 +334,15 @@ const isPlainRecord = (v: unknown): v is Record<string, unknown> => typeof v ===
 /**
  * Read a model reply that should hold one JSON object: the object itself, or one wrapped one level
  * deep ({"reflection": {…}}), read by `fromRecord`; failing that, the reply's text without think
- * blocks read by `fromText` (labelled lines and the like). Never throws; linear in the reply.
+ * blocks read by `fromText` (labelled lines and the like), up to its first `MAX_JSON_INPUT`
+ * characters. Never throws; linear in the reply.
  */
 export function parseRecordReply<T>(
   text: string, fromRecord: (r: Record<string, unknown>) => T | undefined, fromText: (t: string) => T | undefined,
 ): T | undefined {
   if (typeof text !== 'string') return undefined;
-  const value = parseJsonLoose(text);
+  const stripped = stripThinking(text); // once: both readers see the reply without think blocks
+  const value = parseStripped(stripped);
   if (isPlainRecord(value)) {
     const direct = fromRecord(value);
     if (direct) return direct;
@@ -324,7 +351,10 @@ export function parseRecordReply<T>(
       if (nested) return nested;
     }
   }
-  return fromText(stripThinking(text));
+  // Text readers take the FIRST label they find, so they read the head of the reply; like the JSON
+  // reader's tail, the cut only ever meets a runaway generation (a reflection or verdict is a few
+  // hundred words), and it keeps a loop of a million `Lesson:` lines from costing a regex each.
+  return fromText(stripped.length > MAX_JSON_INPUT ? stripped.slice(0, MAX_JSON_INPUT) : stripped);
 }
 
 /** A field name as models vary it: case, spaces, `_` and `-` ignored (`Meta Insight` = `meta_insight`). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseReflection } from '../../src/individual/reflection-parse';
+import { MAX_JSON_INPUT } from '../../src/llm/parse-json';
 
 describe('parseReflection', () => {
   it('reads {lesson, meta} from a reply with reasoning and a fence, trimming both', () => {
@@ -51,5 +52,11 @@ Thanks!`;
 
   it('returns undefined for garbage', () => {
     for (const g of ['', 'no reflection here', '{"foo": "bar"}', 'Meta: only meta']) expect(parseReflection(g)).toBeUndefined();
+  });
+
+  it('reads labelled lines in the first MAX_JSON_INPUT characters of a runaway reply', () => {
+    const filler = 'word '.repeat(MAX_JSON_INPUT / 5);
+    expect(parseReflection(`Lesson: early\n${filler}\nMeta: late`)).toEqual({ lesson: 'early', meta: '' });
+    expect(parseReflection(`${filler}\nLesson: late`)).toBeUndefined();
   });
 });

@@ -110,4 +110,13 @@ describe('stripThinking', () => {
     expect(stripThinking('reasoning</think>answer')).toBe('answer');
     expect(stripThinking('answer<think>cut off')).toBe('answer');
   });
+
+  it('ends a block at its first closer (an opener inside is part of it), and keeps only what follows the last stray closer', () => {
+    expect(stripThinking('a<think>x<think>y</think>b')).toBe('ab');
+    expect(stripThinking('a<think>x<think>y</think>b</think>c')).toBe('c');
+    expect(stripThinking('r1</think>r2</thinking>answer<thinking>t</think> end')).toBe('answer end');
+    expect(stripThinking('a<think>t</think>b</think>c<think>u</think>d')).toBe('cd');
+    expect(stripThinking('</think>'.repeat(1000) + 'ok')).toBe('ok');
+    expect(stripThinking(`x${'<think>'.repeat(1000)}`)).toBe('x');
+  });
 });

@@ -1,3 +1,4 @@
+import { linesWith } from '../../core/text';
 import { parseRecordReply, stringField as field } from '../../llm/parse-json';
 
 /** A reflective staleness verdict: what to do with the item, the rewritten text for a patch, and why. */
@@ -39,6 +40,8 @@ function fromRecord(record: Record<string, unknown>): StaleVerdict | undefined {
 // "Decision: PATCH", "- **Text:** …", "## Reason: …". Greedy body, trailing decoration trimmed by a
 // loop (a lazy body before `[\s*_]*$` backtracks quadratically on a long line).
 const LINE = /^[\s>*_#-]*(decision|action|verdict|text|patch|rewritten|reason)[\s*_]*:[\s*_]*(.*)$/i;
+/** Every line LINE matches holds one of these words: only such lines are tested. */
+const LABEL_PROBE = /decision|action|verdict|text|patch|rewritten|reason/gi;
 const BARE = /\b(KEEP|PATCH|DROP)\b/;
 
 function trimTrailing(s: string): string {
@@ -51,7 +54,7 @@ function fromLines(text: string): StaleVerdict | undefined {
   let decision: StaleVerdict['decision'] | undefined;
   let body: string | undefined;
   let reason: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of linesWith(text, LABEL_PROBE)) {
     const m = LINE.exec(line);
     if (!m) continue;
     const key = m[1]!.toLowerCase();

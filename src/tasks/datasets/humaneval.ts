@@ -24,6 +24,14 @@ const STATEMENT = /^(\w+(\s*,\s*\w+)*\s*=[^=]|import\s|from\s|print\s*\(|for\s|i
 const DOCSTRING_END = /"""|'''/;
 
 /**
+ * Only the first 64 KiB of a prompt are read for examples. A HumanEval prompt is a signature and a
+ * docstring (a few KiB at most), and the examples taken are the first `n`, so
+ * no real prompt reaches the cut; it keeps a runaway text (a million lines) at a few milliseconds
+ * rather than a regex test per line.
+ */
+export const MAX_DOCTEST_TEXT = 64 * 1024;
+
+/**
  * Up to `n` doctest examples from a HumanEval prompt as asserts, read the way doctest reads them:
  * a `>>> call` line, then the expected value on the following lines up to a blank line, the next
  * `>>>` or the docstring's closing quotes (a value may span several lines). Examples that cannot
@@ -31,7 +39,7 @@ const DOCSTRING_END = /"""|'''/;
  * tracebacks) are left out: the examples are only public hints, and a wrong one misleads critics.
  */
 export function doctestAsserts(prompt: string, n = 2): string[] {
-  const lines = prompt.split('\n');
+  const lines = (prompt.length > MAX_DOCTEST_TEXT ? prompt.slice(0, MAX_DOCTEST_TEXT) : prompt).split('\n');
   const out: string[] = [];
   for (let i = 0; i < lines.length && out.length < n; i++) {
     const call = /^\s*>>>\s?(.*)$/.exec(lines[i]!)?.[1]?.trim();

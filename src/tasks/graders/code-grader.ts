@@ -6,7 +6,7 @@
  */
 import { InfrastructureError, isInfrastructureError } from '../../core/infra-error';
 import type { Grade, Grader, Task } from '../task';
-import { stripThinking } from '../../core/text';
+import { collapseSpaces, isSpace, stripThinking } from '../../core/text';
 import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
 import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
@@ -36,7 +36,11 @@ export interface CodeGrader extends Grader {
   close(): Promise<void>;
 }
 
-const SPECIAL = /[#"']/g;
+/** Char codes of `#`, both quotes and the backslash: the characters that matter when stripping comments. */
+const HASH = 35;
+const DQUOTE = 34;
+const SQUOTE = 39;
+const BACKSLASH = 92;
 /** Completions are searched for code in their last 256 KiB; longer programs are not answers. */
 export const MAX_CODE_TEXT = 256 * 1024;
 const PYTHON_TAGS = new Set(['python', 'py', 'python3']);
@@ -77,54 +81,63 @@ export function extractCode(completion: string): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
+/**
+ * Python source without its `#` comments, read as Python reads strings: `'`, `"` or a triple of
+ * either opens one, a backslash escapes the next character, and an unclosed string runs to the end.
+ * One pass over char codes; the text is copied in the runs between comments, so a reply of a
+ * quarter million one-character strings costs a scan, not a quarter million slices.
+ */
+function stripComments(code: string): string {
+  const parts: string[] = [];
+  const n = code.length;
+  let from = 0; // start of the run being kept
+  let i = 0;
+  while (i < n) {
+    const c = code.charCodeAt(i);
+    if (c === HASH) {
+      parts.push(code.slice(from, i));
+      const nl = code.indexOf('\n', i);
+      i = from = nl < 0 ? n : nl;
+    } else if (c === DQUOTE || c === SQUOTE) {
+      const triple = code.charCodeAt(i + 1) === c && code.charCodeAt(i + 2) === c;
+      i += triple ? 3 : 1;
+      while (i < n) {
+        const d = code.charCodeAt(i);
+        if (d === BACKSLASH) i += 2;
+        else if (d === c && (!triple || (code.charCodeAt(i + 1) === c && code.charCodeAt(i + 2) === c))) { i += triple ? 3 : 1; break; }
+        else i++;
+      }
+    } else {
+      i++;
+    }
+  }
+  parts.push(code.slice(from));
+  return parts.join('');
+}
+
 /** Python source without comments (string-aware), blank lines or cosmetic whitespace. */
 export function normalizeCode(input: string): string {
   const code = input.length > MAX_CODE_TEXT ? input.slice(0, MAX_CODE_TEXT) : input;
-  // Copied in runs between the characters that matter, not char by char: linear and fast.
-  const parts: string[] = [];
-  let quote: string | null = null;
-  // Next closing quote / backslash, searched again only once passed (a run of backslashes
-  // inside an unclosed string would otherwise rescan the rest for the quote each time).
-  const nextClose = new Map<string, number>();
-  let esc = -2;
-  for (let i = 0; i < code.length; ) {
-    if (quote) {
-      let close = nextClose.get(quote) ?? -2;
-      if (close !== -1 && close < i) nextClose.set(quote, (close = code.indexOf(quote, i)));
-      if (esc !== -1 && esc < i) esc = code.indexOf('\\', i);
-      if (esc >= 0 && (close < 0 || esc < close)) { parts.push(code.slice(i, esc + 2)); i = esc + 2; continue; }
-      if (close < 0) { parts.push(code.slice(i)); break; }
-      parts.push(code.slice(i, close + quote.length));
-      i = close + quote.length;
-      quote = null;
-      continue;
-    }
-    SPECIAL.lastIndex = i;
-    const m = SPECIAL.exec(code);
-    const j = m ? m.index : code.length;
-    if (j > i) parts.push(code.slice(i, j));
-    if (!m) break;
-    const ch = code[j]!;
-    if (ch === '#') {
-      const nl = code.indexOf('\n', j);
-      i = nl < 0 ? code.length : nl;
-      continue;
-    }
-    quote = code.startsWith(ch.repeat(3), j) ? ch.repeat(3) : ch;
-    parts.push(quote);
-    i = j + quote.length;
-  }
-  const src = parts.join('');
+  const src = stripComments(code);
   // Indentation becomes a nesting depth, so 2- and 4-space versions of one program compare equal.
+  // Lines are read in place (a tab is 8 columns of indentation; trimmed and collapsed as `\s`),
+  // not split and trimmed: a quarter million blank lines cost one indexOf each.
   const widths: number[] = [0];
   const lines: string[] = [];
-  for (const line of src.replace(/\t/g, '        ').split('\n')) {
-    const body = line.trim();
-    if (body === '') continue;
-    const width = line.length - line.trimStart().length;
-    while (widths.length > 1 && width < widths[widths.length - 1]!) widths.pop();
-    if (width > widths[widths.length - 1]!) widths.push(width);
-    lines.push(`${' '.repeat(widths.length - 1)}${body.replace(/\s+/g, ' ')}`);
+  for (let at = 0; at <= src.length;) {
+    const nl = src.indexOf('\n', at);
+    const end = nl < 0 ? src.length : nl;
+    let first = at;
+    let width = 0;
+    for (let c = src.charCodeAt(first); first < end && isSpace(c); c = src.charCodeAt(++first)) width += c === 9 ? 8 : 1;
+    if (first < end) {
+      let last = end;
+      while (isSpace(src.charCodeAt(last - 1))) last--;
+      while (widths.length > 1 && width < widths[widths.length - 1]!) widths.pop();
+      if (width > widths[widths.length - 1]!) widths.push(width);
+      lines.push(`${' '.repeat(widths.length - 1)}${collapseSpaces(src.slice(first, last))}`);
+    }
+    at = end + 1;
   }
   return lines.join('\n');
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCodeGrader } from '../../../src/tasks/graders';
 import { loadCodeContests } from '../../../src/tasks/datasets/codecontests';
-import { doctestAsserts, loadHumanEval } from '../../../src/tasks/datasets/humaneval';
+import { doctestAsserts, loadHumanEval, MAX_DOCTEST_TEXT } from '../../../src/tasks/datasets/humaneval';
 import { loadMbpp, loadMbppPlus } from '../../../src/tasks/datasets/mbpp';
 import type { GeneratedTask } from '../../../src/tasks/niche';
 import { asTask, FIXTURES } from './fixture-files';
@@ -71,6 +71,12 @@ describe('HumanEval dataset', () => {
 
   it('takes only simple doctest examples', () => {
     expect(doctestAsserts('>>> x = f(1)\n>>> f(2)\n4\n>>> f(3)\n')).toEqual(['assert (f(2)) == (4)']);
+  });
+
+  it('reads a runaway prompt only up to MAX_DOCTEST_TEXT: examples at its start, none past the cut', () => {
+    const flood = '\n'.repeat(MAX_DOCTEST_TEXT);
+    expect(doctestAsserts(`>>> f(2)\n4\n${flood}>>> f(3)\n9\n`)).toEqual(['assert (f(2)) == (4)']);
+    expect(doctestAsserts(`${flood}>>> f(3)\n9\n`)).toEqual([]);
   });
 
   it('the canonical solution passes check() and a wrong solution fails it', async () => {
