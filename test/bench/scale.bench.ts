@@ -10,7 +10,7 @@ import { EXACT_SEARCH_LIMIT, VectorIndex } from '../../src/store/vector-index';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
-/** Tasks per run of the agent sweep (the issue: 2,000), and of the long 256-agent run. */
+/** Tasks per run of the agent sweep (2,000 by default), and of the long 256-agent run. */
 const SWEEP_TASKS = env('EVO_SCALE_TASKS', 2000);
 const LONG_TASKS = env('EVO_SCALE_LONG', 20_000);
 const AGENTS = (process.env.EVO_SCALE_AGENTS ?? '8,32,64,128,256').split(',').map(Number);

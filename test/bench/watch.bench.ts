@@ -1,4 +1,4 @@
-// `npm run bench -- watch`: the live watch server against the issue's goals. Printed, never asserted.
+// `npm run bench -- watch`: the live watch server against the goals. Printed, never asserted.
 //   1. latency from an event's commit (fsync'd append by another process) to an open page's stream;
 //   2. the slowdown of a real run (in a child process, its server inside it: `run --watch`) with
 //      10 pages open, against the same run with none;
