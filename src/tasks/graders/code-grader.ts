@@ -207,7 +207,7 @@ export function summarizeRun(run: SandboxResult, results: readonly TestOutcome[]
 
 /**
  * Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers.
- * The verdict is computed outside the candidate's reach (see sandbox-worker.py and test-plan.ts).
+ * The verdict is computed outside the candidate's reach (see sandbox/sandbox_worker.py and test-plan.ts).
  * `grade` rejects with InfrastructureError('grade') when the sandbox itself fails; a failing,
  * crashing or cheating candidate is a reward-0 grade.
  */

@@ -1,8 +1,8 @@
 /**
- * A small pool of long-lived Python sandbox workers (see sandbox-worker.py for the protocol and
+ * A small pool of long-lived Python sandbox workers (see sandbox/sandbox_worker.py for the protocol and
  * docs/sandbox-threat-model.md for what it guards against). Jobs travel as JSON lines; each
  * worker runs one job at a time and extra jobs queue. A job's script tests run in the worker's
- * trusted checker (sandbox-checker.py, its own process outside the sandbox): this pool relays
+ * trusted checker (sandbox/sandbox_checker.py, its own process outside the sandbox): this pool relays
  * each call the checker makes to the worker and the candidate's plain-data answer back. A worker
  * that crashes or stops answering is killed (whole process group, and its checker) and replaced;
  * its job comes back as a failed result.
@@ -50,7 +50,7 @@ export interface SandboxJob {
   /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
   readonly probes?: readonly string[];
   /**
-   * Arbitrary test programs, run in the trusted checker process (sandbox-checker.py); each call
+   * Arbitrary test programs, run in the trusted checker process (sandbox/sandbox_checker.py); each call
    * they make to a candidate function is answered, as plain data, by the candidate's process.
    */
   readonly scripts?: readonly string[];

@@ -39,11 +39,17 @@ export interface WorkerLaunch {
   readonly isolation: SandboxIsolation;
 }
 
-/** Where the Python worker script ships: next to this file, as plain text. */
-const WORKER_SCRIPT = fileURLToPath(new URL('./sandbox-worker.py', import.meta.url));
-const SANDBOX_SCRIPT = '/opt/evochamber/sandbox-worker.py';
-const CHECKER_SCRIPT = fileURLToPath(new URL('./sandbox-checker.py', import.meta.url));
-const SANDBOXED_CHECKER = '/opt/evochamber/sandbox-checker.py';
+/**
+ * Where the Python sandbox ships: sandbox/ next to this file, as plain text. Its modules (policy,
+ * worker, checker) import one another, so the directory is bound read-only at /opt/evochamber in
+ * bubblewrap, run in place by the fallback, and copied whole by the build.
+ */
+const SANDBOX_DIR = fileURLToPath(new URL('./sandbox', import.meta.url));
+const BOUND_DIR = '/opt/evochamber';
+const WORKER_SCRIPT = `${SANDBOX_DIR}/sandbox_worker.py`;
+const SANDBOX_SCRIPT = `${BOUND_DIR}/sandbox_worker.py`;
+const CHECKER_SCRIPT = `${SANDBOX_DIR}/sandbox_checker.py`;
+const SANDBOXED_CHECKER = `${BOUND_DIR}/sandbox_checker.py`;
 /** Size of the candidates' RAM-backed /tmp. */
 const TMP_BYTES = 64 * 1024 * 1024;
 /** -s: no user site-packages; -B: no .pyc writes. -E is left out so PYTHONHASHSEED applies. */
@@ -96,10 +102,11 @@ function resolvePythonNow(python: string): PythonInstall {
 }
 
 /**
- * Read-only view of the host for bubblewrap: /usr, the /lib-style links, the Python install, a
- * size-capped /tmp. `namespaces` says which namespaces to create (see `SANDBOX_MODES`).
+ * Read-only view of the host for bubblewrap: /usr, the /lib-style links, the Python install, the
+ * sandbox's modules at /opt/evochamber, a size-capped /tmp. `namespaces` says which namespaces to
+ * create (see `SANDBOX_MODES`).
  */
-function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: string, target: string): string[] {
+function bwrapArgs(py: PythonInstall, namespaces: readonly string[]): string[] {
   const args = [...namespaces, '--die-with-parent', '--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
     if (!existsSync(dir)) continue;
@@ -125,7 +132,7 @@ function bwrapArgs(py: PythonInstall, namespaces: readonly string[], script: str
   }
   // /tmp is the worker's: each candidate writes only in the temp dir the worker made for it, so
   // nothing it leaves behind outlives its job for the next candidate to find.
-  args.push('--ro-bind', script, target, '--perms', '0755', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
+  args.push('--ro-bind', SANDBOX_DIR, BOUND_DIR, '--perms', '0755', '--size', String(TMP_BYTES), '--tmpfs', '/tmp', '--proc', '/proc', '--dev', '/dev');
   args.push('--clearenv', '--chdir', '/tmp', '--setenv', 'HOME', '/tmp');
   for (const [k, v] of Object.entries(BASE_ENV)) args.push('--setenv', k, v);
   return args;
@@ -211,10 +218,10 @@ function planNow(opts: { python?: string; isolation?: 'auto' | 'fallback'; allow
   let bwrapProblem = 'disabled by the isolation option';
   if (opts.isolation !== 'fallback') {
     bwrapProblem = '';
-    const checkerArgs = bwrapArgs(py, ['--unshare-all'], CHECKER_SCRIPT, SANDBOXED_CHECKER);
+    const checkerArgs = bwrapArgs(py, ['--unshare-all']);
     for (const mode of SANDBOX_MODES) {
       if (!mode.when()) continue;
-      const args = bwrapArgs(py, mode.namespaces, WORKER_SCRIPT, SANDBOX_SCRIPT);
+      const args = bwrapArgs(py, mode.namespaces);
       const problem = probe('bwrap', [...args, '--', ...mode.wrap([py.executable, ...PY_FLAGS, '-c', 'print("ok")'])]);
       if (problem !== null) {
         bwrapProblem ||= problem; // the strongest mode's reason is the one worth reading

@@ -1,14 +1,14 @@
 /**
  * Test plans: each hidden test is split, outside the sandbox, into probe expressions plus expected
- * values (compared here, in Node), or kept as a script run by the checker (sandbox-checker.py). The splitter is
- * a trusted Python process (test-splitter.py) that parses only the task's own tests.
+ * values (compared here, in Node), or kept as a script run by the checker (sandbox/sandbox_checker.py). The splitter is
+ * a trusted Python process (sandbox/test_splitter.py) that parses only the task's own tests.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { InfrastructureError } from '../../core/infra-error';
 import { decodePlain, pyEqual, pyNumber, pyRepr, pyTruthy, type PlainValue } from './plain-value';
 
-const SPLITTER = fileURLToPath(new URL('./test-splitter.py', import.meta.url));
+const SPLITTER = fileURLToPath(new URL('./sandbox/test_splitter.py', import.meta.url));
 
 /** One comparison of a probe's value with an expected value, done on the trusted side. */
 export type Check =

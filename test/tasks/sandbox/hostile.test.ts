@@ -57,7 +57,7 @@ describe('hostile candidates, every test mode', () => {
     grader = createCodeGrader({ workers: 2, timeoutMs: 20_000, allowUnsandboxed: true });
     await Promise.all(hostile.map(async (file) => {
       const code = WRONG + readFileSync(join(HOSTILE_DIR, file), 'utf8')
-        .replaceAll('{{MARK}}', mark).replaceAll('{{PROJECT}}', join(PROJECT_DIR, 'package.json')).replaceAll('{{PORT}}', String(port));
+        .replaceAll('{{MARK}}', mark).replaceAll('{{PROJECT}}', join(PROJECT_DIR, 'package.json')).replaceAll('{{SANDBOX}}', join(PROJECT_DIR, 'src/tasks/graders/sandbox')).replaceAll('{{PORT}}', String(port));
       const entries = await Promise.all(Object.entries(MODES).map(async ([mode, task]) => [mode, await grader.grade(fenced(code), task)] as const));
       grades.set(file, Object.fromEntries(entries));
     }));

@@ -8,13 +8,18 @@ A test made only of imports and `assert <probe> == <literal>`-like statements (a
 followed by `check(f)`) becomes a probe plan: the sandbox evaluates each probe expression and
 returns its value as tagged plain JSON; Node compares it with the expected value computed here,
 which therefore never enters the sandbox. Anything else becomes a script plan: the test runs as
-written in the trusted checker (sandbox-checker.py), where every call to a candidate function
+written in the trusted checker (sandbox_checker.py), where every call to a candidate function
 is answered by the candidate's own process with plain data.
 """
 import ast
 import json
 import math
+import os
 import sys
+
+# The sandbox's other modules sit next to this file: tests never import them.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != _HERE]
 
 SAFE_BUILTINS = {name: getattr(__builtins__, name) if not isinstance(__builtins__, dict) else __builtins__[name]
                  for name in ('abs', 'bool', 'dict', 'float', 'frozenset', 'int', 'len', 'list', 'max',
