@@ -30,6 +30,8 @@ function cli(args: string[]): { child: ChildProcess; exit: Promise<number | null
 }
 
 const fileSeqs = (runDir: string) => readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.endsWith('}')).map((l) => (JSON.parse(l) as { seq: number }).seq);
+// Predicates read `__watch?.`: one may run while the page navigates (a row click, #back), before
+// the new page has defined it.
 const watchState = (page: Page) => page.evaluate(() => (globalThis as unknown as { __watch: Watch }).__watch);
 
 let browser: BrowserContext | null = null;
@@ -89,18 +91,18 @@ describe('the watch page in headless Chromium', () => {
       run.child.kill('SIGKILL');
       await run.exit;
       // The page saw the count rise from nothing to what the run committed.
-      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.figures?.tasksDone ?? 0) >= 3, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch?: Watch }).__watch?.figures?.tasksDone ?? 0) >= 3, null, { timeout: 60_000 });
       expect(Number(await page.$eval('#progress', (e) => (e as unknown as { dataset: Record<string, string> }).dataset.done))).toBeGreaterThanOrEqual(3);
       const killedAt = fileSeqs(runDir).at(-1)!;
       expect(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')).status).toBe('running');
       // The page has every event committed before the kill, and nothing else.
-      await page.waitForFunction((s) => (globalThis as unknown as { __watch: Watch }).__watch.lastSeq === s, killedAt, { timeout: 30_000 });
+      await page.waitForFunction((s) => (globalThis as unknown as { __watch?: Watch }).__watch?.lastSeq === s, killedAt, { timeout: 30_000 });
 
       const resume = cli(['resume', runDir, '--quiet', '--no-report']);
       expect(await resume.exit).toBe(0);
       const all = fileSeqs(runDir);
-      await page.waitForFunction((s) => (globalThis as unknown as { __watch: Watch }).__watch.lastSeq === s, all.at(-1)!, { timeout: 30_000 });
-      await page.waitForFunction(() => (globalThis as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 30_000 });
+      await page.waitForFunction((s) => (globalThis as unknown as { __watch?: Watch }).__watch?.lastSeq === s, all.at(-1)!, { timeout: 30_000 });
+      await page.waitForFunction(() => (globalThis as unknown as { __watch?: Watch }).__watch?.figures?.state === 'finished', null, { timeout: 30_000 });
       const w = await watchState(page);
       expect(w.gaps).toBe(0);
       expect(w.duplicates).toBe(0);
@@ -131,19 +133,19 @@ describe('the watch page in headless Chromium', () => {
       await vi.waitFor(() => expect(watch.stdout()).toMatch(/open http:\/\/127\.0\.0\.1:\d+\//), { timeout: 60_000, interval: 100 });
       const url = /open (http:\/\/\S+)/.exec(watch.stdout())![1]!;
       page = await openPage(url);
-      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.rows?.length ?? 0) >= 1, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch?: Watch }).__watch?.rows?.length ?? 0) >= 1, null, { timeout: 60_000 });
       const name = await page.$eval('#ablation tbody tr', (tr) => (tr as unknown as { dataset: Record<string, string> }).dataset.run!);
       await Promise.all([page.waitForURL(/\?run=/), page.click(`#ablation tbody tr[data-run="${name}"]`)]);
       expect(await page.title()).toContain(name);
       expect(await ablate.exit).toBe(0);
-      await page.waitForFunction(() => (globalThis as unknown as { __watch: Watch }).__watch.figures?.state === 'finished', null, { timeout: 60_000 });
+      await page.waitForFunction(() => (globalThis as unknown as { __watch?: Watch }).__watch?.figures?.state === 'finished', null, { timeout: 60_000 });
       const w = await watchState(page);
       expect(w.figures!.tasksDone).toBe(25);
       expect(w.gaps + w.duplicates).toBe(0);
       expect(w.seqs).toEqual(fileSeqs(path.join(out, name)).filter((s) => s > w.helloSeq!));
       await page.waitForSelector('#view section#accuracy figure.chart svg', { timeout: 30_000 });
       await page.click('#back');
-      await page.waitForFunction(() => ((globalThis as unknown as { __watch: Watch }).__watch.rows ?? []).filter((r) => r.state === 'finished').length === 2, null, { timeout: 60_000 });
+      await page.waitForFunction(() => ((globalThis as unknown as { __watch?: Watch }).__watch?.rows ?? []).filter((r) => r.state === 'finished').length === 2, null, { timeout: 60_000 });
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
     } finally {
