@@ -19,6 +19,7 @@ import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
 import { benchTeamLevel } from './team-level.bench';
 import { benchVirtualTime } from './virtual-time.bench';
+import { benchVirtualVsHttp } from './virtual-vs-http.bench';
 import { benchSweep } from './sweep.bench';
 import { benchScale } from './scale.bench';
 import { benchMeta } from './meta.bench';
@@ -40,6 +41,7 @@ const benches: [string, () => Promise<void>][] = [
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
   ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
   ['virtual time: a 600-task hard run in virtual time (a few minutes)', benchVirtualTime],
+  ['virtual-vs-http: virtual time against the same run on serve-sim in real time (a minute)', benchVirtualVsHttp],
   ['ablation (several minutes)', benchAblation],
   ['ablation: LeadLearn vs fixed structures (several minutes)', benchStructures],
   ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
