@@ -79,15 +79,15 @@ export async function chooseStructure(d: StageDeps, team: Team): Promise<Choice 
     fallback: aside ? structures[0]!.name : d.preset.structure,
     structures,
   });
-  const setAside = (name: string, instead: string) => `${name} is set aside on this niche (failures that repeat); ${instead} instead. `;
+  const asideNote = (name: string, instead: string) => `${name} is set aside on this niche (failures that repeat); ${instead} instead. `;
   // The preset's structure, set aside, was replaced as the fixed choice or the fallback.
   if (aside && choice.structure !== d.preset.structure && (choice.source === 'fixed' || choice.source === 'fallback')) {
-    return { ...choice, why: `${setAside(d.preset.structure, choice.structure)}${choice.why}`, key };
+    return { ...choice, why: `${asideNote(d.preset.structure, choice.structure)}${choice.why}`, key };
   }
   // A chooser that names a structure set aside here anyway (its reply) gets the first one offered.
   if (d.setAside?.has(choice.structure) && structures.some((s) => s.name !== choice.structure)) {
     const instead = structures.find((s) => !d.setAside!.has(s.name))!.name;
-    return { ...choice, structure: instead, why: `${setAside(choice.structure, instead)}${choice.why}`, key };
+    return { ...choice, structure: instead, why: `${asideNote(choice.structure, instead)}${choice.why}`, key };
   }
   return { ...choice, key };
 }

@@ -56,13 +56,12 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   private readonly initialCapacity: number;
   private readonly exactLimit: number;
 
-  /** `from`: items (and their sums of squares) to start with, shared with the index they came from (`fork`). */
-  constructor(readonly dim: number, opts: VectorIndexOptions = {}, from?: { items: readonly T[]; norms: readonly number[] }) {
+  constructor(readonly dim: number, opts: VectorIndexOptions = {}) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`VectorIndex: dim must be a positive integer, got ${dim}`);
     this.initialCapacity = opts.initialCapacity ?? 64;
     this.exactLimit = opts.exactLimit ?? EXACT_SEARCH_LIMIT;
-    this.items = from ? from.items.slice() : [];
-    this.norms = from ? from.norms.slice() : [];
+    this.items = [];
+    this.norms = [];
   }
 
   /** Number of items. */
@@ -86,11 +85,6 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     if (this.index) this.addPoint(this.index, item.key, this.items.length);
     this.items.push(item);
     this.norms.push(sumSquares(item.key));
-  }
-
-  /** A copy holding the same items (shared, not copied) and no hnswlib index; later adds to either do not affect the other. */
-  fork(): VectorIndex<T> {
-    return new VectorIndex<T>(this.dim, { initialCapacity: this.initialCapacity, exactLimit: this.exactLimit }, { items: this.items, norms: this.norms });
   }
 
   /** Drop the hnswlib index, if any (its memory goes); the next search that needs it rebuilds it. */

@@ -45,7 +45,6 @@ export interface CooldownObservation {
 export class StructureCooldown {
   private readonly streaks = new Map<string, { cause: string; count: number }>();
   private readonly aside = new Map<string, SetAside>();
-  private readonly log: SetAside[] = [];
 
   constructor(private readonly settings: CooldownSettings) {}
 
@@ -71,13 +70,7 @@ export class StructureCooldown {
     this.streaks.delete(key);
     const s: SetAside = { niche: o.niche, structure: o.structure, cause: o.cause, task: o.index, untilTask: o.index + 1 + this.settings.tasks };
     this.aside.set(key, s);
-    this.log.push(s);
     return s;
-  }
-
-  /** Every structure set aside so far, in the order it happened. */
-  history(): readonly SetAside[] {
-    return this.log;
   }
 }
 
