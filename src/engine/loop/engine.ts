@@ -1,38 +1,36 @@
-import { createActor, toPromise } from 'xstate';
 import type { LanguageModel } from '../../llm/model';
 import type { AccountingModel } from '../../llm/token-accounting';
-import { viewRoster } from '../../individual/agent-view';
 import type { Supervisor } from '../../population/supervisor-ops';
 import type { EventLog } from '../../store/event-log';
 import type { Niche } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 import { applyEvolve, commitTask, prepareEvolve, type CommitDeps, type PreparedEvolve } from './commit';
-import { evolveGap, type EvolveOutcome } from './evolve-stage';
+import { evolveGap } from './evolve-stage';
 import { stalenessJudge } from './staleness-judge';
-import { EvolvePipeline } from './evolve-pipeline';
+import { EvolveScheduler } from './evolve-scheduler';
+import { LifecycleClock } from './lifecycle-clock';
+import { deriveLoopSettings, type EvolveTiming, type LoopSettings } from './loop-settings';
+import { startGate, type StartGateInputs } from './start-gate';
+import { TaskLauncher } from './task-launcher';
 import { AdaptiveConcurrency } from './concurrency/adaptive';
 import { concurrencyEvent, recordedChanges } from './concurrency/concurrency-event';
 import { ReplayedConcurrency, type ConcurrencyController } from './concurrency/replayed';
-import { taskStartedEvent } from './events-from-changes';
 import { autoConfigOf, autoGapBound } from '../scenario/auto-config';
-import { runLifecycleWindow } from '../../population/lifecycle/lifecycle-window';
 import type { LifecycleOperatorName } from '../../population/lifecycle';
 import type { StabilityTracker } from '../../population/specialization';
 import { ASSEMBLERS } from '../scenario/presets';
 import type { Preset } from '../scenario/presets';
 import type { Clock } from '../../core/clock';
 import type { Rng } from '../../core/rng';
-import type { Scenario } from '../scenario/scenario-schema';
+import type { InFlight, Scenario } from '../scenario/scenario-schema';
 import type { StructureRegistry } from '../../team/structures';
 import type { SummaryBuilder } from './summary';
-import { taskRunMachine, type TaskOutcome } from './task-run-machine';
 import type { TaskObserver } from '../scenario/task-observer';
 import type { ModelHealth } from '../scenario/model-plugins';
 import type { BudgetMeter, BudgetStop } from './budget';
 import type { MetaHarness } from '../meta/meta-harness';
 import { StructureCooldown } from '../../team/structure-cooldown';
 import { Interrupt } from '../../core/interrupt';
-
 
 /** Progress after each committed task. */
 export interface Progress {
@@ -102,7 +100,7 @@ export interface EngineOptions {
    * - `when-ready`: each is applied as soon as it is ready; in virtual time readiness is measured on
    *   the discrete-event clock, so it is the same on every run; on real servers it is not.
    */
-  readonly evolveTiming?: 'instant' | 'when-ready' | 'lag';
+  readonly evolveTiming?: EvolveTiming;
   /** The run's clock in seconds, for `inFlight: "auto"` (virtual time under `--latency`, else wall time). */
   readonly runClock?: () => number;
   /** Completion tokens generated so far (the adaptive controller's throughput measure). */
@@ -145,190 +143,74 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
   }
 }
 
+/**
+ * The solve–evolve loop (DESIGN §1): start tasks while the gate allows, commit each in stream order,
+ * queue its evolve stage, run a lifecycle window when one is due, and let the meta-editor change the
+ * procedure at a segment's end (the loop's settings are then derived again).
+ */
 async function runLoop(o: EngineOptions, interrupt: Interrupt<'cut' | 'outage'>, outageWatch: OutageWatch): Promise<EngineResult> {
-  // The procedure tasks start under: the scenario's, or the meta-editor's latest version of it.
-  let scenario = o.meta?.current.scenario ?? o.scenario;
-  const inFlight = scenario.engine.inFlight;
-  let window = typeof inFlight === 'number' ? inFlight : autoConfigOf(o.scenario.engine).initial;
-  // `auto`: the adaptive controller sizes the solve window and the evolve workers; a resumed run
-  // first replays the decisions its log holds (they followed the first run's clock).
-  const runNow = o.runClock ?? (() => performance.now() / 1000);
-  let ctrl: ConcurrencyController | null = null;
-  if (inFlight === 'auto') {
-    const cfg = autoConfigOf(o.scenario.engine);
-    const tau = autoGapBound(o.scenario.engine);
-    ctrl = o.log.isReplaying
-      ? new ReplayedConcurrency(recordedChanges(o.log.priorEvents()), cfg, tau, () => o.log.isReplaying)
-      : new AdaptiveConcurrency(cfg, tau, runNow());
-  }
-  const solveLimit = () => (ctrl ? ctrl.limit('solve') : window);
-  let tokensSeen = o.generatedTokens?.() ?? 0;
-  const it = o.tasks[Symbol.iterator]();
-  const running = new Map<number, Promise<TaskOutcome>>();
-  let started = 0;
-  let committed = 0;
-  let exhausted = false;
-
-  // Niche ids never change, so their embeddings (LeadLearn's key) are computed once, not per task.
-  const ids = [...o.niches.keys()];
-  const embedded = await o.model.embed(ids);
-  const nicheKeys = new Map(ids.map((id, i) => [id, embedded[i]!]));
-  // Failures that repeat set a structure aside on a niche; read when a task starts, fed at each commit.
-  const cooldown = new StructureCooldown(scenario.team.cooldown);
-
-  const start = () => {
-    const next = it.next();
-    if (next.done) { exhausted = true; return; }
-    const task = next.value;
-    const niche = o.niches.get(task.niche)!;
-    o.observer?.taskStarted(task, niche.spec);
-    const sup = o.supervisor.getSnapshot().context;
-    // Logged as the run starts: tasks start in stream order (task i once task i − inFlight has
-    // committed), so the log stays the same on every run with the same seed.
-    o.log.append(taskStartedEvent(task, sup.poolVersion));
-    ctrl?.started('solve', runNow());
-    const actor = createActor(taskRunMachine, {
-      input: {
-        model: o.model, preset: o.preset, scenario, niche, task,
-        rng: o.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank, nicheKey: nicheKeys.get(task.niche)!, structures: o.structures,
-        setAside: cooldown.blocked(task.niche, task.index),
-      },
-    });
-    running.set(started, toPromise(actor));
-    actor.start();
-    started++;
-  };
-
-  const routingOf = () => scenario.population.codream.routing ?? (o.preset.codream === 'symmetric' ? 'symmetric' : 'asymmetric');
-  let commitDeps: CommitDeps = {
-    supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0, cooldown,
-    routing: routingOf(), ...(o.observer ? { observer: o.observer } : {}),
-    ...(o.usage ? { usage: o.usage } : {}),
-    ...(o.budget ? { onCost: (u: Parameters<BudgetMeter['add']>[0]) => o.budget!.add(u) } : {}),
-  };
-  let budgetStop: BudgetStop | null = null;
-  const stale = stalenessJudge({ config: () => scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
-  const { judge } = stale;
   const timing = o.evolveTiming ?? 'lag';
-  // Applied as soon as ready, an outcome is judged as soon as it is computed, in parallel with the
-  // others, so a reflective policy's calls never hold up the outcomes behind it; applied at a
-  // point the commits define, it is judged there, against everything applied before it.
-  const judgeEarly = timing === 'when-ready';
-  const evolve = new EvolvePipeline<PreparedEvolve>({
-    ...(judgeEarly ? { prepare: (evo: EvolveOutcome) => prepareEvolve(commitDeps, evo, judge) } : {}),
-    apply: async (evo, early) => {
-      ctrl?.gapObserved(evolveGap(evo, o.supervisor.getSnapshot().context.poolVersion + 1));
-      const changes = applyEvolve(commitDeps, evo, early ?? await prepareEvolve(commitDeps, evo, judge));
-      if (changes) stale.record(changes);
-    },
-    limit: () => (ctrl ? ctrl.limit('evolve') : Number.MAX_SAFE_INTEGER),
-    held: timing === 'lag',
-    onStarted: () => ctrl?.started('evolve', runNow()),
-    onProduced: () => ctrl?.produced('evolve', runNow()),
-  });
-  // Sequential (one task in flight) is the paper's loop: a task's evolve stage is applied before
-  // the next one starts. A zero-time model makes every evolve outcome ready at once: waiting for it
-  // costs nothing and keeps application points independent of real I/O.
-  let settleAtSync = inFlight === 1 || timing === 'instant';
-  let life = scenario.population.lifecycle;
-  const nichesSeen: string[] = [];
-  let recent: Record<string, number> = {};
-  let windowNo = 0;
-  let nextAgent = o.firstNewAgent;
-  const lifecycleWindow = async (operators: boolean) => {
-    windowNo++;
-    const before = o.usage?.stage('lifecycle');
-    nextAgent = await runLifecycleWindow({
-      supervisor: o.supervisor, model: o.model, log: o.log, config: life, teamSize: ASSEMBLERS[o.preset.assembler]!.teamSize,
-      operators, window: windowNo, tasksSeen: committed, nichesSeen, recentNiches: recent, specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])),
-      c0: o.scenario.memory.c0, eta: o.scenario.memory.eta, tracker: o.tracker, lineage: o.lineage, nextAgent,
-      rng: o.rng.fork(`lifecycle/${windowNo}`),
-    });
-    // Persona writing serves no task: the window's own event carries what it spent.
-    const after = o.usage?.stage('lifecycle');
-    if (before && after && after.calls > before.calls) {
-      const spent = {
-        calls: after.calls - before.calls, promptTokens: after.promptTokens - before.promptTokens, completionTokens: after.completionTokens - before.completionTokens,
-        ...(after.costNanoUsd !== undefined ? { costNanoUsd: after.costNanoUsd - (before.costNanoUsd ?? 0) } : {}),
-      };
-      o.budget?.add({ lifecycle: spent });
-      o.log.append({ type: 'lifecycle.usage', window: windowNo, tokens: { lifecycle: spent } });
-    }
-    recent = {};
-  };
-
-  let outage = false;
+  let scenario = o.meta?.current.scenario ?? o.scenario;
+  let settings = deriveLoopSettings(scenario, o.preset, timing);
+  const runNow = o.runClock ?? (() => performance.now() / 1000);
+  const ctrl = concurrencyOf(o, scenario.engine.inFlight, runNow);
+  const observeCommit = ctrl && commitObserver(o, ctrl, runNow);
+  const solveLimit = () => (ctrl ? ctrl.limit('solve') : settings.window);
+  const cooldown = new StructureCooldown(scenario.team.cooldown);
+  const tasks = new TaskLauncher({ ...o, nicheKeys: await nicheKeysOf(o), cooldown, onStarted: () => ctrl?.started('solve', runNow()) });
+  const commitDeps = () => commitDepsOf(o, cooldown, settings);
+  const stale = stalenessJudge({ config: () => scenario.engine.staleness, supervisor: o.supervisor, model: o.model, summary: o.summary });
+  const evolve = evolveSchedulerOf(o, timing, ctrl, runNow, commitDeps, stale);
+  const life = lifecycleClockOf(o);
+  const st: LoopState = { committed: 0, outage: false, budgetStop: null };
   /** Wait for evolve outcomes to be applied, unless the run is cut or an outage lasts too long first; true when it may go on. */
   const evolved = async (wait: Promise<void>): Promise<boolean> => {
     const r = await interrupt.race(wait.then(() => 'ok' as const));
-    if (r === 'outage') outage = true;
+    if (r === 'outage') st.outage = true;
     return r === 'ok';
   };
-  // A resumed run re-executing its log starts a task only where the log did: a run stopped
-  // gracefully let its tasks in flight commit without starting new ones.
-  const replayAllowsStart = () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || running.size === 0; };
+  const gate = () => startGate(gateInputs(o, tasks, st, solveLimit()));
   for (;;) {
     evolve.check();
-    // Every evolve outcome queued so far (by the last commit) is applied before tasks start; no
-    // commit comes between this and the next one, so nothing more is queued before it.
-    if (settleAtSync && !o.cut?.aborted && !(await evolved(evolve.settle()))) break;
-    while (!exhausted && started - committed < solveLimit() && !o.stop?.aborted && !o.cut?.aborted && !outage && !budgetStop && replayAllowsStart() && (o.meta?.mayStart(started) ?? true)) {
+    let wait = o.cut?.aborted ? undefined : evolve.beforeStarts(settings.settleAtSync);
+    if (wait && !(await evolved(wait))) break;
+    for (let v = gate(); ; v = gate()) {
+      if (v.ok) tasks.start(scenario);
       // No endpoint is healthy: start nothing until one is back (the pool keeps probing).
-      if (o.health && !o.health.available()) {
-        if ((await interrupt.race(outageWatch.pause())) === 'outage') outage = true;
-        continue;
-      }
-      // Spent: start nothing more; the tasks in flight finish and commit, as after a stop request.
-      budgetStop = o.budget?.checkStart(started - committed) ?? null;
-      if (budgetStop) break;
-      start();
+      else if (v.reason === 'no-endpoint') st.outage = (await interrupt.race(outageWatch.pause())) === 'outage';
+      else { st.budgetStop ??= v.budget ?? null; break; }
     }
-    if (outage || o.cut?.aborted) break;
-    const pending = running.get(committed);
+    if (st.outage || o.cut?.aborted) break;
+    const pending = tasks.outcome(st.committed);
     if (!pending) break;
     const outcome = await interrupt.race(pending);
     if (outcome === 'cut') break;
-    if (outcome === 'outage') { outage = true; break; }
-    running.delete(committed);
-    if (timing === 'lag' && !(await evolved(evolve.applyThrough(committed - solveLimit() + 1)))) break;
-    const changes = commitTask(commitDeps, outcome);
+    if (outcome === 'outage') { st.outage = true; break; }
+    tasks.taken(st.committed);
+    wait = evolve.beforeCommit(st.committed, solveLimit());
+    if (wait && !(await evolved(wait))) break;
+    const changes = commitTask(commitDeps(), outcome);
     o.budget?.taskCommitted();
-    if (ctrl) {
-      const t = runNow();
-      ctrl.enqueued('evolve', t);
-      ctrl.produced('solve', t);
-      const tokens = o.generatedTokens?.() ?? 0;
-      ctrl.work(tokens - tokensSeen, t);
-      tokensSeen = tokens;
-    }
+    observeCommit?.();
     evolve.enqueue(outcome, changes.poolVersion);
-    committed++;
+    st.committed++;
     // Each change of the window or the evolve workers is an event of this commit group.
     for (const c of ctrl?.tick(runNow()) ?? []) o.log.append(concurrencyEvent(c));
     if (ctrl) evolve.pump();
-    const niche = outcome.deps.task.niche;
-    if (!nichesSeen.includes(niche)) nichesSeen.push(niche);
-    recent[niche] = (recent[niche] ?? 0) + 1;
+    life.tick(outcome.deps.task.niche);
     // Lifecycle runs between commits: tasks already in flight keep their snapshots, later ones see the new roster.
-    if (committed % life.every === 0) {
-      if (settleAtSync && !(await evolved(evolve.settle()))) break;
-      await lifecycleWindow(o.preset.lifecycle && o.preset.pool === 'scenario');
+    if (life.due(settings.life)) {
+      wait = evolve.beforeStarts(settings.settleAtSync);
+      if (wait && !(await evolved(wait))) break;
+      await life.window(settings.life, o.preset.lifecycle && o.preset.pool === 'scenario');
     }
     // A segment's end (meta-editing): quiescent, every evolve outcome applied, then the harness reports
     // the segment and the meta-editor may change the procedure the next tasks start under.
-    if (o.meta?.atBoundary(committed, started) && committed < o.total) {
+    if (o.meta?.atBoundary(st.committed, tasks.started) && st.committed < o.total) {
       if (!(await evolved(evolve.settle()))) break;
-      const next = (await o.meta.boundary(committed)).scenario;
+      const next = (await o.meta.boundary(st.committed)).scenario;
       o.budget?.add(o.meta.lastCost);
-      if (next !== scenario) {
-        scenario = next;
-        const w = scenario.engine.inFlight;
-        if (typeof w === 'number' && !ctrl) window = w;
-        settleAtSync = scenario.engine.inFlight === 1 || timing === 'instant';
-        life = scenario.population.lifecycle;
-        commitDeps = { ...commitDeps, routing: routingOf() };
-      }
+      if (next !== scenario) [scenario, settings] = [next, deriveLoopSettings(next, o.preset, timing)];
     }
     o.checkpoint?.();
     o.onProgress?.({ ...o.summary.progress(), total: o.total });
@@ -337,14 +219,111 @@ async function runLoop(o: EngineOptions, interrupt: Interrupt<'cut' | 'outage'>,
   }
   // Evolve outcomes of committed tasks are applied before the run stops; a cut or an outage
   // abandons them (a resume re-runs them), and a cut during this wait still stops at once.
-  if (!outage && !o.cut?.aborted) await evolved(evolve.settle());
-  if (outage || o.cut?.aborted || (o.stop?.aborted && ((!exhausted && committed < o.total) || committed < started))) {
-    return { interrupted: true, reason: outage ? 'outage' : 'stop', committed };
-  }
-  if (budgetStop && committed < o.total) return { interrupted: true, reason: 'budget', budget: budgetStop, committed };
+  if (!st.outage && !o.cut?.aborted) await evolved(evolve.settle());
+  const end = endOf(o, st, tasks);
   // Record where specialization ended even when the stream stops mid-window.
-  if (committed % life.every !== 0) await lifecycleWindow(false);
+  if (!end.interrupted && life.partial(settings.life)) await life.window(settings.life, false);
+  return end;
+}
+
+/** The loop's counters and stop flags, which the start gate reads. */
+interface LoopState {
+  committed: number;
+  /** No endpoint came back in time. */
+  outage: boolean;
+  /** The budget stopped starts: the limit the next task would have passed. */
+  budgetStop: BudgetStop | null;
+}
+
+/** What the start gate looks at now. */
+function gateInputs(o: EngineOptions, tasks: TaskLauncher, st: LoopState, limit: number): StartGateInputs {
+  return {
+    exhausted: tasks.exhausted, inFlight: tasks.started - st.committed, limit, stopped: o.stop?.aborted ?? false,
+    cut: o.cut?.aborted ?? false, outage: st.outage, spent: st.budgetStop !== null,
+    // A resumed run re-executing its log starts a task only where the log did: a run stopped
+    // gracefully let its tasks in flight commit without starting new ones.
+    replayAllows: () => { const next = o.log.nextReplayType; return next === undefined || next === 'task.started' || tasks.inFlight === 0; },
+    segmentAllows: () => o.meta?.mayStart(tasks.started) ?? true,
+    endpointsUp: () => !o.health || o.health.available(),
+    budget: () => o.budget?.checkStart(tasks.started - st.committed) ?? null,
+  };
+}
+
+/** How the loop ended: interrupted (an outage, a cut, a stop before the stream ended, a spent budget) or not. */
+function endOf(o: EngineOptions, st: LoopState, tasks: TaskLauncher): EngineResult {
+  const { committed } = st;
+  if (st.outage || o.cut?.aborted || (o.stop?.aborted && ((!tasks.exhausted && committed < o.total) || committed < tasks.started))) {
+    return { interrupted: true, reason: st.outage ? 'outage' : 'stop', committed };
+  }
+  if (st.budgetStop && committed < o.total) return { interrupted: true, reason: 'budget', budget: st.budgetStop, committed };
   return { interrupted: false, committed };
+}
+
+/** The run's evolve scheduler: outcomes judged by the staleness policy, applied to the pool through `commitDeps()` (the latest). */
+function evolveSchedulerOf(
+  o: EngineOptions, timing: EvolveTiming, ctrl: ConcurrencyController | null, runNow: () => number,
+  commitDeps: () => CommitDeps, stale: ReturnType<typeof stalenessJudge>,
+): EvolveScheduler<PreparedEvolve> {
+  return new EvolveScheduler<PreparedEvolve>({
+    timing, judge: (evo) => prepareEvolve(commitDeps(), evo, stale.judge),
+    observe: (evo) => ctrl?.gapObserved(evolveGap(evo, o.supervisor.getSnapshot().context.poolVersion + 1)),
+    apply: (evo, judged) => { const changes = applyEvolve(commitDeps(), evo, judged); if (changes) stale.record(changes); },
+    limit: () => (ctrl ? ctrl.limit('evolve') : Number.MAX_SAFE_INTEGER),
+    onStarted: () => ctrl?.started('evolve', runNow()), onProduced: () => ctrl?.produced('evolve', runNow()),
+  });
+}
+
+/**
+ * `inFlight: "auto"`: the adaptive controller sizes the solve window and the evolve workers; a
+ * resumed run first replays the decisions its log holds (they followed the first run's clock).
+ */
+function concurrencyOf(o: EngineOptions, inFlight: InFlight, runNow: () => number): ConcurrencyController | null {
+  if (inFlight !== 'auto') return null;
+  const cfg = autoConfigOf(o.scenario.engine);
+  const tau = autoGapBound(o.scenario.engine);
+  return o.log.isReplaying
+    ? new ReplayedConcurrency(recordedChanges(o.log.priorEvents()), cfg, tau, () => o.log.isReplaying)
+    : new AdaptiveConcurrency(cfg, tau, runNow());
+}
+
+/** What the controller learns at each commit: the solve produced, an evolve job queued, the tokens generated since the last one. */
+function commitObserver(o: EngineOptions, ctrl: ConcurrencyController, runNow: () => number): () => void {
+  let tokensSeen = o.generatedTokens?.() ?? 0;
+  return () => {
+    const t = runNow();
+    ctrl.enqueued('evolve', t);
+    ctrl.produced('solve', t);
+    const tokens = o.generatedTokens?.() ?? 0;
+    ctrl.work(tokens - tokensSeen, t);
+    tokensSeen = tokens;
+  };
+}
+
+/** Niche ids never change, so their embeddings (LeadLearn's key) are computed once, not per task. */
+async function nicheKeysOf(o: EngineOptions): Promise<Map<string, Float32Array>> {
+  const ids = [...o.niches.keys()];
+  const embedded = await o.model.embed(ids);
+  return new Map(ids.map((id, i) => [id, embedded[i]!]));
+}
+
+/** What a commit needs; failures that repeat set a structure aside on a niche (`cooldown`, read when a task starts). */
+function commitDepsOf(o: EngineOptions, cooldown: StructureCooldown, settings: LoopSettings): CommitDeps {
+  return {
+    supervisor: o.supervisor, log: o.log, summary: o.summary, c0: o.scenario.memory.c0, cooldown,
+    routing: settings.routing, ...(o.observer ? { observer: o.observer } : {}),
+    ...(o.usage ? { usage: o.usage } : {}),
+    ...(o.budget ? { onCost: (u: Parameters<BudgetMeter['add']>[0]) => o.budget!.add(u) } : {}),
+  };
+}
+
+/** The lifecycle clock of this run. */
+function lifecycleClockOf(o: EngineOptions): LifecycleClock {
+  return new LifecycleClock({
+    supervisor: o.supervisor, model: o.model, log: o.log, teamSize: ASSEMBLERS[o.preset.assembler]!.teamSize,
+    specs: new Map([...o.niches].map(([id, n]) => [id, n.spec])), c0: o.scenario.memory.c0, eta: o.scenario.memory.eta,
+    tracker: o.tracker, lineage: o.lineage, firstNewAgent: o.firstNewAgent, rng: o.rng,
+    ...(o.usage ? { usage: o.usage } : {}), ...(o.budget ? { budget: o.budget } : {}),
+  });
 }
 
 /** How long no endpoint has been healthy, and what to do about it. */
