@@ -61,7 +61,8 @@ export { autoConfigSchema, autoConfigOf, autoGapBound, DEFAULT_AUTO, type AutoCo
 export { concurrencyEvent, recordedChanges, type ConcurrencyEvent } from './engine/loop/concurrency/concurrency-event';
 export { ReplayedConcurrency, type ConcurrencyController } from './engine/loop/concurrency/replayed';
 export { type NicheEntry } from './tasks/niche-entry';
-export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';
+export { applyScenarioPatch, mergePatches, scenarioPatch, type ScenarioPatch } from './engine/scenario/scenario-patch';
+export { RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';
 export type { RunSummary, Speculative } from './engine/loop/summary';
 export type { Progress } from './engine/loop/engine';
 export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/scenario/presets';

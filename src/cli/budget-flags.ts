@@ -1,5 +1,6 @@
 import type { Budget } from '../engine/scenario/budget-schema';
-import { withOverrides, type LoadedScenario } from '../engine/scenario/scenario';
+import type { LoadedScenario } from '../engine/scenario/scenario';
+import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
 import { parsePriceFlag, type ModelPrice } from '../llm/pricing';
 import { UsageError } from './usage';
 
@@ -48,10 +49,10 @@ export function budgetFromFlags(v: BudgetFlagValues): Budget | undefined {
   return { ...(tokens !== undefined ? { tokens } : {}), ...(completionTokens !== undefined ? { completionTokens } : {}), ...(usd !== undefined ? { usd } : {}) };
 }
 
-/** The prices the flags give, by model, checked against the models the scenario can call. */
-export function pricesFromFlags(v: BudgetFlagValues, loaded: LoadedScenario): Record<string, ModelPrice> | undefined {
+/** The prices the flags give, by model, checked against the models the scenario can call (`model`: its model section as run, after the backend flags). */
+export function pricesFromFlags(v: BudgetFlagValues, loaded: LoadedScenario, model: unknown = loaded.scenario.model): Record<string, ModelPrice> | undefined {
   if (!v.price?.length) return undefined;
-  const known = scenarioModels(loaded);
+  const known = scenarioModels(model as LoadedScenario['scenario']['model']);
   const out: Record<string, ModelPrice> = {};
   for (const p of v.price) {
     let entry: [string, ModelPrice];
@@ -67,13 +68,15 @@ export function pricesFromFlags(v: BudgetFlagValues, loaded: LoadedScenario): Re
 }
 
 /** The model names a scenario's calls can be answered by: `sim`, or each endpoint's model. */
-export function scenarioModels(loaded: LoadedScenario): string[] {
-  const m = loaded.scenario.model;
+export function scenarioModels(m: LoadedScenario['scenario']['model']): string[] {
   return m.backend === 'openai' ? [...new Set(m.endpoints.map((e) => e.model))] : [m.backend];
 }
 
-/** Apply `--price` flags to a scenario (its `prices`), so a run's file and reproduce command carry them. */
-export function withPriceFlags(loaded: LoadedScenario, v: BudgetFlagValues): LoadedScenario {
-  const prices = pricesFromFlags(v, loaded);
-  return prices ? withOverrides(loaded, { prices: { ...loaded.scenario.prices, ...prices } }) : loaded;
+/**
+ * `--price` flags as a patch of the scenario's `prices` (merged whole: model names may hold dots),
+ * so a run's file and reproduce command carry them; empty when none are given.
+ */
+export function priceFlagsPatch(loaded: LoadedScenario, v: BudgetFlagValues, model?: unknown): ScenarioPatch {
+  const prices = pricesFromFlags(v, loaded, model);
+  return prices ? { prices: { ...loaded.scenario.prices, ...prices } } : {};
 }

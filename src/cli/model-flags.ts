@@ -1,5 +1,5 @@
-import { parseScenario, type LoadedScenario } from '../engine/scenario/scenario';
-import type { ScenarioInput } from '../engine/scenario/scenario-schema';
+import type { LoadedScenario } from '../engine/scenario/scenario';
+import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';
@@ -52,8 +52,11 @@ export const MODEL_FLAGS_HELP = `Backend (default: the scenario's, usually the i
                             virtualSeconds, tokensPerSecond and utilization
 `;
 
-/** Apply the backend flags to a loaded scenario (validated again); unchanged when none are given. */
-export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Promise<LoadedScenario> {
+/**
+ * The backend flags as a patch of the scenario's `model` (the whole section, which they replace;
+ * the scenario schema checks it where the run is made); empty when none are given.
+ */
+export async function modelFlagsPatch(loaded: LoadedScenario, f: ModelFlags): Promise<ScenarioPatch> {
   const urls = f['base-url'] ?? [];
   const backend = f.backend ?? (urls.length > 0 ? 'openai' : undefined);
   if (backend !== undefined && backend !== 'sim' && backend !== 'openai') throw new UsageError(`--backend takes sim or openai, got "${backend}"`);
@@ -67,11 +70,11 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
   if (f.latency !== undefined) return withLatency(loaded, f, backend, urls.length > 0);
   const tuning = f['timeout-ms'] !== undefined || f.retries !== undefined || f.stream || f['sim-side-channel'] || f['no-sim-side-channel']
     || f['embed-model'] !== undefined || f['max-concurrency'] !== undefined;
-  if (backend === undefined && !tuning) return loaded;
+  if (backend === undefined && !tuning) return {};
   if (backend === 'sim') {
     if (urls.length > 0) throw new UsageError('--base-url needs --backend openai');
     // The scenario's own virtual-time setting stays.
-    return reparse(loaded, { backend: 'sim', ...(current.backend === 'sim' && current.latency ? { latency: current.latency } : {}), ...sampling });
+    return { model: { backend: 'sim', ...(current.backend === 'sim' && current.latency ? { latency: current.latency } : {}), ...sampling } };
   }
   if (f['sim-side-channel'] && f['no-sim-side-channel']) throw new UsageError('--sim-side-channel and --no-sim-side-channel exclude each other');
   const base = current.backend === 'openai' ? current : undefined;
@@ -92,7 +95,7 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     ? { model: f['embed-model'], ...(f['embed-base-url'] ? { baseURL: f['embed-base-url'] } : {}), ...(f['api-key-env'] ? { apiKeyEnv: f['api-key-env'] } : {}) }
     : base?.embeddings;
   const { bindings: _dropped, ...kept } = base ?? {};
-  return reparse(loaded, {
+  return { model: {
     ...sampling,
     ...(urls.length > 0 ? kept : base ?? {}),
     backend: 'openai',
@@ -102,11 +105,11 @@ export async function applyModelFlags(loaded: LoadedScenario, f: ModelFlags): Pr
     ...(f.stream ? { stream: true } : {}),
     ...(side !== undefined ? { simSideChannel: side } : {}),
     ...(embeddings ? { embeddings } : {}),
-  });
+  } };
 }
 
 /** `--latency`: the in-process simulator in virtual time; any HTTP backend flag is an error. */
-function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | undefined, urls: boolean): LoadedScenario {
+function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | undefined, urls: boolean): ScenarioPatch {
   const name = f.latency!;
   if (!Object.hasOwn(PROFILES, name)) throw new UsageError(`--latency: unknown profile "${name}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
   const http = backend === 'openai' || urls || f.model !== undefined || f['api-key-env'] !== undefined || f['max-concurrency'] !== undefined
@@ -116,7 +119,7 @@ function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | un
   if (backend === undefined && loaded.scenario.model.backend !== 'sim') {
     throw new UsageError(`--latency runs the in-process simulator in virtual time, but ${loaded.file} uses the ${loaded.scenario.model.backend} backend; add --backend sim to run it on the simulator`);
   }
-  return reparse(loaded, { backend: 'sim', latency: name, ...samplingOf(loaded.scenario.model) });
+  return { model: { backend: 'sim', latency: name, ...samplingOf(loaded.scenario.model) } };
 }
 
 /** The sampling settings of a model section, which stay when flags change the backend. */
@@ -128,9 +131,4 @@ async function defaultModel(baseURL: string, apiKeyEnv: string | undefined): Pro
   const ids = await listModelIds(baseURL, apiKeyEnv);
   if (ids.length === 0) throw new UsageError(`${baseURL} lists no models; pass --model`);
   return ids[0]!;
-}
-
-function reparse(loaded: LoadedScenario, model: Record<string, unknown>): LoadedScenario {
-  const input = { ...loaded.scenario, model } as unknown as ScenarioInput;
-  return parseScenario(input, `${loaded.file} (with backend flags)`, loaded.dir);
 }

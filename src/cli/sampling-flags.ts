@@ -1,5 +1,5 @@
-import { parseScenario, type LoadedScenario } from '../engine/scenario/scenario';
-import type { ScenarioInput } from '../engine/scenario/scenario-schema';
+import type { LoadedScenario } from '../engine/scenario/scenario';
+import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
 import { samplingSchema } from '../llm/sampling-fields';
 import { UsageError } from './usage';
 
@@ -59,22 +59,19 @@ function samplingFlag(value: string | undefined): Record<string, unknown> | unde
 }
 
 /**
- * Apply the sampling flags to the scenario's model-wide settings (after the backend flags, so they
- * hold for whichever backend runs); unchanged when none are given. The flags win over the file's
- * model-wide values; stage overrides in the file still win over both.
+ * The sampling flags as a patch of the model-wide settings (`model.sampling.*`, `model.extraBody`),
+ * applied after the backend flags' patch so they hold for whichever backend runs; empty when none
+ * are given. The flags win over the file's model-wide values; stage overrides in the file still win over both.
  */
-export function applySamplingFlags(loaded: LoadedScenario, f: SamplingFlags): LoadedScenario {
+export function samplingFlagsPatch(loaded: LoadedScenario, f: SamplingFlags): ScenarioPatch {
   const temperature = numberFlag(f.temperature, '--temperature', (n) => n >= 0, '≥ 0');
   const topP = numberFlag(f['top-p'], '--top-p', (n) => n > 0 && n <= 1, 'in (0, 1]');
   const extra = jsonObjectFlag(f['extra-body'], '--extra-body');
   const sampling = samplingFlag(f.sampling);
-  if (temperature === undefined && topP === undefined && extra === undefined && sampling === undefined) return loaded;
-  const m = loaded.scenario.model;
-  const model = {
-    ...m,
-    sampling: { ...m.sampling, ...sampling, ...(temperature !== undefined ? { temperature } : {}), ...(topP !== undefined ? { top_p: topP } : {}) },
-    ...(extra ? { extraBody: { ...m.extraBody, ...extra } } : {}),
-  };
-  const input = { ...loaded.scenario, model } as unknown as ScenarioInput;
-  return parseScenario(input, `${loaded.file} (with sampling flags)`, loaded.dir);
+  // Extra fields are merged whole (their keys are the server's and may hold dots); sampling fields one by one.
+  return mergePatches(
+    fieldsUnder('model.sampling', sampling),
+    scenarioPatch({ 'model.sampling.temperature': temperature, 'model.sampling.top_p': topP }),
+    scenarioPatch({ 'model.extraBody': extra ? { ...loaded.scenario.model.extraBody, ...extra } : undefined }),
+  );
 }

@@ -7,7 +7,8 @@ import { fmt3, vl } from './charts/section';
 import { renderPage, type RenderedPage } from './html/page';
 import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
-import { ablationReproduceCommands, type AblationPlanView } from './reproduce';
+import { ablationReproduceCommands, patchLines, type AblationPlanView } from './reproduce';
+import { readAblationPlan } from '../store/ablation-plan-file';
 
 /** The file an `ablate` output directory is recognised by. */
 export const ABLATION_FILE = 'ablation.json';
@@ -62,7 +63,7 @@ export const ablationReportDataSchema = z.object({
     failed: z.array(z.number()),
   })),
   /** How to run this ablation again; null when its ablation-plan.json is missing. */
-  reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string() }).nullable(),
+  reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string(), patch: z.record(z.string(), z.unknown()) }).nullable(),
   /** The scenario as run (from ablation-plan.json), saved beside the report for `reproduce.command`. */
   scenarioConfig: z.unknown(),
 });
@@ -75,19 +76,12 @@ export function isAblationDir(dir: string): boolean {
   return existsSync(path.join(dir, ABLATION_FILE));
 }
 
-/** The plan file `ablate` writes first (engine/sweep/ablate.ts ABLATION_PLAN_FILE; report/ reads files, not engine/). */
-const PLAN_FILE = 'ablation-plan.json';
-
-/** What the plan file says about reproducing the ablation, or null when it is missing or unreadable. */
+/** What the plan file says about reproducing the ablation (a version-1 plan migrated), or null when it is missing or unreadable. */
 function readPlan(dir: string): AblationPlanView | null {
   try {
-    const p = JSON.parse(readFileSync(path.join(dir, PLAN_FILE), 'utf8')) as Partial<AblationPlanView>;
+    const p = readAblationPlan(dir);
     if (!p.config || !Array.isArray(p.variants) || typeof p.seeds !== 'number') return null;
-    return {
-      config: p.config, variants: p.variants, seeds: p.seeds, ...(typeof p.tasks === 'number' ? { tasks: p.tasks } : {}),
-      ...(p.inFlight !== undefined ? { inFlight: p.inFlight } : {}), ...(p.staleness ? { staleness: p.staleness } : {}),
-      ...(p.evolveTiming ? { evolveTiming: p.evolveTiming } : {}), ...(p.budget ? { budget: p.budget } : {}),
-    };
+    return { config: p.config, variants: p.variants, seeds: p.seeds, patch: p.patch ?? {} };
   } catch {
     return null;
   }
@@ -238,8 +232,9 @@ function reproduceSection(d: AblationReportData): Section {
   return {
     ...base, notes: [],
     code: [
-      { label: `The scenario exactly as run (saved beside this report as ${d.reproduce.scenarioFile}):`, text: d.reproduce.command },
+      { label: `The scenario ablate was given, with its overrides (saved beside this report as ${d.reproduce.scenarioFile}):`, text: d.reproduce.command },
       { label: 'Or from the original scenario file, if it is unchanged:', text: d.reproduce.fromOriginal },
+      { label: 'What every run changed in the scenario (ablation-plan.json patch, by path):', text: patchLines(d.reproduce.patch) },
     ],
   };
 }

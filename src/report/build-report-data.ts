@@ -7,7 +7,7 @@ import { MetaCollector } from './collect/meta-collector';
 import { openRunDirectory, readEventLog, type ReadStats, type RunEvent } from './read-events';
 import type { RunFile } from '../store/run-store';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
-import { reproduceCommands, type ReproducibleConfig } from './reproduce';
+import { reproduceCommands } from './reproduce';
 import { isReportEventType, REPORT_EVENTS, type ReportEvent, type ReportEventType } from './report-events';
 
 type StageUsage = ReportData['cost']['stages'][number];
@@ -52,7 +52,7 @@ export class ReportAggregator {
 
   /** `run` is run.json as the fold starts: its planned task count, and whether its summary already has the token figures. */
   constructor(run: Readonly<RunFile>) {
-    const c = run.config as ReproducibleConfig & { stream?: { tasks?: number } };
+    const c = run.config as { stream?: { tasks?: number } };
     this.skipAttempts = Boolean((run.summary as SummaryLike | null)?.tokens);
     this.plan(c.stream?.tasks ?? 1);
     const { competence, lineage, codream, accuracy, structures, meta } = this;
@@ -103,7 +103,7 @@ export class ReportAggregator {
   /** The report data as of the events added so far, with `run.json` as it is now. */
   data(at: { dir: string; run: Readonly<RunFile>; stats: ReadStats; clock: Clock; outDir: string }): ReportData {
     const { dir, run, stats } = at;
-    const config = run.config as ReproducibleConfig & { stream?: { tasks?: number; niches?: { id: string }[] } };
+    const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] } };
     const summary = run.summary as SummaryLike | null;
     const tasksDone = this.tasksDone;
     const s = this.started as ReportEvent<'run.started'> | null;
@@ -122,7 +122,7 @@ export class ReportAggregator {
         id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
         backend: summary?.backend ?? null, plannedTasks, tasksDone, finished: this.finished, config: run.config,
       },
-      reproduce: reproduceCommands(config, { scenario, variant, seed, tasks: plannedTasks }, at.outDir),
+      reproduce: reproduceCommands({ scenario, patch: run.patch }, at.outDir),
       log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed: { ...this.malformed } },
       agents,
       niches,

@@ -65,7 +65,8 @@ export const reportDataSchema = z.object({
     /** The scenario as run (from run.json). */
     config: z.record(z.string(), z.unknown()),
   }),
-  reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string() }),
+  /** How to run it again, and the run's patch (what it changed in its scenario, keyed by path) the commands carry. */
+  reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string(), patch: z.record(z.string(), z.unknown()) }),
   log: z.object({
     lines: count,
     events: count,

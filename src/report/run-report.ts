@@ -9,6 +9,7 @@ import { specialistSection } from './charts/specialist-charts';
 import { structureSection } from './charts/structure-charts';
 import { metaSection } from './charts/meta-charts';
 import { renderPage, type RenderedPage } from './html/page';
+import { patchLines } from './reproduce';
 import type { ReportData } from './report-data';
 
 /** Section ids of a run report, in page order. */
@@ -79,6 +80,7 @@ function reproduceSection(d: ReportData): Section {
     code: [
       { label: `The scenario exactly as run (saved beside this report as ${d.reproduce.scenarioFile}):`, text: d.reproduce.command },
       { label: 'Or from the original scenario file, if it is unchanged:', text: d.reproduce.fromOriginal },
+      { label: 'What the run changed in that file (run.json patch, by path):', text: patchLines(d.reproduce.patch) },
       { label: 'Scenario as run (run.json config)', text: JSON.stringify(d.run.config, null, 2), collapsed: true },
     ],
   };

@@ -2,6 +2,7 @@ import type { Table } from './charts/section';
 import { fmt3, fmtCount } from './charts/section';
 import { anchorTable } from './charts/specialist-charts';
 import type { ReportData } from './report-data';
+import { patchLines } from './reproduce';
 import { logWarnings } from './run-report';
 
 /** A Markdown table, cells padded so it also reads in a terminal. */
@@ -81,6 +82,12 @@ export function runSummaryMarkdown(d: ReportData): string {
     '```sh',
     d.reproduce.command,
     `# or, from the original scenario file: ${d.reproduce.fromOriginal}`,
+    '```',
+    '',
+    'What the run changed in its scenario file (run.json `patch`):',
+    '',
+    '```',
+    patchLines(d.reproduce.patch),
     '```',
     '',
   ];

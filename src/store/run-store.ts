@@ -3,9 +3,10 @@ import path from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { lockLiveness, readRunLock, type RunLockInfo } from './run-lock';
+import { valueAt } from '../core/scenario-patch';
 
-/** Version of `run.json`; bump with a migration when its shape changes. */
-export const RUN_SCHEMA_VERSION = 1;
+/** Version of `run.json`; bump with a migration when its shape changes (2: the run's `patch`). */
+export const RUN_SCHEMA_VERSION = 2;
 
 /**
  * Lifecycle of a run as written in run.json: `interrupted` (stopped cleanly, resumable) and
@@ -24,6 +25,11 @@ export interface RunFile {
   status: RunStatus;
   /** The validated scenario with overrides applied: enough to reproduce the run. */
   config: Record<string, unknown>;
+  /**
+   * What the run changed in the scenario it was given, keyed by path (a ScenarioPatch,
+   * core/scenario-patch.ts): its reproduce command is the scenario file plus this patch.
+   */
+  patch: Record<string, unknown>;
   summary: Record<string, unknown> | null;
   error: string | null;
   /** Directory the scenario's relative paths (datasets) resolve against; resume needs it. */
@@ -43,9 +49,9 @@ export class RunStore {
   private constructor(private readonly db: Low<RunFile>, readonly dir: string) {}
 
   /** Create the run directory and its `run.json`. */
-  static async create(dir: string, init: Omit<RunFile, 'schemaVersion' | 'status' | 'summary' | 'error'>): Promise<RunStore> {
+  static async create(dir: string, init: Omit<RunFile, 'schemaVersion' | 'status' | 'summary' | 'error' | 'patch'> & { patch?: RunFile['patch'] }): Promise<RunStore> {
     mkdirSync(dir, { recursive: true });
-    const data: RunFile = { schemaVersion: RUN_SCHEMA_VERSION, status: 'running', summary: null, error: null, ...init };
+    const data: RunFile = { schemaVersion: RUN_SCHEMA_VERSION, status: 'running', summary: null, error: null, patch: {}, ...init };
     // Not JSONFilePreset: under NODE_ENV=test it swaps in a memory adapter and writes nothing.
     const db = new Low<RunFile>(new JSONFile(path.join(dir, 'run.json')), data);
     await db.write();
@@ -58,8 +64,9 @@ export class RunStore {
     await db.read();
     const data = db.data;
     if (!data) throw new Error(`${dir}: no run.json (is this a run directory?)`);
-    if (data.schemaVersion !== RUN_SCHEMA_VERSION) {
-      throw new Error(`${dir}/run.json: schemaVersion ${data.schemaVersion} is not supported (this EvoChamber reads ${RUN_SCHEMA_VERSION})`);
+    if (data.schemaVersion === 1) db.data = migrateV1(data);
+    else if (data.schemaVersion !== RUN_SCHEMA_VERSION) {
+      throw new Error(`${dir}/run.json: schemaVersion ${data.schemaVersion} is not supported (this EvoChamber reads ${RUN_SCHEMA_VERSION} and 1)`);
     }
     return new RunStore(db as Low<RunFile>, dir);
   }
@@ -87,6 +94,19 @@ export class RunStore {
     writeFileSync(`${file}.tmp`, JSON.stringify(this.db.data, null, 2));
     renameSync(`${file}.tmp`, file);
   }
+}
+
+/**
+ * The settings a version-1 run.json's reproduce command named (variant, seed, tasks, tasks in flight,
+ * staleness, evolve timing, the model, the budget and prices), as the run's patch: version 1 kept no
+ * patch, only the scenario with every override applied. Read from that scenario; none is invented.
+ */
+const V1_RUN_PATHS = ['variant', 'seed', 'stream.tasks', 'engine.inFlight', 'engine.staleness', 'engine.evolveTiming', 'model', 'budget', 'prices'] as const;
+
+/** A version-1 run.json as version 2 (in memory; written as 2 at the next update). */
+function migrateV1(v1: RunFile): RunFile {
+  const patch = Object.fromEntries(V1_RUN_PATHS.map((p) => [p, valueAt(v1.config, p)]).filter(([, v]) => v !== undefined));
+  return { ...v1, schemaVersion: RUN_SCHEMA_VERSION, patch };
 }
 
 /** The state `inspect` shows, from run.json's status and the lock's liveness, with the lock when there is one. */

@@ -17,7 +17,7 @@ export async function benchDurability(): Promise<void> {
     for (const mode of ['off', 'on'] as const) {
       const outDir = mkdtempSync(path.join(tmpdir(), 'evo-bench-'));
       const t0 = systemClock.now();
-      const { summary } = await runScenario(base, { tasks: 240, report: false, outDir, journal: mode === 'on' });
+      const { summary } = await runScenario(base, { patch: { 'stream.tasks': 240 }, report: false, outDir, journal: mode === 'on' });
       times[mode].push((systemClock.now() - t0) / 1000);
       if (mode === 'on') { journalBytes = statSync(path.join(outDir, 'journal.jsonl')).size; calls = summary.tokens.total.calls; }
     }

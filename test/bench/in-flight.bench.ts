@@ -20,7 +20,7 @@ export async function benchInFlight(): Promise<void> {
   const acc: Record<number, number[]> = { 1: [], 8: [] };
   for (const inFlight of [1, 8]) {
     for (const seed of SEEDS) {
-      const { summary } = await runScenario(base, { variant: 'evochamber', seed, tasks: TASKS, inFlight, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
+      const { summary } = await runScenario(base, { patch: { variant: 'evochamber', seed, 'stream.tasks': TASKS, 'engine.inFlight': inFlight }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
       if (summary.tasks !== TASKS || summary.poolVersion < TASKS) throw new Error(`in flight ${inFlight}, seed ${seed}: ${summary.tasks} tasks, pool version ${summary.poolVersion}`);
       acc[inFlight]!.push(summary.accuracy);
     }

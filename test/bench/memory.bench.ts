@@ -14,7 +14,7 @@ export async function benchMemory(): Promise<void> {
   for (const seed of [1, 2, 3]) {
     const accs: number[] = [];
     for (const variant of variants) {
-      const { summary } = await runScenario(base, { variant, seed, tasks: 600, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
+      const { summary } = await runScenario(base, { patch: { variant, seed, 'stream.tasks': 600 }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
       accs.push(summary.accuracy);
     }
     accs.forEach((a, i) => (sums[i]! += a));

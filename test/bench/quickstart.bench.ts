@@ -11,7 +11,7 @@ export async function benchQuickstart(): Promise<void> {
   console.log('variant            in-flight  tasks  seconds  tasks/s');
   for (const [variant, inFlight] of [['single-agent', 1], ['individual', 1], ['individual', 8], ['self-consistency', 1]] as const) {
     const t0 = systemClock.now();
-    const { summary } = await runScenario(base, { variant, inFlight, tasks: 600, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
+    const { summary } = await runScenario(base, { patch: { variant, 'engine.inFlight': inFlight, 'stream.tasks': 600 }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
     const s = (systemClock.now() - t0) / 1000;
     console.log(`${variant.padEnd(18)} ${String(inFlight).padStart(9)}  ${String(summary.tasks).padStart(5)}  ${s.toFixed(2).padStart(7)}  ${(summary.tasks / s).toFixed(1).padStart(7)}`);
   }

@@ -11,7 +11,7 @@ export async function benchReport(): Promise<void> {
   const root = mkdtempSync(path.join(tmpdir(), 'evo-bench-report-'));
   const base = loadScenario(path.resolve('scenarios/quickstart.json'));
   console.log(`report of a ${tasks}-task simulated run (quickstart, variant individual); generating the run first…`);
-  const { runDir } = await runScenario(base, { variant: 'individual', tasks, outDir: path.join(root, 'run'), report: false });
+  const { runDir } = await runScenario(base, { patch: { variant: 'individual', 'stream.tasks': tasks }, outDir: path.join(root, 'run'), report: false });
   const mb = statSync(path.join(runDir, 'events.jsonl')).size / 1e6;
   const t0 = systemClock.now();
   const r = await writeReport(runDir, { outDir: path.join(root, 'report') });

@@ -18,7 +18,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'evo-scale-'));
 const samples: { tasks: number; heapMiB: number; heapTotalMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] = [];
 const start = cpuMs();
 const { summary } = await runScenario(scenario, {
-  tasks, report: false, outDir: dir,
+  patch: { 'stream.tasks': tasks }, report: false, outDir: dir,
   onProgress: (p) => {
     if (every > 0 && p.done % every === 0 && gc) {
       gc();

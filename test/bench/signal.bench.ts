@@ -182,7 +182,7 @@ export async function benchSignal(): Promise<void> {
       const loaded = v.override ? withOverrides(base, v.override) : base;
       const rs: Run[] = [];
       for (const seed of seeds) {
-        const { summary, runDir } = await runScenario(loaded, { variant: v.preset, seed, tasks, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-signal-')) });
+        const { summary, runDir } = await runScenario(loaded, { patch: { variant: v.preset, seed, 'stream.tasks': tasks }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-signal-')) });
         rs.push({ seed, summary, events: readEvents(runDir) });
       }
       runs.set(v.name, rs);

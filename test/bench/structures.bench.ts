@@ -20,7 +20,7 @@ export async function benchStructures(): Promise<void> {
     const best = Math.max(...VARIANTS.slice(1).map((v) => r.variants[v]!.accuracy.mean));
     console.log(`evochamber − best fixed: ${(r.variants.evochamber!.accuracy.mean - best).toFixed(3)}`);
   }
-  const { runDir } = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { tasks: 1200, report: false, outDir: tmp() });
+  const { runDir } = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { patch: { 'stream.tasks': 1200 }, report: false, outDir: tmp() });
   const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const chosen = events.filter((e) => e.type === 'structure.chosen');
   const structureOf = new Map(chosen.map((e) => [e.taskId, e.structure as string]));

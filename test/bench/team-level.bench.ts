@@ -19,7 +19,7 @@ export async function benchTeamLevel(): Promise<void> {
   const acc: Record<string, number[]> = { evochamber: [], 'no-team': [] };
   for (const variant of Object.keys(acc)) {
     for (const seed of SEEDS) {
-      const { summary } = await runScenario(base, { variant, seed, tasks: TASKS, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
+      const { summary } = await runScenario(base, { patch: { variant, seed, 'stream.tasks': TASKS }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-')) });
       if (summary.tasks !== TASKS) throw new Error(`${variant}, seed ${seed}: ${summary.tasks} tasks`);
       acc[variant]!.push(summary.accuracy);
     }

@@ -43,7 +43,7 @@ export async function benchVirtualTime(): Promise<void> {
   for (const latency of [undefined, 'qwen3-8b-h100-vllm', 'api-small']) {
     const loaded = latency ? withOverrides(hard, { model: { backend: 'sim', latency } } as never) : hard;
     const t0 = performance.now();
-    const { summary: s } = await runScenario(loaded, { tasks, inFlight: 1, report: false, outDir: path.join(dir, latency ?? 'none') } as Parameters<typeof runScenario>[1]);
+    const { summary: s } = await runScenario(loaded, { patch: { 'stream.tasks': tasks, 'engine.inFlight': 1 }, report: false, outDir: path.join(dir, latency ?? 'none') } as Parameters<typeof runScenario>[1]);
     const wall = (performance.now() - t0) / 1000;
     const v = s.virtualSeconds === undefined ? '' : `; ${(s.virtualSeconds / 3600).toFixed(2)} virtual hours, ${s.tokensPerSecond} tok/s, utilization ${s.utilization}`;
     console.log(`hard, ${tasks} tasks sequential, latency ${latency ?? 'none'}: ${wall.toFixed(1)} s wall, ${s.tokens.total.calls} calls, ${s.tokens.total.completionTokens} completion tokens, accuracy ${s.accuracy}${v}`);

@@ -52,7 +52,7 @@ const freePort = () => new Promise<number>((resolve) => {
 describe('evochamber run: run directories, failures and exit codes', () => {
   it('refuses an --out that holds a run with one line suggesting resume; --force replaces it (exit 0)', async () => {
     const out = path.join(dir, 'taken');
-    await runScenario(loadScenario(scenarioFile), { tasks: 4, report: false, outDir: out });
+    await runScenario(loadScenario(scenarioFile), { patch: { 'stream.tasks': 4 }, report: false, outDir: out });
     const refused = await mainCapturing(['run', scenarioFile, '--tasks', '4', '--out', out, '--quiet', '--no-report']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`evochamber: error: ${out} already holds a run (finished): continue it with "evochamber resume ${out}", or pick a new --out (--force replaces it)\n`);

@@ -30,7 +30,7 @@ afterEach(() => { vi.restoreAllMocks(); });
 describe('an archive key of the wrong dimension fails the run', () => {
   it('runScenario rejects, logs run.failed last and marks run.json failed; nothing of the bad update and no later task is committed', async () => {
     const dir = out();
-    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 4, outDir: dir, plugins: [simPlugin] }))
+    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { patch: { 'stream.tasks': 4 }, outDir: dir, plugins: [simPlugin] }))
       .rejects.toThrow(/population supervisor refused the event: update for agent-\d+ \(task [^)]+\): entry .* has a key of length 8, its archive's dimension is 256/);
     const ev = events(dir);
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed' });

@@ -14,7 +14,7 @@ describe('the async engine is deterministic under the simulated model', () => {
   it('with inFlight "auto" and the reflective staleness policy: same summary, same events, adaptive decisions and staleness calls included', async () => {
     const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
     // τ = 1 makes most evolve outcomes stale, so the reflective policy calls the model often.
-    const opts = { tasks: 60, inFlight: 'auto', staleness: { policy: 'reflective', tau: 1 }, report: false } as const;
+    const opts = { patch: { 'stream.tasks': 60, 'engine.inFlight': 'auto', 'engine.staleness': { policy: 'reflective', tau: 1 } }, report: false } as const;
     const a = await runScenario(quickstart, { ...opts, outDir: out() });
     const b = await runScenario(quickstart, { ...opts, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));

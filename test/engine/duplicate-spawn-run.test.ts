@@ -24,7 +24,7 @@ const { simPlugin } = await import('../../src/sim/sim-plugin');
 describe('a duplicate SPAWN_AGENT fails the run', () => {
   it('runScenario rejects, logs run.failed and marks run.json failed, instead of crashing later with the run left running', async () => {
     const dir = path.join(mkdtempSync(path.join(tmpdir(), 'evo-dup-spawn-')), 'run');
-    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { tasks: 3, outDir: dir, plugins: [simPlugin] }))
+    await expect(runScenario(loadScenario('scenarios/quickstart.json'), { patch: { 'stream.tasks': 3 }, outDir: dir, plugins: [simPlugin] }))
       .rejects.toThrow('population supervisor failed: spawn: agent id already in the pool: agent-01');
     const ev = readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(ev.at(-1)).toMatchObject({ type: 'run.failed', error: 'population supervisor failed: spawn: agent id already in the pool: agent-01' });

@@ -49,7 +49,7 @@ describe('failures that repeat', () => {
     const scenario = withOverrides(quickstartOver({
       endpoints: [{ baseURL: srv.url, model: 'short', maxConcurrency: 4 }], simSideChannel: false, retries: 1,
     }), { team: { cooldown: { after: 2, tasks: 1000 } } } as never);
-    const { summary } = await runScenario(scenario, { tasks: 24, inFlight: 1, variant: 'fixed-debate', report: false, outDir: dir });
+    const { summary } = await runScenario(scenario, { patch: { 'stream.tasks': 24, 'engine.inFlight': 1, variant: 'fixed-debate' }, report: false, outDir: dir });
     const events = readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const asides = events.filter((e) => e.type === 'structure.set-aside');
     expect(asides.length).toBeGreaterThan(0);

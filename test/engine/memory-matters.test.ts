@@ -13,7 +13,7 @@ describe('individual level in the simulated world', () => {
       // 300 tasks: individual 0.482 vs single-agent 0.369 over seeds 1-3 (600 tasks: 0.505 vs 0.379), a gap
       // of about five standard errors of the difference, and every seed shows it.
       const run = (variant: string) => runScenario(quickstart, {
-        variant, seed, tasks: 300, report: false, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
+        patch: { variant, seed, 'stream.tasks': 300 }, report: false, outDir: mkdtempSync(path.join(tmpdir(), `evo-mem-${variant}-`)),
       }).then((r) => r.summary.accuracy);
       rows.push({ seed, sa: await run('single-agent'), ind: await run('individual') });
     }

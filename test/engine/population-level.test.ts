@@ -13,7 +13,7 @@ const embedder = createHashEmbedder();
 const blocks = loadScenario(path.resolve('scenarios/blocks.json'));
 const blockRuns = new Map<number, Promise<RunResult>>();
 function blocksRun(seed: number): Promise<RunResult> {
-  if (!blockRuns.has(seed)) blockRuns.set(seed, runScenario(blocks, { seed, report: false, outDir: out() }));
+  if (!blockRuns.has(seed)) blockRuns.set(seed, runScenario(blocks, { patch: { seed }, report: false, outDir: out() }));
   return blockRuns.get(seed)!;
 }
 

@@ -39,7 +39,7 @@ describe('a finished task is not retained by the run', () => {
     const tasks = 30;
     let checked: number[] | null = null;
     await runScenario(loaded, {
-      tasks, structures: [probe], report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-retain-')),
+      patch: { 'stream.tasks': tasks }, structures: [probe], report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-retain-')),
       // Called after each commit: the last time, every task but the newest few is long finished.
       onProgress: (p) => {
         if (p.done !== tasks) return;

@@ -13,7 +13,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 /** The runs of one variant over SEEDS. (Whether eight tasks in flight learn as well as one is a bench: test/bench/in-flight.bench.ts.) */
 async function runs(variant: string): Promise<RunSummary[]> {
   const out2: RunSummary[] = [];
-  for (const seed of SEEDS) out2.push((await runScenario(quickstart, { variant, seed, tasks: TASKS, report: false, outDir: out() })).summary);
+  for (const seed of SEEDS) out2.push((await runScenario(quickstart, { patch: { variant, seed, 'stream.tasks': TASKS }, report: false, outDir: out() })).summary);
   return out2;
 }
 
@@ -49,7 +49,7 @@ describe('team level in the simulated world', () => {
   }, 300_000); // six 360-task runs: a guard against a hang, sized for a loaded 2-core machine
 
   it('evochamber-bandit chooses with no model call: the bank gets every outcome, the leader writes no note', async () => {
-    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber-bandit', tasks: 24, report: false, outDir: out() });
+    const { runDir, summary } = await runScenario(quickstart, { patch: { variant: 'evochamber-bandit', 'stream.tasks': 24 }, report: false, outDir: out() });
     expect(summary.leadlearn.entries).toBe(24);
     expect(summary.tokens.leadlearn).toBeUndefined();
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -60,13 +60,13 @@ describe('team level in the simulated world', () => {
   it('no-team always votes: every structure it records is voting', async () => {
     // Whether the team level pays (evochamber beats no-team, 3 seeds × 360 tasks) is a bench that
     // checks its claim: npm run bench -- team-level.
-    const { summary } = await runScenario(quickstart, { variant: 'no-team', tasks: 24, report: false, outDir: out() });
+    const { summary } = await runScenario(quickstart, { patch: { variant: 'no-team', 'stream.tasks': 24 }, report: false, outDir: out() });
     expect(Object.values(summary.structures).flatMap((s) => Object.keys(s))).toEqual(expect.arrayContaining(['voting']));
     expect(Object.values(summary.structures).every((s) => Object.keys(s).join() === 'voting')).toBe(true);
   });
 
   it('records roles, the structure choice and why, member answers, disagreement and synergy in the event log', async () => {
-    const { runDir, summary } = await runScenario(quickstart, { variant: 'evochamber', tasks: 24, report: false, outDir: out() });
+    const { runDir, summary } = await runScenario(quickstart, { patch: { variant: 'evochamber', 'stream.tasks': 24 }, report: false, outDir: out() });
     const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const team = events.find((e) => e.type === 'team.assembled');
     expect(team.members.map((m: { role: string }) => m.role)).toEqual(['anchor', 'complement', 'scout']);

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, resumeRun, runScenario, type RunSummary } from '../../src/index';
-import { applyModelFlags } from '../../src/cli/model-flags';
+import { modelFlagsPatch, type ModelFlags } from '../../src/cli/model-flags';
+import { applyScenarioPatch } from '../../src/engine/scenario/scenario-patch';
+import type { LoadedScenario } from '../../src/engine/scenario/scenario';
+
+const applyModelFlags = async (l: LoadedScenario, f: ModelFlags) => applyScenarioPatch(l, await modelFlagsPatch(l, f));
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-virtual-'));
 const scenario = (model: Record<string, unknown> = { backend: 'sim', latency: 'qwen3-8b-h100-vllm' }, tasks = 12) => parseScenario({
@@ -14,7 +18,7 @@ const scenario = (model: Record<string, unknown> = { backend: 'sim', latency: 'q
 const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timing: undefined, reportPath: undefined });
 let n = 0;
 const run = (loaded: ReturnType<typeof scenario>, inFlight: number, extra: Record<string, unknown> = {}) =>
-  runScenario(loaded, { inFlight, report: false, outDir: path.join(dir, `r${n++}`), ...extra } as Parameters<typeof runScenario>[1]);
+  runScenario(loaded, { patch: { 'engine.inFlight': inFlight }, report: false, outDir: path.join(dir, `r${n++}`), ...extra } as Parameters<typeof runScenario>[1]);
 
 describe('virtual time (--latency)', () => {
   it('adds virtualSeconds, tokensPerSecond and utilization (sequential)', async () => {
@@ -59,7 +63,7 @@ describe('virtual time (--latency)', () => {
     // Sequential, so the stop leaves nothing in flight; journaled, so the resume serves the first
     // tasks' answers from the journal (through the virtual server, which must time them the same).
     const first = await runScenario(scenario(), {
-      inFlight: 1, report: false, outDir, stop: stop.signal, journal: true,
+      patch: { 'engine.inFlight': 1 }, report: false, outDir, stop: stop.signal, journal: true,
       onProgress: () => { if (++done === 5) stop.abort(); },
     } as Parameters<typeof runScenario>[1]);
     expect(first.interrupted).toBe(true);

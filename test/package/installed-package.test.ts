@@ -85,7 +85,7 @@ console.log(JSON.stringify(summary));
     expect(readFileSync(summary.reportPath!, 'utf8')).toContain('<svg');
 
     const fromSource = withOverrides(loadScenario(path.join(ROOT, 'scenarios/quickstart.json')), { stream: { tasks: TASKS } });
-    const { summary: expected } = await runScenario(fromSource, { seed: SEED, outDir: path.join(consumer, 'run-src'), report: false });
+    const { summary: expected } = await runScenario(fromSource, { patch: { seed: SEED }, outDir: path.join(consumer, 'run-src'), report: false });
     expect(stable(summary)).toEqual(stable(expected as unknown as Record<string, unknown>));
   });
 

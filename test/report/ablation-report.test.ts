@@ -55,14 +55,14 @@ describe('the ablation report', () => {
     expect(html).toContain('No variant had a stable specialist in any seed.');
   });
 
-  it('reproduces the ablation with ablate\'s own run flags, its budget and prices; one seed prints no spread', async () => {
+  it('reproduces the ablation of a version-1 plan file with its run flags, budget, backend and prices as a patch; one seed prints no spread', async () => {
     const dir = path.join(tmp(), 'ablate-one-seed');
     mkdirSync(dir, { recursive: true });
     const one = (mean: number) => ({ mean, sd: 0 });
     const perSeed = [{ seed: 4, accuracy: 0.5, perNiche: { arithmetic: 0.5 }, stableSpecialists: 1, tokens: 1000, completionTokens: 400, usd: 0.0002 }];
     const v = { accuracy: one(0.5), perNiche: { arithmetic: one(0.5) }, stableSpecialists: one(1), tokens: one(1000), completionTokens: one(400), usd: one(0.0002), perSeed, runs: [path.join(dir, 'evochamber-s4')] };
     writeFileSync(path.join(dir, 'ablation.json'), JSON.stringify({ variants: { evochamber: v }, seeds: 1, scenario: 'hard', seedList: [4], outDir: dir }));
-    // The plan file as ablate writes it: the scenario (with --price applied) and the run flags beside it.
+    // A plan file as version 1 wrote it: the scenario (with --price and the backend flags applied) and the run flags beside it.
     const config = { name: 'hard', seed: 4, stream: { tasks: 600 }, engine: { inFlight: 1, staleness: { policy: 'full', tau: 8 }, evolveTiming: 'lag' },
       model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' }, prices: { sim: { input: 0.05, output: 0.2 } } };
     writeFileSync(path.join(dir, 'ablation-plan.json'), JSON.stringify({ schemaVersion: 1, config, scenarioDir: dir, variants: ['evochamber'], seeds: 1, tasks: 50,
@@ -71,9 +71,14 @@ describe('the ablation report', () => {
     const html = readFileSync(r.indexPath, 'utf8');
     expect(html).not.toContain('± 0.000');
     const data = ablationReportDataSchema.parse(JSON.parse(readFileSync(r.dataPath, 'utf8')));
-    const flags = '--variants evochamber --seeds 1 --tasks 50 --in-flight 4 --staleness guarded --tau 8 --evolve-timing when-ready --backend sim --latency qwen3-8b-h100-vllm --budget-tokens 90000';
+    const flags = '--variants evochamber --seeds 1 --set stream.tasks=50 --set engine.inFlight=4 --set engine.staleness.policy=guarded --set engine.evolveTiming=when-ready'
+      + ` --set 'model={"backend":"sim","latency":"qwen3-8b-h100-vllm"}' --set 'prices={"sim":{"input":0.05,"output":0.2}}' --set 'sweepBudget={"tokens":90000}'`;
     expect(data.reproduce!.command).toContain(`scenario.json ${flags}`);
-    expect(data.reproduce!.fromOriginal).toBe(`npx evochamber ablate scenarios/hard.json ${flags} --price sim=0.05/0.2`);
+    expect(data.reproduce!.fromOriginal).toBe(`npx evochamber ablate scenarios/hard.json ${flags}`);
+    expect(data.reproduce!.patch).toEqual({
+      'stream.tasks': 50, 'engine.inFlight': 4, 'engine.staleness.policy': 'guarded', 'engine.evolveTiming': 'when-ready',
+      model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' }, prices: { sim: { input: 0.05, output: 0.2 } }, sweepBudget: { tokens: 90000 },
+    });
     expect(readFileSync(r.summaryPath, 'utf8')).toContain(flags);
   });
 

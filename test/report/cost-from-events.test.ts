@@ -13,7 +13,7 @@ describe('report cost from events', () => {
   let summary: RunSummary;
   beforeAll(async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'evo-cost-'));
-    ({ runDir, summary } = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { tasks: 40, outDir: path.join(root, 'run'), report: false }));
+    ({ runDir, summary } = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { patch: { 'stream.tasks': 40 }, outDir: path.join(root, 'run'), report: false }));
     const runJson = JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(path.join(runDir, 'run.json'), JSON.stringify({ ...runJson, status: 'crashed', summary: null }));
   });

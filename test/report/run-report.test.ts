@@ -19,7 +19,7 @@ describe('the report written at the end of a simulated run', () => {
   beforeAll(async () => {
     const root = tmp();
     reportDir = path.join(root, 'report');
-    ({ summary } = await runScenario(quickstart(), { tasks: 40, outDir: path.join(root, 'run'), report: { outDir: reportDir } }));
+    ({ summary } = await runScenario(quickstart(), { patch: { 'stream.tasks': 40 }, outDir: path.join(root, 'run'), report: { outDir: reportDir } }));
     html = readFileSync(path.join(reportDir, 'index.html'), 'utf8');
   });
 
@@ -33,7 +33,9 @@ describe('the report written at the end of a simulated run', () => {
     expect(sectionIds(html)).toEqual([...RUN_SECTIONS]);
     const found = expectWellFormedReport(html);
     expect(found.map((c) => c.id)).toEqual(expect.arrayContaining(['competence-final', 'competence-windows', 'specialists', 'structures', 'accuracy-rolling', 'cost-stages']));
-    expect(sectionHtml(html, 'reproduce')).toContain(`--seed ${summary.seed} --tasks 40 --in-flight 1 --staleness full --tau 8 --evolve-timing lag --backend sim`);
+    // The run's own patch (run.json), as --set entries; the saved scenario needs none.
+    expect(sectionHtml(html, 'reproduce')).toContain('scenarios/quickstart.json --set stream.tasks=40');
+    expect(sectionHtml(html, 'reproduce')).toContain('stream.tasks = 40');
   });
 
   it('writes data.json valid against its schema, and summary.md with the headline tables', () => {
@@ -48,7 +50,7 @@ describe('the report written at the end of a simulated run', () => {
   });
 
   it('is skipped when asked', async () => {
-    const { summary: s } = await runScenario(quickstart(), { variant: 'individual', tasks: 5, outDir: path.join(tmp(), 'run'), report: false });
+    const { summary: s } = await runScenario(quickstart(), { patch: { variant: 'individual', 'stream.tasks': 5 }, outDir: path.join(tmp(), 'run'), report: false });
     expect(s.reportPath).toBeUndefined();
   });
 });
@@ -119,7 +121,7 @@ describe('the report of a run with population events', () => {
 describe('a run without CoDream or lifecycle', () => {
   it('says so plainly instead of drawing empty charts', async () => {
     const root = tmp();
-    const { summary } = await runScenario(quickstart(), { variant: 'individual', tasks: 12, outDir: path.join(root, 'run'), report: { outDir: path.join(root, 'report') } });
+    const { summary } = await runScenario(quickstart(), { patch: { variant: 'individual', 'stream.tasks': 12 }, outDir: path.join(root, 'run'), report: { outDir: path.join(root, 'report') } });
     const html = readFileSync(summary.reportPath!, 'utf8');
     expectWellFormedReport(html);
     expect(sectionHtml(html, 'codream')).toContain('No CoDream in this run');

@@ -39,7 +39,7 @@ describe('a structure added in one file', () => {
     }, 'toy', qs.dir);
     const spy = new ChoiceSpy(new SimModel({ seed: loaded.scenario.seed, params: loaded.scenario.sim }));
     const dir = mkdtempSync(path.join(tmpdir(), 'evo-toy-'));
-    const { summary } = await runScenario(loaded, { variant: 'evochamber', model: spy, structures: [toyRelay], report: false, outDir: dir });
+    const { summary } = await runScenario(loaded, { patch: { variant: 'evochamber' }, model: spy, structures: [toyRelay], report: false, outDir: dir });
     expect(summary.tasks).toBe(30);
     expect(summary.failures).toBe(0);
 

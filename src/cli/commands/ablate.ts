@@ -7,13 +7,14 @@ import { loadScenario } from '../../engine/scenario/scenario';
 import type { RedisTarget } from '../../engine/sweep/redis-target';
 import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';
-import { UsageError, inFlightFlag, intFlag } from '../usage';
+import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
-import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
-import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
-import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
-import { evolveTimingFlag, stalenessFlags } from './run';
+import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
+import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
+import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
+import { scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { withSweepDefaults } from '../composition';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 
@@ -43,6 +44,7 @@ Options:
   --in-flight N     tasks in flight per run (a number, or "auto")
   --staleness NAME  staleness policy of every run (${STALENESS_POLICY_NAMES.join(', ')}); --tau N its τ
   --evolve-timing T lag or when-ready, for every run
+${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
   --jobs N          worker processes for the simulated model's runs (default: the core count)
   --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
                     raise the server's measured output tokens/s (default 1; not with --queue)
@@ -75,7 +77,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
-      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -87,7 +89,9 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return attach(values);
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
-  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values);
+  const loaded = loadScenario(positionals[0]!);
+  // The sweep's budget replaces the scenario's sweepBudget whole (each run's own budget is the scenario's).
+  const patch = await scenarioFlagsPatch(loaded, values, scenarioPatch({ sweepBudget: budgetFromFlags(values) }));
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
@@ -95,13 +99,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
   let failedTasks = 0;
-  const staleness = stalenessFlags(values.staleness, values.tau);
-  const evolveTiming = evolveTimingFlag(values['evolve-timing']);
-  const common = {
-    variants, seeds, tasks: intFlag(values.tasks, '--tasks', 1), inFlight: inFlightFlag(values['in-flight']), outDir: values.out,
-    ...(staleness ? { staleness } : {}), ...(evolveTiming ? { evolveTiming } : {}),
-  };
-  const budget = budgetFromFlags(values);
+  const common = { variants, seeds, patch, outDir: values.out };
   const jobs = intFlag(values.jobs, '--jobs', 1);
   const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
   if (values.queue !== undefined) {
@@ -125,7 +123,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
+    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
     // The plan is on disk once the first run starts.

@@ -3,7 +3,8 @@ import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
 import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { PROFILES } from '../../llm/latency-profiles';
-import { pricesFromFlags } from '../budget-flags';
+import { priceFlagsPatch } from '../budget-flags';
+import { mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 
@@ -41,13 +42,14 @@ export async function planCommand(argv: string[]): Promise<void> {
     throw new UsageError(`--latency: unknown profile "${values.latency}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
   }
   const loaded = loadScenario(positionals[0]!);
-  const prices = pricesFromFlags(values, loaded);
+
   const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
   variantFlags(variants, '--variants');
   const plan = await planSweep(loaded, {
-    ...(variants ? { variants } : {}), seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
-    ...(values.latency ? { latency: values.latency } : {}), ...(prices ? { prices } : {}),
+    ...(variants ? { variants } : {}), seeds: intFlag(values.seeds, '--seeds', 1) ?? 1,
+    patch: mergePatches(scenarioPatch({ 'stream.tasks': intFlag(values.tasks, '--tasks', 1) }), priceFlagsPatch(loaded, values)),
+    ...(values.latency ? { latency: values.latency } : {}),
     pilotTasks: intFlag(values['pilot-tasks'], '--pilot-tasks', 4),
     onPilot: (v, n) => process.stderr.write(`plan: pilot of ${v} (${n} tasks) done\n`),
   });

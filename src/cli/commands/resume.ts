@@ -13,6 +13,7 @@ import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
+import { fieldsUnder, scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 
@@ -63,7 +64,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       let failedTasks = 0;
       const runs = createSweepProgress(!values.quiet);
       const r = await resumeAblation(dir, {
-        ...(budget ? { budget } : {}),
+        patch: scenarioPatch({ sweepBudget: budget }),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunProgress: (v, s, p) => runs.update(v, s, p),
@@ -86,7 +87,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
         ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
-        ...(budget ? { budget } : {}),
+        patch: fieldsUnder('budget', budget),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
       });
       progress.stop();

@@ -9,12 +9,14 @@ import { EXIT } from '../exit-codes';
 import { withRunSignals } from '../run-signals';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
-import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
-import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
-import { UsageError, inFlightFlag, intFlag } from '../usage';
+import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
+import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
-import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags, withPriceFlags } from '../budget-flags';
+import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags } from '../budget-flags';
+import { fieldsUnder } from '../../engine/scenario/scenario-patch';
+import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 
 /** Help text of `evochamber run`. */
@@ -37,6 +39,7 @@ Options:
   --tau N           version gap the staleness policy tolerates unexamined (default: the scenario's, 8)
   --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
                     places later commits; resumable on any backend) or when-ready (as soon as ready)
+${SET_FLAG_HELP}
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
                     holds a run already is refused (resume it, or pick a new one)
   --force           replace the run in --out
@@ -65,7 +68,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
-      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
@@ -73,26 +76,16 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);
-  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(base, values), values), values);
-  const budget = budgetFromFlags(values);
-  const tasks = intFlag(values.tasks, '--tasks', 1);
+  const patch = await scenarioFlagsPatch(base, values, fieldsUnder('budget', budgetFromFlags(values)));
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
-  const total = tasks ?? loaded.scenario.stream.tasks;
-  const staleness = stalenessFlags(values.staleness, values.tau);
-  const evolveTiming = evolveTimingFlag(values['evolve-timing']);
+  const total = Number(patch['stream.tasks'] ?? base.scenario.stream.tasks);
   const port = watchPort(values.watch);
   const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
   const progress = createProgress('run', total, systemClock, !values.quiet);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
-    const result = await runScenario(loaded, {
-      variant: values.variant,
-      seed: intFlag(values.seed, '--seed', 0),
-      tasks,
-      inFlight: inFlightFlag(values['in-flight']),
-      ...(staleness ? { staleness } : {}),
-      ...(evolveTiming ? { evolveTiming } : {}),
-      ...(budget ? { budget } : {}),
+    const result = await runScenario(base, {
+      patch,
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
@@ -109,22 +102,6 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     progress.stop();
     await watch?.close();
   }
-}
-
-/** `--staleness` and `--tau` as a run option; a UsageError naming the policies for an unknown one. */
-export function stalenessFlags(policy: string | undefined, tau: string | undefined): { policy?: string; tau?: number } | undefined {
-  if (policy !== undefined && !STALENESS_POLICY_NAMES.includes(policy)) {
-    throw new UsageError(`--staleness: unknown policy "${policy}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`);
-  }
-  const t = intFlag(tau, '--tau', 0);
-  if (policy === undefined && t === undefined) return undefined;
-  return { ...(policy !== undefined ? { policy } : {}), ...(t !== undefined ? { tau: t } : {}) };
-}
-
-/** `--evolve-timing` as a run option; a UsageError for anything but lag or when-ready. */
-export function evolveTimingFlag(value: string | undefined): 'lag' | 'when-ready' | undefined {
-  if (value !== undefined && value !== 'lag' && value !== 'when-ready') throw new UsageError(`--evolve-timing: "${value}" is neither lag nor when-ready`);
-  return value;
 }
 
 /** Print a run's summary (or where an interrupted run stopped) and return its exit code. */

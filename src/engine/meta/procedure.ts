@@ -9,7 +9,9 @@ import { ASSEMBLERS } from '../../team/assemblers';
 import { CHOOSER_REGISTRY } from '../../team/choosers';
 import { choosableStructures, type StructureRegistry } from '../../team/structures';
 import type { Preset } from '../scenario/presets';
-import { ScenarioError, withOverrides, type LoadedScenario } from '../scenario/scenario';
+import { ScenarioError, type LoadedScenario } from '../scenario/scenario';
+import { applyScenarioPatch } from '../scenario/scenario-patch';
+import { valueAt } from '../../core/scenario-patch';
 
 /** The procedure now: each knob's value, by the knob's path (a document `procedureSchema` validates). */
 export type Procedure = Readonly<Record<string, unknown>>;
@@ -75,15 +77,7 @@ export function procedureViolations(procedure: Procedure, knobs: readonly Knob[]
   return r.success ? [] : r.error.issues.map((i) => i.message);
 }
 
-/** The value at a dotted path of a plain object (undefined when absent). */
-export function valueAt(obj: unknown, path: string): unknown {
-  let v: unknown = obj;
-  for (const part of path.split('.')) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
-}
+export { valueAt };
 
 /** The procedure now: each knob's value in the scenario (CoDream routing as the preset sets it, an unset list as all its items). */
 export function procedureOf(loaded: LoadedScenario, knobs: readonly Knob[], preset: Preset): Procedure {
@@ -126,23 +120,17 @@ export function applyPatch(loaded: LoadedScenario, patch: unknown, knobs: readon
   const checked = procedureSchema(knobs).partial().safeParse(patch);
   if (!checked.success) return { ok: false, reason: checked.error.issues[0]!.message };
   const changes: KnobChange[] = [];
-  let override: Record<string, unknown> = {};
+  const changed: Record<string, unknown> = {};
   for (const [path, value] of entries) {
     if (JSON.stringify(current[path]) === JSON.stringify(value)) continue;
     changes.push({ path, from: current[path], to: value });
-    override = setAt(override, path, value);
+    changed[path] = value;
   }
   if (changes.length === 0) return { ok: true, loaded, changes };
   try {
-    return { ok: true, loaded: withOverrides(loaded, override as never), changes };
+    // A meta edit is a scenario patch like any other override, validated by the scenario schema as it is applied.
+    return { ok: true, loaded: applyScenarioPatch(loaded, changed), changes };
   } catch (err) {
     return { ok: false, reason: err instanceof ScenarioError ? `${err.field}: ${err.message.split(': ').pop()}` : String((err as Error).message) };
   }
-}
-
-function setAt(obj: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
-  const [head, ...rest] = path.split('.');
-  if (rest.length === 0) return { ...obj, [head!]: value };
-  const inner = (obj[head!] as Record<string, unknown> | undefined) ?? {};
-  return { ...obj, [head!]: setAt(inner, rest.join('.'), value) };
 }

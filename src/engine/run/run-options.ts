@@ -1,10 +1,10 @@
 import type { Clock } from '../../core/clock';
 import type { LanguageModel } from '../../llm/model';
 import type { BudgetStop } from '../loop/budget';
-import type { Budget } from '../scenario/budget-schema';
+import type { ScenarioPatch } from '../scenario/scenario-patch';
 import type { Progress } from '../loop/engine';
 import type { BackendModel, ModelPlugin } from '../scenario/model-plugins';
-import type { InFlight, Scenario } from '../scenario/scenario-schema';
+import type { Scenario } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import type { StructureDescriptor } from '../../team/structures/structure';
 
@@ -56,20 +56,14 @@ export interface RunBackendSource {
  */
 export type AfterRun = (runDir: string, clock: Clock) => Promise<string | undefined>;
 
-/** Per-run overrides, as the CLI flags and scripts give them. */
+/** How a run is made from a scenario, as the CLI and scripts give it. */
 export interface RunOptions extends StopOptions, ExtensionOptions {
-  readonly variant?: string;
-  readonly seed?: number;
-  /** Number of tasks in the stream. */
-  readonly tasks?: number;
-  /** Tasks in flight, or `"auto"` (the adaptive controller); overrides `engine.inFlight`. */
-  readonly inFlight?: InFlight;
-  /** Staleness policy and τ (`engine.staleness`); either may be given alone. */
-  readonly staleness?: { readonly policy?: string; readonly tau?: number };
-  /** When evolve outcomes are applied (`engine.evolveTiming`): `lag` or `when-ready`. */
-  readonly evolveTiming?: 'lag' | 'when-ready';
-  /** The run's budget, replacing the scenario's (`budget`). */
-  readonly budget?: Budget;
+  /**
+   * What this run changes in the scenario, keyed by path (`{ seed: 2, "stream.tasks": 60,
+   * "engine.inFlight": 4 }`): applied once, validated by the scenario schema, and written to
+   * run.json as the run's `patch` (its reproduce command).
+   */
+  readonly patch?: ScenarioPatch;
   /** The run directory itself (default `runs/<scenario>-<variant>-s<seed>-<id>`). It must not hold a run already. */
   readonly outDir?: string;
   /** Replace a run already in `outDir` (default: refuse, suggesting `resume`). */
@@ -96,8 +90,11 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
 export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (must answer as the original did). */
   readonly model?: LanguageModel;
-  /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
-  readonly budget?: Budget;
+  /**
+   * A new budget for the rest of the run, as a patch of `budget.*` paths (a run stopped by its
+   * budget goes on with a larger one): merged into the run's patch and config in run.json. Any other path is refused.
+   */
+  readonly patch?: ScenarioPatch;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;

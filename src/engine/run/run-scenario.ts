@@ -12,8 +12,8 @@ import type { Grader } from '../../tasks/task';
 import { systemClock, type Clock } from '../../core/clock';
 import type { Progress } from '../loop/engine';
 import { getPreset } from '../scenario/presets';
-import { parseScenario, ScenarioError, withOverrides, type LoadedScenario } from '../scenario/scenario';
-import type { InFlight } from '../scenario/scenario-schema';
+import { parseScenario, ScenarioError, type LoadedScenario } from '../scenario/scenario';
+import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, RUN_SETTINGS } from '../scenario/scenario-patch';
 import type { RunSummary } from '../loop/summary';
 import { structureRegistry } from '../../team/structures';
 import type { StructureDescriptor } from '../../team/structures/structure';
@@ -21,7 +21,6 @@ import type { ModelPlugin, VirtualLatency } from '../scenario/model-plugins';
 import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
-import type { Budget } from '../scenario/budget-schema';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -36,23 +35,6 @@ export class RunDirExistsError extends Error {
   }
 }
 
-/** Apply the per-run overrides to a scenario (re-validated). */
-export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): LoadedScenario {
-  return withOverrides(loaded, {
-    ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
-    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(opts.tasks !== undefined ? { stream: { tasks: opts.tasks } } : {}),
-    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
-    ...(opts.inFlight !== undefined || opts.staleness !== undefined || opts.evolveTiming !== undefined ? {
-      engine: {
-        ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
-        ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}),
-        ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
-      },
-    } : {}),
-  });
-}
-
 /**
  * Run a scenario end to end: build niches and the model, spawn the seed agents under the
  * supervisor, run the stream, write `run.json`, `events.jsonl` and `journal.jsonl`, and return
@@ -60,7 +42,8 @@ export function applyRunOptions(loaded: LoadedScenario, opts: RunOptions): Loade
  * and timing). Refuses an `outDir` that already holds a run unless `force`.
  */
 export async function runScenario(base: LoadedScenario, opts: RunOptions = {}): Promise<RunResult> {
-  const loaded = applyRunOptions(base, opts);
+  refuseScenarioOptions(opts, 'runScenario', RUN_SETTINGS);
+  const loaded = applyScenarioPatch(base, opts.patch);
   const { scenario } = loaded;
   const runDir = path.resolve(opts.outDir ?? path.join('runs', `${scenario.name}-${scenario.variant}-s${scenario.seed}-${runSuffix()}`));
   return executeRun(loaded, runDir, opts, null);
@@ -75,6 +58,7 @@ export async function runScenario(base: LoadedScenario, opts: RunOptions = {}): 
  * goes on appending. Under the simulated model the final summary equals an uninterrupted run's.
  */
 export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<RunResult> {
+  refuseScenarioOptions(opts, 'resumeRun', RUN_SETTINGS);
   const dir = path.resolve(runDir);
   if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`${runDir}: no run to resume (no run.json)`);
   const store = await RunStore.open(dir);
@@ -82,10 +66,13 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   if (state === 'finished') throw new Error(`${runDir}: the run already finished; nothing to resume`);
   if (lock && lockLiveness(lock) !== 'dead' && state === 'running') throw new RunLockedError(runDir, lock, lockLiveness(lock));
   let loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
-  if (opts.budget) {
-    // The new budget replaces the old one for good: a later resume keeps it.
-    loaded = withOverrides(loaded, { budget: opts.budget });
-    await store.update({ config: loaded.scenario as unknown as Record<string, unknown> });
+  if (opts.patch && Object.keys(opts.patch).length > 0) {
+    // Only the budget may change on the way: anything else would diverge from the journal.
+    const refused = pathsOutside(opts.patch, ['budget']);
+    if (refused.length) throw new Error(`${runDir}: a resume may change only the budget, not ${refused.join(', ')}`);
+    // The new budget replaces the old one for good: a later resume (and the reproduce command) keeps it.
+    loaded = applyScenarioPatch(loaded, opts.patch);
+    await store.update({ config: loaded.scenario as unknown as Record<string, unknown>, patch: mergePatches(store.data.patch, opts.patch) });
   }
   return executeRun(loaded, dir, opts, store);
 }
@@ -152,7 +139,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       await backend.probe();
       if (!resumed) prepareRunDir(runDir, opts.force ?? false);
       const store = resumed ?? await RunStore.create(runDir, {
-        id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,
+        id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, patch: opts.patch ?? {}, scenarioDir: loaded.dir,
       });
       opts.onRunDir?.(runDir);
       const lock = RunLock.acquire(runDir, clock.isoNow());

@@ -1,33 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
-import type { Budget } from '../scenario/budget-schema';
+import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/scenario-patch';
+import { ABLATION_PLAN_FILE, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
-import type { InFlight } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
 
-/** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
-export const ABLATION_PLAN_FILE = 'ablation-plan.json';
-
-/** What `ablation-plan.json` holds: enough to rebuild the plan and its run options on resume. */
-interface AblationPlanFile {
-  readonly schemaVersion: 1;
-  readonly config: unknown;
-  readonly scenarioDir: string;
-  readonly variants: string[];
-  readonly seeds: number;
-  readonly tasks?: number;
-  readonly inFlight?: InFlight;
-  readonly staleness?: AblationOptions['staleness'];
-  readonly evolveTiming?: AblationOptions['evolveTiming'];
-  readonly parallel?: number | 'auto';
-  readonly jobs?: number;
-  readonly budget?: Budget;
-}
+export { ABLATION_PLAN_FILE };
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -241,20 +224,17 @@ export async function runAblation(loaded: LoadedScenario, opts: AblationOptions 
  * throwing; `resumeAblation` continues it. The plan is written first, so a killed one resumes too.
  */
 export async function runAblationResumable(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<{ result: AblationResult | null; outDir: string }> {
-  const plan = planAblation(loaded, opts);
+  refuseScenarioOptions(opts, 'runAblation', SWEEP_SETTINGS);
+  const plan = planAblation(applyScenarioPatch(loaded, opts.patch), opts);
   const { outDir } = plan;
   if (existsSync(path.join(outDir, ABLATION_PLAN_FILE))) {
     throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", or pick a new --out`);
   }
   mkdirSync(outDir, { recursive: true });
-  const file: AblationPlanFile = {
-    schemaVersion: 1, config: loaded.scenario, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
-    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
-    ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
-    ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
-    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
-  };
-  writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}\n`);
+  writeAblationPlan(outDir, {
+    schemaVersion: 2, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
+    patch: opts.patch ?? {}, ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
+  });
   return { result: await executeAblation(loaded, plan, opts, false), outDir };
 }
 
@@ -262,21 +242,23 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
  * Continue an interrupted ablation from its directory: finished runs are read back, interrupted
  * or crashed ones resumed, missing ones run; then ablation.json is written. Null when stopped again.
  */
-export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> = {}): Promise<AblationResult | null> {
+export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'outDir'> = {}): Promise<AblationResult | null> {
+  refuseScenarioOptions(opts, 'resumeAblation', SWEEP_SETTINGS);
   const outDir = path.resolve(dir);
-  const file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
-  if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
-  const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
-  const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
+  const at = path.join(outDir, ABLATION_PLAN_FILE);
+  let file = readAblationPlan(outDir);
+  // Only the sweep's budget may change on the way (the runs already ran under the rest).
+  const refused = pathsOutside(opts.patch ?? {}, ['sweepBudget']);
+  if (refused.length) throw new Error(`${dir}: resuming an ablation may change only the sweep's budget, not ${refused.join(', ')}`);
   // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
-  if (opts.budget !== undefined) writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify({ ...file, budget: opts.budget }, null, 2)}\n`);
-  const saved = {
-    ...(file.tasks !== undefined ? { tasks: file.tasks } : {}), ...(file.inFlight !== undefined ? { inFlight: file.inFlight } : {}),
-    ...(file.staleness !== undefined ? { staleness: file.staleness } : {}), ...(file.evolveTiming !== undefined ? { evolveTiming: file.evolveTiming } : {}),
-    ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
-    ...(file.budget !== undefined ? { budget: file.budget } : {}),
-  };
-  return executeAblation(loaded, plan, { ...saved, ...opts }, true);
+  if (opts.patch && Object.keys(opts.patch).length > 0) {
+    file = { ...file, patch: mergePatches(file.patch, opts.patch) };
+    writeAblationPlan(outDir, file);
+  }
+  const loaded = parseScenario(file.config, at, file.scenarioDir);
+  const plan = planAblation(applyScenarioPatch(loaded, file.patch), { variants: file.variants, seeds: file.seeds, outDir });
+  const saved = { ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}) };
+  return executeAblation(loaded, plan, { ...saved, ...opts, patch: file.patch }, true);
 }
 
 async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {

@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { QWEN3_8B_H100_VLLM, getProfile } from '../../llm/latency-profiles';
-import { costOf, type ModelPrice, type Prices } from '../../llm/pricing';
+import { costOf, type ModelPrice } from '../../llm/pricing';
 import { maxTokensPerSecond } from '../../llm/server-capacity';
 import { nicheSequence } from '../../tasks/stream';
 import { getPreset } from '../scenario/presets';
 import type { ModelPlugin } from '../scenario/model-plugins';
 import { runScenario } from '../run/run-scenario';
-import { withOverrides, type LoadedScenario } from '../scenario/scenario';
+import type { LoadedScenario } from '../scenario/scenario';
+import { applyScenarioPatch, refuseScenarioOptions, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
 
 /** What `planSweep` is asked to predict. */
 export interface PlanOptions {
@@ -16,12 +17,10 @@ export interface PlanOptions {
   readonly variants?: readonly string[];
   /** Seeds, counted up from the scenario's seed (default 1). */
   readonly seeds?: number;
-  /** Tasks per run (default: the scenario's). */
-  readonly tasks?: number;
+  /** What the planned runs change in the scenario, keyed by path (`stream.tasks`, `prices`, …). */
+  readonly patch?: ScenarioPatch;
   /** The latency profile the pilot runs behind (default qwen3-8b-h100-vllm). */
   readonly latency?: string;
-  /** US dollars per million tokens by model: the scenario's model(s) are priced with them. */
-  readonly prices?: Prices;
   /** Tasks of each variant's pilot (default: 10 % of the stream, at least 24, at most 120). */
   readonly pilotTasks?: number;
   readonly plugins?: readonly ModelPlugin[];
@@ -89,14 +88,16 @@ type Tokens = Record<string, { calls: number; promptTokens: number; completionTo
  * niche mix. Virtual time scales with completion tokens at the pilot's pace. The bench
  * (`npm run bench -- sweep`) prints the prediction's error against full runs.
  */
-export async function planSweep(loaded: LoadedScenario, opts: PlanOptions = {}): Promise<SweepPlan> {
+export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): Promise<SweepPlan> {
+  refuseScenarioOptions(opts, 'planSweep', SWEEP_SETTINGS);
+  const loaded = applyScenarioPatch(given, opts.patch);
   const variants = [...(opts.variants ?? [loaded.scenario.variant])];
   for (const v of variants) getPreset(v);
   const seeds = Array.from({ length: opts.seeds ?? 1 }, (_, i) => loaded.scenario.seed + i);
-  const tasks = opts.tasks ?? loaded.scenario.stream.tasks;
+  const tasks = loaded.scenario.stream.tasks;
   const profile = getProfile(opts.latency ?? QWEN3_8B_H100_VLLM.name);
   const pilotTasks = opts.pilotTasks ?? Math.min(120, Math.max(24, Math.round(tasks / 10)));
-  const price = priceOf(loaded, opts.prices);
+  const price = priceOf(loaded);
   const runs: PlannedRun[] = [];
   let shape = { prompt: 0, completion: 0, requests: 0 };
   for (const variant of variants) {
@@ -139,8 +140,8 @@ export async function planSweep(loaded: LoadedScenario, opts: PlanOptions = {}):
 }
 
 /** The price the scenario's calls are charged at: its model's (the first endpoint's for several), else none. */
-function priceOf(loaded: LoadedScenario, prices: Prices | undefined): ModelPrice | undefined {
-  const all = { ...loaded.scenario.prices, ...prices };
+function priceOf(loaded: LoadedScenario): ModelPrice | undefined {
+  const all = loaded.scenario.prices ?? {};
   const m = loaded.scenario.model;
   const name = m.backend === 'openai' ? m.endpoints[0]!.model : m.backend;
   return all[name];
@@ -154,13 +155,10 @@ function meanOver(byNiche: Map<string, NicheCost>): NicheCost {
 
 /** One variant's pilot: a short interleaved run in virtual time, measured from its events. */
 async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
-  const scenario = withOverrides(loaded, {
-    stream: { order: 'interleaved', tasks },
-    model: { backend: 'sim', latency: profile },
-  } as never);
+  const patch = { 'stream.order': 'interleaved', 'stream.tasks': tasks, 'model.backend': 'sim', 'model.latency': profile, variant };
   const dir = mkdtempSync(path.join(tmpdir(), 'evo-plan-'));
   try {
-    const { summary } = await runScenario(scenario, { variant, outDir: path.join(dir, 'run'), journal: false, ...(plugins ? { plugins } : {}) });
+    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: false, ...(plugins ? { plugins } : {}) });
     const events = readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const nicheOf = new Map<string, string>();
     const byNiche = new Map<string, NicheCost>();

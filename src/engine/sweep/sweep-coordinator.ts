@@ -4,9 +4,8 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from './ablate';
 import { systemClock, type Clock } from '../../core/clock';
-import { applyRunOptions } from '../run/run-scenario';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
-import type { InFlight } from '../scenario/scenario-schema';
+import { applyScenarioPatch, mergePatches, refuseScenarioOptions, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
 import type { RunSummary } from '../loop/summary';
 import { newSweepId, SWEEP_PREFIX, SWEEP_QUEUE, sweepJobId, sweepRecordKey } from './queue-names';
 import { closeRedis, openRedis, probeRedis } from './redis-connection';
@@ -46,8 +45,8 @@ export interface SweepStatus {
 export interface QueuedAblationOptions extends SweepWatch {
   readonly variants?: readonly string[];
   readonly seeds?: number;
-  readonly tasks?: number;
-  readonly inFlight?: InFlight;
+  /** What every run changes in the scenario, keyed by path; each run adds its variant and seed. */
+  readonly patch?: ScenarioPatch;
   /** Where ablation.json goes on this machine (default runs/ablate-<scenario>-<sweep id>). */
   readonly outDir?: string;
   /** Attempts per job before it is reported failed (default 3). */
@@ -101,15 +100,17 @@ async function closeSession(s: Session): Promise<void> {
  * Rejects with `RedisUnreachableError` (one line, no password) when Redis cannot be reached.
  */
 export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAblationOptions): Promise<AblationResult> {
-  if (loaded.scenario.sweepBudget) {
+  refuseScenarioOptions(opts, 'runQueuedAblation', SWEEP_SETTINGS);
+  if (applyScenarioPatch(loaded, opts.patch).scenario.sweepBudget) {
     throw new Error(`${loaded.file}: sweepBudget: a sweep's budget applies to a local ablate, not to one queued on Redis (each run's own "budget" does)`);
   }
   const id = newSweepId();
-  const plan = planAblation(loaded, { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });
+  const plan = planAblation(applyScenarioPatch(loaded, opts.patch), { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });
+  const patch = opts.patch ?? {};
   // Validate what travels, as the worker will see it, before anything is enqueued.
   const scenario: unknown = JSON.parse(JSON.stringify(loaded.scenario));
   const sent = parseScenario(scenario, loaded.file, loaded.dir);
-  for (const variant of plan.variants) applyRunOptions(sent, { variant, seed: plan.seedList[0], tasks: opts.tasks, inFlight: opts.inFlight });
+  for (const variant of plan.variants) applyScenarioPatch(sent, mergePatches(patch, { variant, seed: plan.seedList[0] }));
   await opts.onValidated?.(id);
 
   const session = await openSession(opts.target);
@@ -122,7 +123,7 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
     const attempts = opts.attempts ?? 3;
     await session.queue.addBulk(plan.variants.flatMap((variant) => plan.seedList.map((seed) => {
       const data: SweepJob = {
-        schemaVersion: SWEEP_SCHEMA_VERSION, sweepId: id, variant, seed, tasks: opts.tasks, inFlight: opts.inFlight,
+        schemaVersion: SWEEP_SCHEMA_VERSION, sweepId: id, variant, seed, patch,
         scenario, scenarioFile: loaded.file, scenarioDir: loaded.dir,
       };
       return {

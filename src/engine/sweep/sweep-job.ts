@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** Version of the job data and sweep record; a worker refuses jobs of another version. */
-export const SWEEP_SCHEMA_VERSION = 1;
+/** Version of the job data and sweep record; a worker refuses jobs of another version (2: a job's overrides are one `patch`). */
+export const SWEEP_SCHEMA_VERSION = 2;
 
 /**
  * One job: one (variant, seed) run of a sweep. The scenario travels inside the job (workers need
@@ -12,8 +12,8 @@ export const sweepJobSchema = z.strictObject({
   sweepId: z.string().regex(/^[0-9a-z]+$/),
   variant: z.string().min(1),
   seed: z.number().int(),
-  tasks: z.number().int().positive().optional(),
-  inFlight: z.union([z.number().int().positive(), z.literal('auto')]).optional(),
+  /** What the run changes in the scenario beside its variant and seed, keyed by path (a ScenarioPatch; the scenario schema checks it on the worker). */
+  patch: z.record(z.string(), z.unknown()),
   /** The scenario object as loaded (validated by `parseScenario` on both sides). */
   scenario: z.unknown(),
   /** The scenario file on the machine that enqueued it: error messages only. */

@@ -2,14 +2,13 @@ import path from 'node:path';
 import type { LanguageModel } from '../../llm/model';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
 import { BudgetMeter, type BudgetStop } from '../loop/budget';
-import type { Budget } from '../scenario/budget-schema';
 import { continueRun } from '../run/continue-run';
 import type { Progress } from '../loop/engine';
 import { modelPlugins, type ModelPlugin, type VirtualStats } from '../scenario/model-plugins';
 import { RunProcesses } from '../run/run-processes';
-import { runScenario, type RunOptions, type RunResult, type StopOptions } from '../run/run-scenario';
-import { withOverrides, type LoadedScenario } from '../scenario/scenario';
-import type { InFlight } from '../scenario/scenario-schema';
+import { runScenario, type RunResult, type StopOptions } from '../run/run-scenario';
+import type { LoadedScenario } from '../scenario/scenario';
+import { applyScenarioPatch, mergePatches, type ScenarioPatch } from '../scenario/scenario-patch';
 import { createSharedBackend, type SharedBackend } from './shared-backend';
 import type { RunSummary } from '../loop/summary';
 import { RunWindow, type RunWindowChange } from './sweep-window';
@@ -23,10 +22,11 @@ export interface SweepJob {
 
 /** How a sweep's runs are run on this machine. */
 export interface LocalSweepOptions extends StopOptions {
-  readonly tasks?: number;
-  readonly inFlight?: InFlight;
-  readonly staleness?: RunOptions['staleness'];
-  readonly evolveTiming?: RunOptions['evolveTiming'];
+  /**
+   * What every run changes in the scenario (`stream.tasks`, `engine.inFlight`, the model, …), keyed
+   * by path; each run adds its variant and seed. It may set the sweep's own budget (`sweepBudget`).
+   */
+  readonly patch?: ScenarioPatch;
   /**
    * Runs at once in this process, over one shared backend (one pool with one cap per endpoint, or
    * one virtual server), or `auto`: found from the server's measured throughput (sweep-window.ts).
@@ -39,8 +39,6 @@ export interface LocalSweepOptions extends StopOptions {
   readonly jobs?: number;
   /** The script a worker process runs (the CLI's run-child); set by the composition, never by a scenario. */
   readonly childEntry?: string;
-  /** The sweep's budget (default: the scenario's `sweepBudget`): a run that has not started does not start once it would be passed. */
-  readonly budget?: Budget;
   readonly model?: () => LanguageModel;
   readonly plugins?: readonly ModelPlugin[];
   readonly onRunStart?: (variant: string, seed: number) => void;
@@ -92,12 +90,14 @@ export function runKey(variant: string, seed: number): string {
  */
 export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly SweepJob[], opts: LocalSweepOptions, resume: boolean): Promise<LocalSweepResult> {
   const plugins = modelPlugins(opts.plugins);
-  const shared = opts.model ? null : createSharedBackend(loaded.scenario, plugins);
+  // The sweep as its runs see it: the backend they share and the sweep's budget are read from it.
+  const swept = applyScenarioPatch(loaded, opts.patch);
+  const shared = opts.model ? null : createSharedBackend(swept.scenario, plugins);
   const kind = shared?.kind ?? 'none';
   const processes = kind === 'none' && !opts.model && (opts.jobs ?? 1) > 1 && opts.childEntry !== undefined;
   const speculativeOff = kind === 'virtual' || (kind === 'pool' && opts.parallel !== 1 && opts.parallel !== undefined);
-  const base = speculativeOff && loaded.scenario.structures.speculative ? withOverrides(loaded, { structures: { speculative: false } }) : loaded;
-  if (speculativeOff && loaded.scenario.structures.speculative) {
+  const specOff = speculativeOff && swept.scenario.structures.speculative;
+  if (specOff) {
     opts.onNote?.('speculative completion is off in this sweep: its runs share one server, so a run\'s cancellations would depend on the others\' timing (compare a run alone with structures.speculative false)');
   }
   const pool = processes ? new RunProcesses(opts.childEntry!, Math.min(opts.jobs!, jobs.length)) : null;
@@ -107,7 +107,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     ? `${jobs.length} runs over ${limit()} worker processes`
     : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
   const changes: RunWindowChange[] = [];
-  const sweepBudget = opts.budget ?? loaded.scenario.sweepBudget;
+  const sweepBudget = swept.scenario.sweepBudget;
   const meter = sweepBudget ? new BudgetMeter(sweepBudget) : null;
   const results = new Map<string, RunSummary>();
   const notRun: SweepJob[] = [];
@@ -126,17 +126,13 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
 
   const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
   const runOne = (job: SweepJob): Promise<RunResult> => {
-    const common = {
-      variant: job.variant, seed: job.seed, outDir: job.outDir,
-      ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
-      ...(opts.staleness ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming ? { evolveTiming: opts.evolveTiming } : {}),
-      ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
-    };
+    const patch = mergePatches(opts.patch, { variant: job.variant, seed: job.seed }, specOff ? { 'structures.speculative': false } : {});
+    const common = { patch, outDir: job.outDir, ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
     const progress = (p: Progress) => {
       opts.onRunProgress?.(job.variant, job.seed, p);
       observeWindow();
     };
-    if (pool) return pool.run({ config: base.scenario, file: base.file, dir: base.dir, opts: common, resume }, progress);
+    if (pool) return pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts: common, resume }, progress);
     // No per-run HTML reports (no afterRun): `evochamber report <ablation dir>` draws the variants side by side.
     const runOpts = {
       ...common, ...stopOpts, onProgress: progress, onAbandonable: (a: () => void) => { abandons.add(a); },
@@ -144,7 +140,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
       ...(shared && kind !== 'none' ? { shared: { backend: shared, key: runKey(job.variant, job.seed) } } : {}),
     };
     // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.
-    return resume ? continueRun(base, runOpts) : runScenario(base, runOpts);
+    return resume ? continueRun(loaded, runOpts) : runScenario(loaded, runOpts);
   };
   const observeWindow = () => {
     if (!window || !shared) return;
@@ -201,7 +197,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   return {
     results, notRun, interrupted: interrupted || ownBudgetStops > 0 || (opts.stop?.aborted === true && results.size + notRun.length < jobs.length),
     mode: processes ? 'processes' : 'in-process', shared: kind, speculativeOff,
-    ...(stats ? { server: { ...stats, profile: loaded.scenario.model.backend === 'sim' ? (loaded.scenario.model.latency ?? 'auto') : '' } } : {}),
+    ...(stats ? { server: { ...stats, profile: swept.scenario.model.backend === 'sim' ? (swept.scenario.model.latency ?? 'auto') : '' } } : {}),
     ...(endpoints ? { endpoints } : {}),
     ...(window ? { window: { changes, final: window.limit } } : {}),
     ...(budgetStop ? { budgetStop } : {}),

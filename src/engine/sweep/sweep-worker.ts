@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { runScenario, type RunOptions, type RunResult } from '../run/run-scenario';
-import { parseScenario, withOverrides, type LoadedScenario } from '../scenario/scenario';
+import { parseScenario, type LoadedScenario } from '../scenario/scenario';
+import { applyScenarioPatch, mergePatches } from '../scenario/scenario-patch';
 import { createSharedBackend, type SharedBackend } from './shared-backend';
 import { SWEEP_PREFIX, SWEEP_QUEUE, sweepRunDirName } from './queue-names';
 import { closeRedis, openRedis, probeRedis } from './redis-connection';
@@ -87,12 +88,14 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
     // Validated again here: the job may come from another version, or name a dataset this machine lacks
     // (retried: another worker may have it).
     const asQueued = parseScenario(d.scenario, `${d.scenarioFile} (job ${job.id})`, d.scenarioDir);
-    const shared = sharedFor(asQueued);
-    const loaded = shared && concurrency > 1 && asQueued.scenario.structures.speculative ? withOverrides(asQueued, { structures: { speculative: false } }) : asQueued;
-    const runDir = path.join(runsRoot, sweepRunDirName(loaded.scenario.name, d.sweepId, d.variant, d.seed));
+    // The run as it will be made: its backend (shared with this worker's other runs) is read from it.
+    const asRun = applyScenarioPatch(asQueued, d.patch);
+    const shared = sharedFor(asRun);
+    const specOff = shared && concurrency > 1 && asRun.scenario.structures.speculative;
+    const runDir = path.join(runsRoot, sweepRunDirName(asQueued.scenario.name, d.sweepId, d.variant, d.seed));
     let last = 0;
     const runOpts: RunOptions = {
-      variant: d.variant, seed: d.seed, tasks: d.tasks, inFlight: d.inFlight, outDir: runDir,
+      patch: mergePatches(d.patch, { variant: d.variant, seed: d.seed }, specOff ? { 'structures.speculative': false } : {}), outDir: runDir,
       ...(shared ? { shared: { backend: shared, key: `${d.variant}/${d.seed}` } } : {}),
       onProgress: (p) => {
         const pct = Math.floor((100 * p.done) / Math.max(1, p.total));
@@ -105,7 +108,7 @@ export async function startSweepWorker(opts: SweepWorkerOptions): Promise<SweepW
     const resumed = existsSync(runDir) && opts.resume !== undefined;
     log(`job ${job.id} active: ${d.variant} seed ${d.seed} (attempt ${job.attemptsStarted}${existsSync(runDir) ? (resumed ? ', resuming' : ', restarting') : ''}) → ${runDir}`);
     if (!resumed) rmSync(runDir, { recursive: true, force: true });
-    const { summary } = resumed ? await opts.resume!(loaded, runDir, runOpts) : await runScenario(loaded, runOpts);
+    const { summary } = resumed ? await opts.resume!(asQueued, runDir, runOpts) : await runScenario(asQueued, runOpts);
     log(`job ${job.id} done: accuracy ${summary.accuracy.toFixed(3)}`);
     return { summary: summary as unknown as SweepJobResult['summary'], host, runDir, worker: id, resumed };
   };

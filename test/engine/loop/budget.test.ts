@@ -14,10 +14,10 @@ describe('a run budget', () => {
   {
     const inFlight = 1;
     it('stops the run as Ctrl-C does, and a resume with a larger one ends with the unbudgeted summary', async () => {
-      const { summary: full } = await runScenario(base, { inFlight, outDir: dir(), report: false });
+      const { summary: full } = await runScenario(base, { patch: { 'engine.inFlight': inFlight }, outDir: dir(), report: false });
       const budget = Math.round((full.tokens.total.promptTokens + full.tokens.total.completionTokens) / 3);
       const d = dir();
-      const stopped = await runScenario(base, { inFlight, outDir: d, report: false, budget: { tokens: budget } });
+      const stopped = await runScenario(base, { patch: { 'engine.inFlight': inFlight, budget: { tokens: budget } }, outDir: d, report: false });
       expect(stopped.interrupted).toBe(true);
       expect(stopped.budget).toMatchObject({ limit: 'tokens', budget });
       expect(stopped.summary.tasks).toBeGreaterThan(0);
@@ -30,7 +30,7 @@ describe('a run budget', () => {
       const last = events(d).at(-1)!;
       expect(last).toMatchObject({ type: 'run.budget', limit: 'tokens', budget, committed: stopped.summary.tasks });
 
-      const resumed = await resumeRun(d, { budget: { tokens: budget * 100 }, report: false });
+      const resumed = await resumeRun(d, { patch: { budget: { tokens: budget * 100 } }, report: false });
       expect(resumed.interrupted).toBeUndefined();
       expect(stable(resumed.summary)).toEqual(stable(full));
       expect(JSON.parse(readFileSync(path.join(d, 'run.json'), 'utf8')).config.budget).toEqual({ tokens: budget * 100 });
@@ -42,9 +42,9 @@ describe('a run budget', () => {
     // unbudgeted run: a different schedule, but the same one every time.
     const once = async () => {
       const d = dir();
-      const stopped = await runScenario(base, { inFlight: 4, outDir: d, report: false, budget: { completionTokens: 60_000 } });
+      const stopped = await runScenario(base, { patch: { 'engine.inFlight': 4, budget: { completionTokens: 60_000 } }, outDir: d, report: false });
       expect(stopped.budget?.limit).toBe('completionTokens');
-      const resumed = await resumeRun(d, { budget: { completionTokens: 10_000_000 }, report: false });
+      const resumed = await resumeRun(d, { patch: { budget: { completionTokens: 10_000_000 } }, report: false });
       expect(resumed.summary.tasks).toBe(40);
       return [stopped.summary.tasks, stable(resumed.summary)] as const;
     };
@@ -60,7 +60,7 @@ describe('a run budget', () => {
     // Whole nano-dollars per call: within a nano-dollar per call of the exact figure.
     expect(Math.abs(t.costNanoUsd! - (t.promptTokens * 0.5 + t.completionTokens * 2) * 1000)).toBeLessThanOrEqual(t.calls);
     const usd = t.costNanoUsd! / 1e9 / 2;
-    const stopped = await runScenario(priced, { outDir: dir(), report: false, budget: { usd } });
+    const stopped = await runScenario(priced, { patch: { budget: { usd } }, outDir: dir(), report: false });
     expect(stopped.budget?.limit).toBe('usd');
     expect(stopped.summary.tasks).toBeLessThan(40);
   });

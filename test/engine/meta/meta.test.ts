@@ -102,8 +102,8 @@ describe('meta-editing between segments', () => {
   it('edits the procedure at each segment\'s end, within bounds, the same way every time, stamping every event', async () => {
     const d = dir();
     const seen = new RecordingSim(base.scenario.seed);
-    const a = await runScenario(base, { variant: 'meta', outDir: d, report: false, model: seen });
-    const b = await runScenario(base, { variant: 'meta', outDir: dir(), report: false, model: new RecordingSim(base.scenario.seed) });
+    const a = await runScenario(base, { patch: { variant: 'meta' }, outDir: d, report: false, model: seen });
+    const b = await runScenario(base, { patch: { variant: 'meta' }, outDir: dir(), report: false, model: new RecordingSim(base.scenario.seed) });
     expect(stable(a.summary)).toEqual(stable(b.summary));
     expect(a.summary.meta).toMatchObject({ segments: 3, outOfBounds: 0 });
     expect(a.summary.meta!.changes).toBeGreaterThan(0);
@@ -139,7 +139,7 @@ describe('meta-editing between segments', () => {
     const knobTable = section.tables.find((t) => t.headers[0] === 'knob')!;
     expect(knobTable.rows.map((r) => r[0])).toEqual([...new Set(changed)].sort());
     // The control runs the same segments and never edits.
-    const control = await runScenario(base, { variant: 'no-meta', outDir: dir(), report: false });
+    const control = await runScenario(base, { patch: { variant: 'no-meta' }, outDir: dir(), report: false });
     expect(control.summary.meta).toEqual({ segments: 3, accepted: 0, rejected: 0, reverts: 0, version: 0, changes: 0, outOfBounds: 0 });
     expectQuiescentBoundaries(events(control.summary.runDir));
   });
@@ -167,7 +167,7 @@ describe('meta-editing between segments', () => {
     const s = withOverrides(base, { stream: { tasks: 200 }, meta: { every: 20, minTasks: 20 } } as never);
     const d = dir();
     const model = new HostileEditor(hostile, s.scenario.seed);
-    const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false, model });
+    const { summary } = await runScenario(s, { patch: { variant: 'meta' }, outDir: d, report: false, model });
     expect(summary.tasks).toBe(200);
     const edits = events(d).filter((e) => e.type === 'meta.edit');
     expect(edits).toHaveLength(hostile.length);
@@ -195,7 +195,7 @@ describe('meta-editing between segments', () => {
     ];
     const s = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 130 }, meta: { every: 20, minTasks: 20 } } as never);
     const d = dir();
-    const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false, model: new HostileEditor(replies, s.scenario.seed) });
+    const { summary } = await runScenario(s, { patch: { variant: 'meta' }, outDir: d, report: false, model: new HostileEditor(replies, s.scenario.seed) });
     expect(summary.tasks).toBe(130);
     const ev = events(d);
     const reports = ev.filter((e) => e.type === 'meta.report');
@@ -213,11 +213,11 @@ describe('meta-editing between segments', () => {
   });
 
   it('resumes a run cut mid-segment after an edit by re-executing its edits, ending where an uninterrupted run ends', async () => {
-    const full = await runScenario(base, { variant: 'meta', outDir: dir(), report: false });
+    const full = await runScenario(base, { patch: { variant: 'meta' }, outDir: dir(), report: false });
     const d = dir();
     const stop = new AbortController();
     // Stopped with no grace: the tasks in flight are cut, as by a kill, ten tasks past the third edit.
-    const first = await runScenario(base, { variant: 'meta', outDir: d, report: false, graceMs: 0, stop: stop.signal, onProgress: (p) => { if (p.done === 100) stop.abort(); } });
+    const first = await runScenario(base, { patch: { variant: 'meta' }, outDir: d, report: false, graceMs: 0, stop: stop.signal, onProgress: (p) => { if (p.done === 100) stop.abort(); } });
     expect(first.interrupted).toBe(true);
     const before = events(d);
     expect(before.some((e) => e.type === 'meta.edit' && e.accepted === true && (e.changes as unknown[]).length > 0)).toBe(true);
@@ -238,7 +238,7 @@ describe('meta-editing between segments', () => {
         stream: { tasks: 50, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] }, meta: { every: 20, minTasks: 20 },
       } as never);
       const d = dir();
-      const { summary } = await runScenario(s, { variant: 'meta', outDir: d, report: false });
+      const { summary } = await runScenario(s, { patch: { variant: 'meta' }, outDir: d, report: false });
       expect(summary.meta?.segments).toBe(2);
       expect(summary.tokens.meta?.calls).toBe(2);
       expect(summary.endpoints?.['meta-editor']?.requests).toBe(2);

@@ -77,7 +77,7 @@ async function runAndKill(runDir: string, inFlight: number, target: number, extr
 describe.concurrent('a run killed with SIGKILL at random points and resumed', () => {
   for (const inFlight of [1, 8]) {
     it(`ends with the uninterrupted run's summary, byte for byte (in flight ${inFlight}, ${KILLS_PER_SETTING} kills)`, async () => {
-      const reference = await runScenario(loadScenario(scenarioFile), { inFlight, report: false, outDir: path.join(dir, `ref-${inFlight}`) });
+      const reference = await runScenario(loadScenario(scenarioFile), { patch: { 'engine.inFlight': inFlight }, report: false, outDir: path.join(dir, `ref-${inFlight}`) });
       const rng = createRng(`kill-test/${inFlight}`);
       let kills = 0;
       let chain = 0;

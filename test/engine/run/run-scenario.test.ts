@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, RunStore, type RunSummary } from '../../../src/index';
+import { loadScenario, resumeRun, runAblation, runScenario, RunStore, type RunSummary } from '../../../src/index';
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-run-'));
@@ -11,7 +11,7 @@ const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timi
 describe('runScenario on the simulated model', () => {
   it('runs the stream end to end and writes run.json and an append-only event log', async () => {
     const dir = out();
-    const { summary } = await runScenario(quickstart, { variant: 'individual', tasks: 36, outDir: dir, report: false });
+    const { summary } = await runScenario(quickstart, { patch: { variant: 'individual', 'stream.tasks': 36 }, outDir: dir, report: false });
     expect(summary.tasks).toBe(36);
     expect(summary.accuracy).toBeGreaterThan(0);
     expect(summary.accuracy).toBeLessThan(1);
@@ -24,7 +24,8 @@ describe('runScenario on the simulated model', () => {
 
     const store = await RunStore.open(dir);
     expect(store.data.status).toBe('finished');
-    expect(store.data.schemaVersion).toBe(1);
+    expect(store.data.schemaVersion).toBe(2);
+    expect(store.data.patch).toEqual({ variant: 'individual', 'stream.tasks': 36 });
     expect((store.data.summary as unknown as RunSummary).accuracy).toBe(summary.accuracy);
 
     const events = readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -37,17 +38,24 @@ describe('runScenario on the simulated model', () => {
     expect(events.filter((e) => e.type === 'task.done')).toHaveLength(36);
   });
 
+  it('refuses a scenario setting given as an option (a spread or plain JavaScript has no type check), naming its path', async () => {
+    await expect(runScenario(quickstart, { seed: 2 } as never)).rejects.toThrow('runScenario: "seed" is a scenario setting, not an option: give it in the patch ({ patch: { "seed": … } })');
+    await expect(resumeRun(out(), { budget: { tokens: 1 } } as never)).rejects.toThrow(/resumeRun: "budget" .*"budget"/);
+    await expect(runAblation(quickstart, { tasks: 6 } as never)).rejects.toThrow(/runAblation: "tasks" .*"stream\.tasks"/);
+    await expect(runAblation(quickstart, { budget: { tokens: 1 } } as never)).rejects.toThrow(/runAblation: "budget" .*"sweepBudget"/);
+  });
+
   it('gives a byte-identical summary for the same seed and a different one for another seed', async () => {
-    const a = await runScenario(quickstart, { tasks: 30, seed: 3, report: false, outDir: out() });
-    const b = await runScenario(quickstart, { tasks: 30, seed: 3, report: false, outDir: out() });
-    const c = await runScenario(quickstart, { tasks: 30, seed: 4, report: false, outDir: out() });
+    const a = await runScenario(quickstart, { patch: { 'stream.tasks': 30, seed: 3 }, report: false, outDir: out() });
+    const b = await runScenario(quickstart, { patch: { 'stream.tasks': 30, seed: 3 }, report: false, outDir: out() });
+    const c = await runScenario(quickstart, { patch: { 'stream.tasks': 30, seed: 4 }, report: false, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));
     expect(stable(a.summary)).not.toBe(stable(c.summary));
   });
 
   it('is deterministic with many tasks in flight too, and commits every task once', async () => {
-    const a = await runScenario(quickstart, { tasks: 40, inFlight: 8, report: false, outDir: out() });
-    const b = await runScenario(quickstart, { tasks: 40, inFlight: 8, report: false, outDir: out() });
+    const a = await runScenario(quickstart, { patch: { 'stream.tasks': 40, 'engine.inFlight': 8 }, report: false, outDir: out() });
+    const b = await runScenario(quickstart, { patch: { 'stream.tasks': 40, 'engine.inFlight': 8 }, report: false, outDir: out() });
     expect(stable(a.summary)).toBe(stable(b.summary));
     expect(a.summary.tasks).toBe(40);
     // One update per solve commit and one per applied evolve stage.
@@ -56,10 +64,10 @@ describe('runScenario on the simulated model', () => {
   });
 
   it('runs the single-agent and self-consistency baselines with one agent and no memory', async () => {
-    const sa = await runScenario(quickstart, { tasks: 12, variant: 'single-agent', report: false, outDir: out() });
+    const sa = await runScenario(quickstart, { patch: { 'stream.tasks': 12, variant: 'single-agent' }, report: false, outDir: out() });
     expect(sa.summary.agents.count).toBe(1);
     expect(sa.summary.tokens.reflect).toBeUndefined();
-    const sc = await runScenario(quickstart, { tasks: 12, variant: 'self-consistency', report: false, outDir: out() });
+    const sc = await runScenario(quickstart, { patch: { 'stream.tasks': 12, variant: 'self-consistency' }, report: false, outDir: out() });
     expect(sc.summary.tokens.solve!.calls).toBe(12 * 5);
   });
 
@@ -69,7 +77,7 @@ describe('runScenario on the simulated model', () => {
       complete: async () => { throw new Error('endpoint down'); },
       embed: async (texts: readonly string[]) => texts.map(() => new Float32Array(256)),
     };
-    const { summary, runDir } = await runScenario(quickstart, { tasks: 6, model: broken, report: false, outDir: out() });
+    const { summary, runDir } = await runScenario(quickstart, { patch: { 'stream.tasks': 6 }, model: broken, report: false, outDir: out() });
     expect(summary.tasks).toBe(6);
     expect(summary.accuracy).toBe(0);
     expect(summary.failures).toBe(6);

@@ -16,7 +16,7 @@ const stable = (s: object) => JSON.stringify({ ...s, runDir: '', timing: null, r
 describe('a graceful stop with tasks in flight', () => {
   it('lets them commit, starts none after, and resumes without diverging, deterministically', async () => {
     const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
-    const opts = { tasks: 24, inFlight: 4, report: false } as const;
+    const opts = { patch: { 'stream.tasks': 24, 'engine.inFlight': 4 }, report: false } as const;
     const stopAndResume = async () => {
       const dir = out();
       const stop = new AbortController();

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRunOptions, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { applyScenarioPatch, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
 
 const base = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
 
@@ -83,9 +83,18 @@ describe('scenario validation', () => {
     expect(errorOf(() => parseScenario({ ...base, engine: { staleness: { tau: 2.5 } } }, 's.json'))).toMatch(/^s\.json: engine\.staleness\.tau: /);
   });
 
-  it('run options override the staleness policy and tau separately, keeping inFlight', () => {
+  it('a patch sets the staleness policy and tau separately, keeping inFlight', () => {
     const loaded = parseScenario({ ...base, engine: { inFlight: 4, staleness: { policy: 'guarded', tau: 3 } } }, 'b.json');
-    expect(applyRunOptions(loaded, { staleness: { tau: 5 } }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 }, evolveTiming: 'lag' });
-    expect(applyRunOptions(loaded, { inFlight: 2, staleness: { policy: 'reflective' } }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 }, evolveTiming: 'lag' });
+    expect(applyScenarioPatch(loaded, { 'engine.staleness.tau': 5 }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 }, evolveTiming: 'lag' });
+    expect(applyScenarioPatch(loaded, { 'engine.inFlight': 2, 'engine.staleness.policy': 'reflective' }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 }, evolveTiming: 'lag' });
+  });
+
+  it('a patch is validated by the scenario schema, the error naming its path', () => {
+    const loaded = parseScenario(base, 'b.json');
+    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.inFlight': 0 }))).toMatch(/^b\.json \(with overrides\): engine\.inFlight: /);
+    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.nope': 1 }))).toBe('b.json (with overrides): engine.nope: unknown field');
+    // An entry replaces the value at its path; later entries win; an empty patch changes nothing.
+    expect(applyScenarioPatch(loaded, { 'stream.tasks': 3, seed: 9 }).scenario).toMatchObject({ seed: 9, stream: { tasks: 3, niches: [{ id: 'algebra' }] } });
+    expect(applyScenarioPatch(loaded, {})).toBe(loaded);
   });
 });

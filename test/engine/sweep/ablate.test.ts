@@ -14,7 +14,7 @@ describe('ablate', () => {
 
   it('runs every variant over the same seeds and writes ablation.json with the runs', async () => {
     const outDir = mkdtempSync(path.join(tmpdir(), 'evo-abl-'));
-    const r = await runAblation(loadScenario(path.resolve('scenarios/quickstart.json')), { variants: ['single-agent', 'evochamber'], seeds: 2, tasks: 24, outDir });
+    const r = await runAblation(loadScenario(path.resolve('scenarios/quickstart.json')), { patch: { 'stream.tasks': 24 }, variants: ['single-agent', 'evochamber'], seeds: 2, outDir });
     expect(Object.keys(r.variants)).toEqual(['single-agent', 'evochamber']);
     expect(r.seedList).toEqual([1, 2]);
     for (const v of Object.values(r.variants)) {

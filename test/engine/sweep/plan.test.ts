@@ -8,7 +8,7 @@ describe('plan', () => {
   it('predicts each run of a sweep from one pilot per variant, and adds them up', async () => {
     const pilots: string[] = [];
     const p = await planSweep(quick, {
-      variants: ['single-agent', 'evochamber'], seeds: 2, pilotTasks: 8, prices: { sim: { input: 1, output: 2 } },
+      variants: ['single-agent', 'evochamber'], seeds: 2, pilotTasks: 8, patch: { prices: { sim: { input: 1, output: 2 } } },
       onPilot: (v, n) => pilots.push(`${v}:${n}`),
     });
     expect(pilots).toEqual(['single-agent:8', 'evochamber:8']);

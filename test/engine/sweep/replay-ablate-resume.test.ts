@@ -11,8 +11,8 @@ const stable = (s: RunSummary) => JSON.stringify({ ...s, runDir: undefined, timi
 
 describe('run --replay', () => {
   it('re-runs a scenario from another run\'s journal with the same summary, asking no model', async () => {
-    const original = await runScenario(quickstart, { tasks: 10, inFlight: 4, report: false, outDir: out(), journal: true });
-    const replayed = await runScenario(quickstart, { tasks: 10, inFlight: 4, report: false, outDir: out(), replayFrom: original.runDir });
+    const original = await runScenario(quickstart, { patch: { 'stream.tasks': 10, 'engine.inFlight': 4 }, report: false, outDir: out(), journal: true });
+    const replayed = await runScenario(quickstart, { patch: { 'stream.tasks': 10, 'engine.inFlight': 4 }, report: false, outDir: out(), replayFrom: original.runDir });
     expect(stable(replayed.summary)).toBe(stable(original.summary));
     // The replay journals what it was served (in the order it asked), so it can be replayed in turn.
     const lines = (dir: string) => readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).sort();
@@ -20,15 +20,15 @@ describe('run --replay', () => {
   });
 
   it('fails, naming the calls, when the journal lacks some', async () => {
-    const original = await runScenario(quickstart, { tasks: 4, report: false, outDir: out(), journal: true });
-    await expect(runScenario(quickstart, { tasks: 4, seed: 99, report: false, outDir: out(), replayFrom: original.runDir }))
+    const original = await runScenario(quickstart, { patch: { 'stream.tasks': 4 }, report: false, outDir: out(), journal: true });
+    await expect(runScenario(quickstart, { patch: { 'stream.tasks': 4, seed: 99 }, report: false, outDir: out(), replayFrom: original.runDir }))
       .rejects.toThrow(/^replay: \d+ calls? (is|are) not in .*journal\.jsonl: task \S+, stage \w+, agent agent-\d+, seed key /);
   });
 });
 
 describe('an interrupted ablation', () => {
   it('resumes from its directory to the table an uninterrupted one gives', async () => {
-    const opts = { variants: ['evochamber', 'individual'], seeds: 2, tasks: 6 };
+    const opts = { variants: ['evochamber', 'individual'], seeds: 2, patch: { 'stream.tasks': 6 } };
     const whole = await runAblation(quickstart, { ...opts, outDir: out() });
     const stop = new AbortController();
     const dir = out();

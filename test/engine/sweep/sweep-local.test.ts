@@ -32,7 +32,7 @@ describe('a sweep on one machine', () => {
     // Alone, with speculative completion off as the sweep ran it: the same summary, timing aside.
     const alone = withOverrides(timed, { structures: { speculative: false } });
     for (const [variant, seed] of [['evochamber', 2], ['self-consistency', 1]] as const) {
-      const { summary } = await runScenario(alone, { variant, seed, outDir: out(), report: false });
+      const { summary } = await runScenario(alone, { patch: { variant, seed }, outDir: out(), report: false });
       const inSweep = r.variants[variant]!.perSeed.find((p) => p.seed === seed)!;
       expect(inSweep.accuracy).toBe(summary.accuracy);
       const fromRun = JSON.parse(readFileSync(path.join(r.variants[variant]!.runs[seed - 1]!, 'run.json'), 'utf8')).summary as RunSummary;
@@ -42,9 +42,9 @@ describe('a sweep on one machine', () => {
 
   it('gives the summary a run gives alone with several tasks in flight under lag too', async () => {
     const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
-    const r = await runAblation(timed, { variants: ['evochamber'], seeds: 2, parallel: 2, inFlight: 4, evolveTiming: 'lag', outDir: out() });
+    const r = await runAblation(timed, { patch: { 'engine.inFlight': 4, 'engine.evolveTiming': 'lag' }, variants: ['evochamber'], seeds: 2, parallel: 2, outDir: out() });
     const alone = withOverrides(timed, { structures: { speculative: false } });
-    const { summary } = await runScenario(alone, { variant: 'evochamber', seed: 2, inFlight: 4, evolveTiming: 'lag', outDir: out(), report: false });
+    const { summary } = await runScenario(alone, { patch: { variant: 'evochamber', seed: 2, 'engine.inFlight': 4, 'engine.evolveTiming': 'lag' }, outDir: out(), report: false });
     const fromRun = JSON.parse(readFileSync(path.join(r.variants.evochamber!.runs[1]!, 'run.json'), 'utf8')).summary as RunSummary;
     expect(stable(fromRun)).toEqual(stable(summary));
   });
@@ -78,16 +78,16 @@ describe('a sweep on one machine', () => {
     }
     expect(table).toMatch(new RegExp(`not run: ${r.notRun!.length} runs, the sweep's budget was spent first \\(tokens \\d+ of \\d+\\)`));
     // Resumed with a larger sweep budget, the runs it left start, and the table is the unbudgeted one.
-    const resumed = await resumeAblation(r.outDir, { budget: { tokens: Math.round(perRun * 100) } });
+    const resumed = await resumeAblation(r.outDir, { patch: { sweepBudget: { tokens: Math.round(perRun * 100) } } });
     expect(resumed?.notRun).toBeUndefined();
     const strip = (x: AblationResult) => JSON.stringify(Object.fromEntries(Object.entries(x.variants).map(([k, v]) => [k, { ...v, runs: [] }])));
     expect(strip(resumed!)).toBe(strip(full));
-    expect(JSON.parse(readFileSync(path.join(r.outDir, 'ablation-plan.json'), 'utf8')).budget).toEqual({ tokens: Math.round(perRun * 100) });
+    expect(JSON.parse(readFileSync(path.join(r.outDir, 'ablation-plan.json'), 'utf8')).patch.sweepBudget).toEqual({ tokens: Math.round(perRun * 100) });
   }, 240_000);
 
   it('lets every run reach its own budget, then resumes each with a larger one and the sweep after', async () => {
     const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 10 } });
-    const { summary } = await runScenario(quick, { variant: 'single-agent', outDir: out(), report: false });
+    const { summary } = await runScenario(quick, { patch: { variant: 'single-agent' }, outDir: out(), report: false });
     const budgeted = withOverrides(quick, { budget: { tokens: Math.round((summary.tokens.total.promptTokens + summary.tokens.total.completionTokens) / 2) } });
     const notes: string[] = [];
     const { result, outDir } = await runAblationResumable(budgeted, { variants: ['single-agent'], seeds: 2, outDir: out(), onNote: (l) => notes.push(l) });
@@ -97,7 +97,7 @@ describe('a sweep on one machine', () => {
     for (const seed of [1, 2]) {
       const dir = path.join(outDir, `single-agent-s${seed}`);
       expect(JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')).status).toBe('budget');
-      await resumeRun(dir, { budget: { tokens: 10_000_000 }, report: false });
+      await resumeRun(dir, { patch: { budget: { tokens: 10_000_000 } }, report: false });
     }
     const done = await resumeAblation(outDir);
     expect(done?.variants['single-agent']!.perSeed.map((p) => p.seed)).toEqual([1, 2]);
@@ -115,7 +115,7 @@ describe('a sweep on one machine', () => {
     }, 5);
     try {
       const over = withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 3 }] }), { stream: { tasks: 6, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } } as never);
-      const r = await runAblation(over, { variants: ['evochamber', 'self-consistency'], seeds: 1, parallel: 2, inFlight: 4, outDir: out() });
+      const r = await runAblation(over, { patch: { 'engine.inFlight': 4 }, variants: ['evochamber', 'self-consistency'], seeds: 1, parallel: 2, outDir: out() });
       expect(r.execution?.shared).toBe('pool');
       const requests = Object.values(r.execution!.endpoints!).reduce((a, e) => a + e.requests, 0);
       expect(requests).toBeGreaterThan(20);

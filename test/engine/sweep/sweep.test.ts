@@ -112,7 +112,7 @@ describe('ablation sweeps on BullMQ', () => {
     const variants = ['evochamber', 'single-agent'];
     const killed = firstLine(workers, /job \S+ active:/).then((first) => { first.worker.child.kill('SIGKILL'); return first; });
     // The local ablation runs here while the survivor works, once the victim is dead.
-    const local = killed.then(() => runAblation(loadScenario(path.resolve('scenarios/quickstart.json')), { variants, seeds: 2, tasks: 16, outDir: path.join(dir, 'local') }));
+    const local = killed.then(() => runAblation(loadScenario(path.resolve('scenarios/quickstart.json')), { patch: { 'stream.tasks': 16 }, variants, seeds: 2, outDir: path.join(dir, 'local') }));
     const coordinator = await inProcess(['ablate', 'scenarios/quickstart.json', '--queue', url, '--variants', variants.join(','), '--seeds', '2', '--tasks', '16',
       '--out', path.join(dir, 'queued'), '--json']);
     const { worker: victim, line } = await killed;
@@ -177,7 +177,7 @@ describe('ablation sweeps on BullMQ', () => {
     const target = parseRedisTarget(url);
     try {
       const r = await runQueuedAblation(loadScenario(path.resolve('scenarios/quickstart.json')), {
-        target, variants: ['single-agent'], seeds: 1, tasks: 8, pollMs: 100, outDir: path.join(dir, 'resume-out'),
+        target, variants: ['single-agent'], seeds: 1, patch: { 'stream.tasks': 8 }, pollMs: 100, outDir: path.join(dir, 'resume-out'),
         onEnqueued: (id) => {
           // As if a dead worker had left its run directory on a shared root.
           mkdirSync(path.join(runsRoot, sweepRunDirName('quickstart', id, 'single-agent', 1)), { recursive: true });

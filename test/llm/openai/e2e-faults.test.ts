@@ -12,7 +12,7 @@ describe('a run against a faulty server', () => {
         endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }],
         // Hung requests end at the per-attempt timeout; 2 s leaves an honest request room on a loaded machine.
         timeoutMs: 2000, retries: 8,
-      }), { tasks: 24, inFlight: 4, report: false, outDir: dir });
+      }), { patch: { 'stream.tasks': 24, 'engine.inFlight': 4 }, report: false, outDir: dir });
       const ids = doneTaskIds(dir);
       expect(summary.tasks).toBe(24);
       expect(ids).toHaveLength(24);

@@ -63,7 +63,7 @@ describe('no key in any run file', () => {
     const dir = outDir();
     const { summary } = await runScenario(quickstartOver({
       endpoints: [{ baseURL: echo.url, model: 'echo', maxConcurrency: 4, apiKeyEnv: KEY_ENV }], simSideChannel: false, retries: 1,
-    }), { tasks: 6, inFlight: 2, report: false, outDir: dir });
+    }), { patch: { 'stream.tasks': 6, 'engine.inFlight': 2 }, report: false, outDir: dir });
     expect(summary.tasks).toBe(6);
     const reportDir = mkdtempSync(path.join(tmpdir(), 'evo-report-'));
     await writeReport(dir, { outDir: reportDir });

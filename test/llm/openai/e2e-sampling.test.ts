@@ -22,7 +22,7 @@ describe('sampling over HTTP', () => {
       extraBody: { chat_template_kwargs: { enable_thinking: false } },
       stages: { reflect: { sampling: { temperature: 0.2 } } },
     } as never);
-    const { summary } = await runScenario(scenario, { tasks: 3, report: false, outDir: outDir() });
+    const { summary } = await runScenario(scenario, { patch: { 'stream.tasks': 3 }, report: false, outDir: outDir() });
     expect(summary.tasks).toBe(3);
     const chats = seen.filter((r) => r.path === '/v1/chat/completions')
       .map((r) => ({ stage: r.headers['x-evochamber-stage'], key: r.headers['x-evochamber-seed-key'], body: JSON.parse(r.body) as Record<string, unknown> }));

@@ -20,13 +20,13 @@ const KEY = 'sk-e2e-9b1f3c5d7e2a4c6e8f0a1b3d5c7e9f1a';
 describe('quickstart against serve-sim through the openai backend', () => {
   it('completes every task with the accuracy the in-process simulator reaches', async () => {
     const dir = outDir();
-    const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }] }), { tasks: 24, report: false, outDir: dir });
+    const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 8 }] }), { patch: { 'stream.tasks': 24 }, report: false, outDir: dir });
     expect(summary.tasks).toBe(24);
     expect(summary.backend).toBe('openai');
     expect(summary.failures).toBe(0);
     expect(new Set(doneTaskIds(dir)).size).toBe(24);
     expect(summary.accuracy).toBeGreaterThan(0.1);
-    const local = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { tasks: 24, report: false, outDir: outDir() });
+    const local = await runScenario(loadScenario(path.resolve('scenarios/quickstart.json')), { patch: { 'stream.tasks': 24 }, report: false, outDir: outDir() });
     expect(Math.abs(summary.accuracy - local.summary.accuracy)).toBeLessThanOrEqual(0.15);
     const ep = Object.values(summary.endpoints!)[0]!;
     // Cancelled attempts (speculative voting) were sent too: they are requests, not calls.
@@ -58,7 +58,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
     try {
       const dir = outDir();
       const before = seen.length;
-      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: flaky.url, model: 'sim', maxConcurrency: 4, apiKeyEnv: KEY_VAR }] }), { tasks: 8, report: false, outDir: dir });
+      const { summary } = await runScenario(quickstartOver({ endpoints: [{ baseURL: flaky.url, model: 'sim', maxConcurrency: 4, apiKeyEnv: KEY_VAR }] }), { patch: { 'stream.tasks': 8 }, report: false, outDir: dir });
       // The key was used (positive control) …
       expect(seen.slice(before).some((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
       expect(Object.values(summary.endpoints!)[0]!.failures).toBeGreaterThan(0);
@@ -81,7 +81,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
       // serve-sim says what it is in /models: owned_by "evochamber-sim", as any server could.
       const models = await (await fetch(`${server.url}/models`)).json() as { data: Array<{ owned_by: string }> };
       expect(models.data[0]!.owned_by).toBe('evochamber-sim');
-      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: true }), { tasks: 12, report: false, outDir: outDir() });
+      await runScenario(quickstartOver({ endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: true }), { patch: { 'stream.tasks': 12 }, report: false, outDir: outDir() });
       type Hidden = { question: string; publicTests?: string[]; hidden: { answer: string; tests?: string[] } };
       const tasks = rec.filter((r) => r.path.endsWith('/chat/completions'))
         .map((r) => (JSON.parse(r.body) as Record<string, { task: Hidden } | undefined>)[SIDE_CHANNEL_FIELD]?.task)
@@ -98,7 +98,7 @@ describe('quickstart against serve-sim through the openai backend', () => {
       const base = loadScenario(path.resolve('scenarios/quickstart.json'));
       const plain = withOverrides(base, { model: { backend: 'openai', endpoints: [{ baseURL: server.url, model: 'sim', maxConcurrency: 4 }], retries: 2, backoff: { baseMs: 20, maxMs: 200 } } } as never);
       expect((plain.scenario.model as { simSideChannel?: boolean }).simSideChannel).toBeUndefined();
-      const { summary } = await runScenario(plain, { tasks: 12, report: false, outDir: outDir() });
+      const { summary } = await runScenario(plain, { patch: { 'stream.tasks': 12 }, report: false, outDir: outDir() });
       expect(summary.tasks).toBe(12);
       expect(rec.length).toBeGreaterThan(0);
       const wire = rec.map((r) => `${r.path}\n${JSON.stringify(r.headers)}\n${r.body}`).join('\n');

@@ -23,7 +23,7 @@ describe('speculative voting against serve-sim', () => {
     const scenario = withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 32 }] }), {
       variant: 'fixed-voting', stream: { niches: [{ id: 'arithmetic' }, { id: 'algebra' }] },
     } as never);
-    const { summary } = await runScenario(scenario, { tasks: 6, report: false, outDir: dir });
+    const { summary } = await runScenario(scenario, { patch: { 'stream.tasks': 6 }, report: false, outDir: dir });
     expect(summary.failures).toBe(0);
     const spec = summary.speculative;
 

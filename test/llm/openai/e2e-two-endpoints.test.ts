@@ -13,7 +13,7 @@ describe('two serve-sim endpoints of different speeds', () => {
       const { summary } = await runScenario(quickstartOver({ endpoints: [
         { baseURL: slow.url, model: 'sim', maxConcurrency: 8 },
         { baseURL: fast.url, model: 'sim', maxConcurrency: 8 },
-      ] }), { tasks: 24, inFlight: 6, report: false, outDir: outDir() });
+      ] }), { patch: { 'stream.tasks': 24, 'engine.inFlight': 6 }, report: false, outDir: outDir() });
       const f = summary.endpoints![name(fast.url)]!;
       const s = summary.endpoints![name(slow.url)]!;
       expect(summary.tasks).toBe(24);
@@ -36,7 +36,7 @@ describe('two serve-sim endpoints of different speeds', () => {
         { baseURL: a.url, model: 'sim', maxConcurrency: 8 },
         { baseURL: b.url, model: 'sim', maxConcurrency: 8 },
       ], health: { failureThreshold: 2, cooldownMs: 60_000 } }), {
-        tasks: 24, inFlight: 4, report: false, outDir: dir,
+        patch: { 'stream.tasks': 24, 'engine.inFlight': 4 }, report: false, outDir: dir,
         onProgress: (p) => { if (!killed && p.done >= 6) { killed = true; killing = a.close(); } },
       });
       await killing;

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../../src/index';
-import { applyModelFlags } from '../../../src/cli/model-flags';
+import { modelFlagsPatch, type ModelFlags } from '../../../src/cli/model-flags';
+import { applyScenarioPatch } from '../../../src/engine/scenario/scenario-patch';
+import type { LoadedScenario } from '../../../src/engine/scenario/scenario';
+
+const applyModelFlags = async (l: LoadedScenario, f: ModelFlags) => applyScenarioPatch(l, await modelFlagsPatch(l, f));
 import { OpenAIPoolModel } from '../../../src/llm/openai/openai-pool-model';
 import { ServedSideChannelModel, SIDE_CHANNEL_FIELD } from '../../../src/sim/served-side-channel';
 import { SimSideChannel } from '../../../src/sim/side-channel';

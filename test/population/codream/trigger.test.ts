@@ -38,7 +38,7 @@ describe('CoDream trigger', () => {
     const base = loadScenario(path.resolve('scenarios/hard.json'));
     const sessions = async (trigger?: 'failure') => {
       const loaded = trigger ? withOverrides(base, { population: { codream: { trigger } } }) : base;
-      const { runDir } = await runScenario(loaded, { seed: 1, tasks: 12, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-trigger-')) });
+      const { runDir } = await runScenario(loaded, { patch: { seed: 1, 'stream.tasks': 12 }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-trigger-')) });
       const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       return events.filter((e) => e.type === 'codream.session').map((e) => e.trigger as string);
     };

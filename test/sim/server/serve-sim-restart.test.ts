@@ -22,7 +22,7 @@ describe('serve-sim restarted in the middle of a run', () => {
       const scenario = withOverrides(quickstartOver({ endpoints: [{ baseURL: first.url, model: 'sim', maxConcurrency: 4 }], simSideChannel: true }),
         { stream: { niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } } as never);
       const dir = outDir();
-      const { summary } = await runScenario(scenario, { tasks: 8, inFlight: 4, report: false, outDir: dir });
+      const { summary } = await runScenario(scenario, { patch: { 'stream.tasks': 8, 'engine.inFlight': 4 }, report: false, outDir: dir });
       expect(restarted).toBeDefined();
       expect(restarted!.metrics.requests).toBeGreaterThan(0);
       expect(summary.failures).toBe(0);
@@ -37,7 +37,7 @@ describe('serve-sim restarted in the middle of a run', () => {
   it('serves Prometheus metrics under vLLM names', async () => {
     const sim = await startServeSim({ port: 0, timeScale: 300 });
     try {
-      await runScenario(withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 4 }] }), { stream: { niches: [{ id: 'people-qa' }] } } as never), { tasks: 2, report: false, outDir: outDir() });
+      await runScenario(withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 4 }] }), { stream: { niches: [{ id: 'people-qa' }] } } as never), { patch: { 'stream.tasks': 2 }, report: false, outDir: outDir() });
       const text = await (await fetch(sim.url.replace(/\/v1$/, '/metrics'))).text();
       const value = (name: string) => text.split('\n').filter((l) => l.startsWith(name)).reduce((a, l) => a + Number(l.split(' ').pop()), 0);
       for (const n of ['vllm:num_requests_running', 'vllm:num_requests_waiting', 'vllm:prompt_tokens_total', 'vllm:generation_tokens_total', 'vllm:request_success_total']) {

@@ -1,0 +1,80 @@
+import type { LoadedScenario } from '../engine/scenario/scenario';
+import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { parsePatchEntry } from '../core/scenario-patch';
+import { STALENESS_POLICY_NAMES } from '../population/staleness';
+import { priceFlagsPatch, type BudgetFlagValues } from './budget-flags';
+import { modelFlagsPatch, type ModelFlags } from './model-flags';
+import { samplingFlagsPatch, type SamplingFlags } from './sampling-flags';
+import { UsageError, inFlightFlag, intFlag } from './usage';
+
+/** The flags of `run` and `ablate` that override the scenario, as parseArgs returns them. */
+export interface ScenarioFlagValues extends ModelFlags, SamplingFlags, BudgetFlagValues {
+  readonly variant?: string;
+  readonly seed?: string;
+  readonly tasks?: string;
+  readonly 'in-flight'?: string;
+  readonly staleness?: string;
+  readonly tau?: string;
+  readonly 'evolve-timing'?: string;
+  readonly set?: string[];
+}
+
+/** parseArgs option spec of `--set`. */
+export const SET_FLAG_OPTIONS = { set: { type: 'string', multiple: true } } as const;
+
+/** Help line of `--set`. */
+export const SET_FLAG_HELP = `  --set PATH=VALUE  set any scenario setting by its path, e.g. engine.inFlight=4 or
+                    population.lifecycle.every=20 (VALUE as JSON, else as text); repeat it;
+                    after the other flags, so it wins over them. Reports print a run's
+                    overrides this way`;
+
+/** `--set` entries as a patch, in order; a UsageError naming the entry when it is not PATH=VALUE. */
+export function setFlagsPatch(entries: readonly string[] | undefined): ScenarioPatch {
+  const out: Record<string, unknown> = {};
+  for (const e of entries ?? []) {
+    let entry: [string, unknown];
+    try {
+      entry = parsePatchEntry(e);
+    } catch (err) {
+      throw new UsageError(`--set: ${(err as Error).message}`);
+    }
+    delete out[entry[0]];
+    out[entry[0]] = entry[1];
+  }
+  return out;
+}
+
+/** `--staleness` and `--tau`; a UsageError naming the policies for an unknown one. */
+export function stalenessFlags(policy: string | undefined, tau: string | undefined): { policy?: string; tau?: number } {
+  if (policy !== undefined && !STALENESS_POLICY_NAMES.includes(policy)) {
+    throw new UsageError(`--staleness: unknown policy "${policy}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`);
+  }
+  return { policy, tau: intFlag(tau, '--tau', 0) };
+}
+
+/** `--evolve-timing`; a UsageError for anything but lag or when-ready. */
+export function evolveTimingFlag(value: string | undefined): 'lag' | 'when-ready' | undefined {
+  if (value !== undefined && value !== 'lag' && value !== 'when-ready') throw new UsageError(`--evolve-timing: "${value}" is neither lag nor when-ready`);
+  return value;
+}
+
+/**
+ * Every flag that overrides the scenario, as one patch: the run's settings, the backend (which
+ * replaces `model`), sampling and prices, then `extra` (the command's budget), then `--set` entries,
+ * which win. Nothing is applied here: the run (or the sweep) applies the patch once, where it is made.
+ */
+export async function scenarioFlagsPatch(loaded: LoadedScenario, v: ScenarioFlagValues, extra?: ScenarioPatch): Promise<ScenarioPatch> {
+  const model = await modelFlagsPatch(loaded, v);
+  return mergePatches(
+    scenarioPatch({
+      variant: v.variant, seed: intFlag(v.seed, '--seed', 0), 'stream.tasks': intFlag(v.tasks, '--tasks', 1), 'engine.inFlight': inFlightFlag(v['in-flight']),
+    }),
+    fieldsUnder('engine.staleness', stalenessFlags(v.staleness, v.tau)),
+    scenarioPatch({ 'engine.evolveTiming': evolveTimingFlag(v['evolve-timing']) }),
+    model,
+    samplingFlagsPatch(loaded, v),
+    priceFlagsPatch(loaded, v, model.model),
+    extra,
+    setFlagsPatch(v.set),
+  );
+}
