@@ -85,8 +85,8 @@ describe('scenario validation', () => {
 
   it('a patch sets the staleness policy and tau separately, keeping inFlight', () => {
     const loaded = parseScenario({ ...base, engine: { inFlight: 4, staleness: { policy: 'guarded', tau: 3 } } }, 'b.json');
-    expect(applyScenarioPatch(loaded, { 'engine.staleness.tau': 5 }).scenario.engine).toEqual({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 }, evolveTiming: 'lag' });
-    expect(applyScenarioPatch(loaded, { 'engine.inFlight': 2, 'engine.staleness.policy': 'reflective' }).scenario.engine).toEqual({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 }, evolveTiming: 'lag' });
+    expect(applyScenarioPatch(loaded, { 'engine.staleness.tau': 5 }).scenario.engine).toMatchObject({ inFlight: 4, staleness: { policy: 'guarded', tau: 5 }, evolveTiming: 'lag' });
+    expect(applyScenarioPatch(loaded, { 'engine.inFlight': 2, 'engine.staleness.policy': 'reflective' }).scenario.engine).toMatchObject({ inFlight: 2, staleness: { policy: 'reflective', tau: 3 }, evolveTiming: 'lag' });
   });
 
   it('a patch is validated by the scenario schema, the error naming its path', () => {
