@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createHashEmbedder, loadScenario, runScenario, supervisorMachine, viewAgent, type RunResult } from '../../src/index';
+import { loadScenario, runScenario, type RunResult } from '../../src/index';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { supervisorMachine } from '../../src/population/supervisor-machine';
+import { viewAgent } from '../../src/individual/agent-view';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-pop-'));
 const events = (dir: string) => readFileSync(path.join(dir, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));

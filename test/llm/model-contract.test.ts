@@ -12,11 +12,14 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AccountingModel, buildReflectPrompt, buildSolvePrompt, CompletionAbortedError, createModel, isCompletionAborted, JournaledModel, loadScenario,
-  ModelRequestError, OpenAIPoolModel, SimSideChannel, startServeSim, withOverrides,
-  type CompletionRequest, type Completion, type LanguageModel, type NicheSpec, type ServeSim, type Task,
-} from '../../src/index';
+import { CompletionAbortedError, isCompletionAborted, loadScenario, ModelRequestError, withOverrides, type CompletionRequest, type Completion, type LanguageModel, type NicheSpec, type Task } from '../../src/index';
+import { AccountingModel } from '../../src/llm/token-accounting';
+import { buildReflectPrompt, buildSolvePrompt } from '../../src/individual/agent-prompts';
+import { createModel } from '../../src/engine/run/model-stack';
+import { JournaledModel } from '../../src/llm/request-journal';
+import { OpenAIPoolModel } from '../../src/llm/openai/openai-pool-model';
+import { SimSideChannel } from '../../src/sim/side-channel';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 const spec: NicheSpec = {
   id: 'algebra', domain: 'math', title: 'Algebra', description: 'solve for x', keywords: ['algebra', 'equations'],

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  cancelledMembers, CompletionAbortedError, createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES,
-  type CompletionRequest, type Structure, type StructureContext, type Task,
-} from '../../src/index';
+import { cancelledMembers, CompletionAbortedError, type CompletionRequest, type Structure, type StructureContext, type Task } from '../../src/index';
+import { createCodeGrader, createMathGrader } from '../../src/tasks/graders';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
+import { STRUCTURES } from '../../src/engine/scenario/presets';
 import { solveFailure } from '../../src/engine/loop/task-run-machine';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
