@@ -144,7 +144,7 @@ export async function runEngine(o: EngineOptions): Promise<EngineResult> {
 }
 
 /**
- * The solve–evolve loop (DESIGN §1): start tasks while the gate allows, commit each in stream order,
+ * The solve–evolve loop (docs/architecture.md, "The path of one task"): start tasks while the gate allows, commit each in stream order,
  * queue its evolve stage, run a lifecycle window when one is due, and let the meta-editor change the
  * procedure at a segment's end (the loop's settings are then derived again).
  */
