@@ -75,7 +75,7 @@ import { fileURLToPath } from 'node:url';
 import { loadScenario, runScenario, withOverrides } from 'evochamber';
 const file = fileURLToPath(new URL('./node_modules/evochamber/scenarios/quickstart.json', import.meta.url));
 const s = withOverrides(loadScenario(file), { stream: { tasks: ${TASKS} } });
-const { summary } = await runScenario(s, { seed: ${SEED}, outDir: 'run', report: { outDir: 'report' } });
+const { summary } = await runScenario(s, { patch: { seed: ${SEED} }, outDir: 'run', report: { outDir: 'report' } });
 console.log(JSON.stringify(summary));
 `);
     const summary = JSON.parse(nodeIn(['main.mjs']).trim().split('\n').pop()!) as Record<string, unknown> & { tasks: number; reportPath?: string; perNiche: Record<string, number> };
@@ -120,7 +120,7 @@ console.log(JSON.stringify(summary));
     }
     writeFileSync(path.join(consumer, 'typed.mts'), `
 import { runScenario, loadScenario, type RunResult } from 'evochamber';
-const result: RunResult = await runScenario(loadScenario('s.json'), { seed: 1 });
+const result: RunResult = await runScenario(loadScenario('s.json'), { patch: { seed: 1 } });
 const accuracy: number = result.summary.accuracy;
 // @ts-expect-error accuracy is a number: this line fails only if the types resolved
 const wrong: string = result.summary.accuracy;
