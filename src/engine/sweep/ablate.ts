@@ -292,7 +292,7 @@ async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts:
   const on = opts.priorities === 'critical-path';
   const forecast = on || opts.deadlineHours !== undefined ? await forecastSweep(loaded, { ...opts, variants: plan.variants, seeds: plan.seedList.length }) : undefined;
   const priorities = prioritiesFor(opts.priorities, forecast);
-  const deadline = opts.deadlineHours !== undefined ? deadlineSchedule(loaded, forecast!, opts.deadlineHours, on) : undefined;
+  const deadline = opts.deadlineHours !== undefined ? deadlineSchedule(forecast!, opts.deadlineHours, on) : undefined;
   if (deadline) opts.onNote?.(describeDeadline(deadline.report));
   const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({
     variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(deadline ? { settings: deadline.settings.get(runKey(variant, seed)) } : {}),

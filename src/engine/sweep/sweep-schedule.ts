@@ -7,7 +7,7 @@ import { planSweep, type SweepPlan } from './plan';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type SweepJob } from './sweep-local';
 import { stat, type Stat } from './sweep-stat';
 import type { RunSummary } from '../loop/summary';
-import { DEADLINE_RUN_SETTINGS, chooseWindows, runWork } from './deadline-window';
+import { DEADLINE_RUN_SETTINGS, chooseWindows, predictSweep, runWork } from './deadline-window';
 
 /** `ablate --priorities`: critical path first, or no priorities (today's sweep, the default). */
 export type PriorityPolicy = 'critical-path' | 'off';
@@ -59,6 +59,11 @@ export function prioritiesFor(policy: PriorityPolicy | undefined, plan: SweepPla
   return new CriticalPathPriorities(runForecasts(plan));
 }
 
+/** The sweep's hours by the deadline model with every run at once at in-flight 1 (`plan` prints it). */
+export function sharedHours(plan: SweepPlan, priorities: boolean): number {
+  return Math.max(0, ...predictSweep(getProfile(plan.profile), runWork(plan.runs, (r) => runKey(r.variant, r.seed)), new Map(), priorities).values());
+}
+
 /** A deadline no choice of windows meets: one line, with the shortest time the model found. */
 export class DeadlineError extends Error {
   override readonly name = 'DeadlineError';
@@ -85,8 +90,8 @@ export interface DeadlineReport {
  * window.ts), as settings per run key; runs that need none keep in-flight 1. Throws DeadlineError when
  * no window can meet it.
  */
-export function deadlineSchedule(loaded: LoadedScenario, plan: SweepPlan, deadlineHours: number, priorities: boolean): { settings: Map<string, SweepJob['settings']>; report: DeadlineReport } {
-  const profile = getProfile(forecastProfile(loaded) ?? plan.profile);
+export function deadlineSchedule(plan: SweepPlan, deadlineHours: number, priorities: boolean): { settings: Map<string, SweepJob['settings']>; report: DeadlineReport } {
+  const profile = getProfile(plan.profile);
   const chosen = chooseWindows(profile, runWork(plan.runs, (r) => runKey(r.variant, r.seed)), deadlineHours, priorities);
   if (!chosen.fits) throw new DeadlineError(deadlineHours, chosen.predictedHours);
   const settings = new Map<string, SweepJob['settings']>();

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -67,5 +68,23 @@ describe('ablate --deadline: the smallest window that fits', () => {
     const table = formatAblationTable(r);
     expect(table).toMatch(/evochamber\s+window \d+,\d+\s+\d\.\d{3}±\d\.\d{3}\s+alone at 1\s+\d\.\d{3}±\d\.\d{3}\s+[+-]\d+\.\d points/);
     expect(table).toContain('(in-flight 1: the same runs)');
+  }, 60_000);
+});
+
+describe('the deadline and priority flags', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  it('gives one line and exit 2 for a bad flag, and refuses a deadline nothing meets in one line with the shortest time (exit 1)', () => {
+    for (const [args, msg] of [
+      [['ablate', 'scenarios/quickstart.json', '--priorities', 'fastest'], /--priorities takes critical-path or off, got "fastest"/],
+      [['ablate', 'scenarios/quickstart.json', '--deadline', '0'], /--deadline takes a positive number of hours, got "0"/],
+      [['ablate', 'scenarios/quickstart.json', '--deadline', '8', '--in-flight', '4'], /--deadline chooses each run's in-flight window: leave out --in-flight/],
+    ] as const) {
+      const r = cli(...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    }
+    const refused = cli('plan', 'scenarios/hard.json', '--tasks', '24', '--pilot-tasks', '8', '--deadline', '0.001');
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.stderr.trim().split('\n').filter((l) => !l.startsWith('plan: pilot')).join('\n')).toMatch(/^evochamber: error: --deadline 0\.001 h cannot be met: the shortest this sweep can take is \d+\.\d\d h/);
   }, 60_000);
 });
