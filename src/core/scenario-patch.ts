@@ -87,3 +87,8 @@ export function patchArgs(patch: ScenarioPatch): string[] {
 export function fieldsUnder(prefix: string, fields: Readonly<Record<string, unknown>> | undefined): ScenarioPatch {
   return scenarioPatch(Object.fromEntries(Object.entries(fields ?? {}).map(([k, v]) => [`${prefix}.${k}`, v])));
 }
+
+/** `patch` without the entries at or below any of `paths`. */
+export function patchWithout(patch: ScenarioPatch, paths: readonly string[]): ScenarioPatch {
+  return Object.fromEntries(Object.entries(patch).filter(([p]) => !paths.some((a) => p === a || p.startsWith(`${a}.`))));
+}

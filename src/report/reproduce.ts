@@ -39,11 +39,16 @@ export interface AblationPlanView {
   readonly seeds: number;
   /** What every run changed in it, the sweep's budget included. */
   readonly patch: ScenarioPatch;
+  /** `ablate`'s own `--priorities` and `--deadline` (they decide the order runs go in and each run's window). */
+  readonly priorities?: string;
+  readonly deadlineHours?: number;
 }
 
 /** How to run the same ablation again: the scenario it was given (saved beside the report) or the original file, each with the ablation's patch. */
 export function ablationReproduceCommands(plan: AblationPlanView, outDir: string): ReportData['reproduce'] {
-  const flags = [...['--variants', plan.variants.join(','), '--seeds', String(plan.seeds)].map(shellWord), ...patchWords(plan.patch)].join(' ');
+  const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds),
+    ...(plan.priorities !== undefined ? ['--priorities', plan.priorities] : []), ...(plan.deadlineHours !== undefined ? ['--deadline', String(plan.deadlineHours)] : [])];
+  const flags = [...own.map(shellWord), ...patchWords(plan.patch)].join(' ');
   return {
     scenarioFile: 'scenario.json',
     command: `npx evochamber ablate ${shellWord(path.join(where(outDir), 'scenario.json'))} ${flags}`,

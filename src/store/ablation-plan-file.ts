@@ -20,6 +20,9 @@ export interface AblationPlanFile {
   readonly patch: ScenarioPatch;
   readonly parallel?: number | 'auto';
   readonly jobs?: number;
+  /** `ablate --priorities` and `--deadline`: sweep settings (the order runs go in, each run's window), not the scenario's. */
+  readonly priorities?: 'critical-path' | 'off';
+  readonly deadlineHours?: number;
 }
 
 /** Version 1 kept each override in a field of its own, and the backend flags applied in `config`. */

@@ -1,7 +1,7 @@
 import { patched, type ScenarioPatch } from '../../core/scenario-patch';
 import { parseScenario, type LoadedScenario } from './scenario';
 
-export { mergePatches, patchArgs, scenarioPatch, fieldsUnder, type ScenarioPatch } from '../../core/scenario-patch';
+export { mergePatches, patchArgs, patchWithout, scenarioPatch, fieldsUnder, type ScenarioPatch } from '../../core/scenario-patch';
 
 /**
  * A scenario with a patch applied: each entry set at its path, in order, then the whole validated
