@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planWorkerLaunch, type SandboxIsolation, type WorkerLaunch } from './sandbox-isolation';
 import { decodePlain } from './plain-value';
-import type { ProbeOutcome } from './test-plan';
+import type { ProbeCall, ProbeOutcome } from './test-plan';
 
 /** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
 export interface SandboxOptions {
@@ -47,8 +47,8 @@ export interface SandboxJob {
   readonly code: string;
   /** Statements run once after the candidate loads, before the probes (the tests' imports). */
   readonly setup?: string;
-  /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
-  readonly probes?: readonly string[];
+  /** Calls answered one at a time by the candidate's process; values come back as plain data. */
+  readonly probes?: readonly ProbeCall[];
   /**
    * Arbitrary test programs, run in the trusted checker process (sandbox/sandbox_checker.py); each call
    * they make to a candidate function is answered, as plain data, by the candidate's process.
@@ -189,7 +189,7 @@ function toProbe(raw: unknown): ProbeOutcome | null {
   const r = raw as { v?: unknown; err?: unknown };
   if ('v' in r) {
     const value = decodePlain(r.v);
-    return value ? { value } : { error: 'TypeError: value is not plain data' };
+    return value ? { value } : { error: 'not plain data: the answer did not decode' };
   }
   return typeof r.err === 'string' ? { error: r.err } : null;
 }
