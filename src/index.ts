@@ -123,7 +123,7 @@ export { PROFILES, getProfile, type LatencyProfile, type BatchProfile, type ApiP
 // Tasks
 export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
 export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
-export { taskStream, nicheSequence, type StreamOptions } from './tasks/stream';
+export { taskStream, nicheSequence, nicheShares, repeatedRowNotices, type StreamOptions } from './tasks/stream';
 export { loadBuiltinNicheSpecs, buildNiches, GraderSet } from './tasks/niche-registry';
 export { createGrader, createMathGrader, createQaGrader, createCodeGrader, BUILTIN_GRADERS, type GraderDescriptor } from './tasks/graders';
 export { BUILTIN_GENERATORS, registerGenerator } from './tasks/generators';

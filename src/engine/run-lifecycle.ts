@@ -12,7 +12,7 @@ import { EventLog, type EventBody } from '../store/event-log';
 import type { RunLock } from '../store/run-lock';
 import type { RunFile, RunStatus, RunStore } from '../store/run-store';
 import type { Niche } from '../tasks/niche';
-import { taskStream } from '../tasks/stream';
+import { repeatedRowNotices, taskStream } from '../tasks/stream';
 import type { StructureRegistry } from '../team/structures';
 import { runEngine } from './engine';
 import type { BackendModel } from './model-plugins';
@@ -113,6 +113,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     for (const [id, n] of niches) {
       if (n.skippedRows) log.append({ type: 'dataset.rows-skipped', niche: id, skipped: n.skippedRows });
     }
+    for (const line of repeatedRowNotices({ ...scenario.stream, entries: scenario.stream.niches, niches })) opts.onNotice?.(line);
     const count = preset.pool === 'one' ? 1 : scenario.agents.count;
     for (let i = 0; i < count; i++) {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;

@@ -76,6 +76,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (tests, custom backends). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
+  /** One-line notices about the run as it starts (a dataset niche whose rows will repeat); the CLI prints them. */
+  readonly onNotice?: (line: string) => void;
   /** Called once run.json is written, with the run directory (`run --watch` points its server there before the first task). */
   readonly onRunDir?: (runDir: string) => void;
   readonly clock?: Clock;
@@ -90,6 +92,8 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
   readonly budget?: Budget;
   readonly onProgress?: (p: Progress) => void;
+  /** As `RunOptions.onNotice`. */
+  readonly onNotice?: (line: string) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;
 }

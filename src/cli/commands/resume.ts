@@ -85,6 +85,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     try {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
+        onNotice: (line) => process.stderr.write(`${line}\n`),
         ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
         ...(budget ? { budget } : {}),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,

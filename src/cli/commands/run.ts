@@ -99,6 +99,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
+      onNotice: (line) => process.stderr.write(`${line}\n`),
       ...(watch ? { onRunDir: (dir: string) => watch.attach(dir) } : {}),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });
