@@ -22,6 +22,7 @@ import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { Budget, BudgetStop } from './budget';
 import type { SharedBackend } from './shared-backend';
+import { checkOutDir } from './out-dir';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -137,6 +138,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
   if (replaySource && !existsSync(replaySource)) throw new Error(`${opts.replayFrom}: no ${JOURNAL_FILE} to replay from`);
+  if (!resumed) checkOutDir(runDir);
   const backend = opts.shared ? opts.shared.backend.forRun(scenario, opts.shared.key) : backendFor(scenario, opts);
   try {
     // The sandbox's threat is model-written code. The in-process simulator's programs are the niche's own

@@ -38,7 +38,8 @@ Options:
   --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
                     places later commits; resumable on any backend) or when-ready (as soon as ready)
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
-                    holds a run already is refused (resume it, or pick a new one)
+                    holds a run already is refused (resume it, or pick a new one), and so is
+                    a file or a directory holding other files
   --force           replace the run in --out
   --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
                     a call it lacks is an error naming it); the scenario defaults to DIR's

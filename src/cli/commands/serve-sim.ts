@@ -57,11 +57,14 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       throw new UsageError(`--log-requests: cannot write ${logFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, SERVE_SIM_HELP);
     }
   }
+  const port = intFlag(values.port, '--port', 0) ?? 8000;
+  if (port > 65535) throw new UsageError(`--port takes a port 0–65535, got "${values.port}"`, SERVE_SIM_HELP);
+  const host = values.host ?? '127.0.0.1';
   let server;
   try {
     server = await startServeSim({
-      port: intFlag(values.port, '--port', 0) ?? 8000,
-      host: values.host ?? '127.0.0.1',
+      port,
+      host,
       profile,
       ...(values.faults !== undefined ? { faults: values.faults } : {}),
       seed: intFlag(values.seed, '--seed', 0) ?? 1,
@@ -74,6 +77,9 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
   } catch (err) {
     const msg = (err as Error).message;
     if (/bad fault|fault rates/.test(msg)) throw new UsageError(`--faults: ${msg}`, SERVE_SIM_HELP);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`--port: port ${port} on ${host} is in use (pick another with --port, or --port 0 for a free one)`, SERVE_SIM_HELP);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${host}:${port} (${code}); check --host and --port`, SERVE_SIM_HELP);
     throw err;
   }
   const scale = timeScale === 1 ? '' : `, time ×${timeScale}`;

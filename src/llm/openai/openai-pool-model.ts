@@ -1,3 +1,4 @@
+import { notFoundHint } from './base-url-hint';
 import { systemClock, type Clock } from '../../core/clock';
 import { createRng, type Rng } from '../../core/rng';
 import { createHashEmbedder } from '../hash-embedder';
@@ -241,6 +242,7 @@ export class OpenAIPoolModel implements LanguageModel {
       } catch (err) {
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
         const why = f.status ? `HTTP ${f.status}` : f.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : f.message;
+        if (f.status === 404) return `the endpoint ${ep.url} has no /models (GET /models: HTTP 404)${notFoundHint(ep.config.baseURL)}`;
         return `cannot reach the endpoint ${ep.url} (GET /models: ${why}); is the server running and the address right?`;
       }
     }));
