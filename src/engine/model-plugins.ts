@@ -73,9 +73,10 @@ export interface BackendModel {
   close(): Promise<void>;
   /**
    * Check every endpoint answers `GET /models` (and lists its model) before a run starts; rejects
-   * with one line naming the first that does not. Resolves at once for an in-process model.
+   * with one line naming the first that does not. Resolves at once for an in-process model. May
+   * resolve with one-line notices the run should say (a serve-sim reached without its side channel).
    */
-  probe(): Promise<void>;
+  probe(): Promise<void | readonly string[]>;
   /** Endpoint health for the engine's outage pause; undefined for an in-process model. */
   readonly health?: ModelHealth;
   /** True when embeddings cost a remote call (and are worth journaling). */

@@ -151,7 +151,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     try {
       const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), backend.latency);
       // Before anything is written: a wrong address fails in seconds with one line.
-      await backend.probe();
+      for (const line of (await backend.probe()) ?? []) opts.onNotice?.(line);
       if (!resumed) prepareRunDir(runDir, opts.force ?? false);
       const store = resumed ?? await RunStore.create(runDir, {
         id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,

@@ -28,6 +28,11 @@ Options:
                      field but the prompt and gold answers (to see the sampling fields a run sends)
 
 Runs until SIGINT or SIGTERM.
+
+A run answers like the in-process simulator only with the side channel (each task's gold answer
+sent with its requests; loopback servers only). Without it every answer is a guess and accuracy
+is near 0 (the run says so as it starts):
+  evochamber run scenarios/quickstart.json --base-url http://127.0.0.1:8000/v1 --sim-side-channel
 `;
 
 /** `evochamber serve-sim`: prints one line with its URL once listening; resolves after a clean shutdown. */
