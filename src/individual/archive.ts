@@ -1,4 +1,4 @@
-import { collapseSpaces } from '../core/text';
+import { collapseSpaces, isAscii } from '../core/text';
 import { VectorIndex } from '../store/vector-index';
 
 /** How general an archived insight is, from one task's detail up to a cross-niche meta-insight. */
@@ -50,7 +50,8 @@ export interface Retrieval {
 
 /** Normalized form used for de-duplication: case, surrounding and repeated whitespace ignored. */
 export function normalizeArchiveText(text: string): string {
-  return collapseSpaces(text.normalize('NFKC').trim()).toLowerCase();
+  // NFKC leaves ASCII as it is: skip its full pass (and copy) for the text that is all ASCII.
+  return collapseSpaces((isAscii(text) ? text : text.normalize('NFKC')).trim()).toLowerCase();
 }
 
 interface Bucket {
