@@ -7,7 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildNiches, GraderSet, nicheSequence, nicheShares, repeatedRowNotices, taskStream, type NicheEntry } from '../../src/index';
+import { buildNiches, GraderSet } from '../../src/tasks/niche-registry';
+import { nicheSequence, nicheShares, repeatedRowNotices, taskStream } from '../../src/tasks/stream';
+import type { NicheEntry } from '../../src/tasks/niche-entry';
 
 const graders = new GraderSet({ codeWorkers: 1, codeTimeoutMs: 3000 });
 afterAll(() => graders.close());
