@@ -34,7 +34,7 @@ const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 /** The variants `ablate` runs when none are named: the full system, its ablations, and the baselines. */
 export const DEFAULT_ABLATION_VARIANTS = [
   'evochamber', 'no-codream', 'no-lifecycle', 'no-team', 'no-leadlearn', 'no-population', 'symmetric-codream',
-  'per-agent-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
+  'per-agent-memory', 'shared-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
 ] as const;
 
 /** Mean and sample standard deviation. */

@@ -59,8 +59,8 @@ export const scenarioSchema = z.strictObject({
     reflectionNote: z.string().max(300).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),
   structures: z.strictObject({
-    /** Samples per task for self-consistency. */
-    samples: int().min(1).max(64).default(5),
+    /** Samples per task for self-consistency: 3 by default, the full system's team size (the roles assembler's), so SC pays a team's solve calls. */
+    samples: int().min(1).max(64).default(3),
     /** Revision rounds after the independent round in debate. */
     debateRounds: int().min(1).max(8).default(2),
     /**
@@ -69,7 +69,7 @@ export const scenarioSchema = z.strictObject({
      * runs that must repeat call for call.
      */
     speculative: z.boolean().default(true),
-  }).default({ samples: 5, debateRounds: 2, speculative: true }),
+  }).default({ samples: 3, debateRounds: 2, speculative: true }),
   team: z.strictObject({
     /** Assembler weights (README, "How the three levels work"): competence, synergy, overlap, novelty. */
     weights: z.strictObject({
