@@ -55,6 +55,8 @@ export const scenarioSchema = z.strictObject({
     k: int().min(0).default(3),
     /** Meta-insights retrieved from the meta pool. */
     kMeta: int().min(0).default(2),
+    /** Most entries an agent's niche bucket holds; a full bucket forgets its oldest (absent: unbounded). */
+    capacity: int().min(1).optional(),
     /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
     reflectionNote: z.string().max(300).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),

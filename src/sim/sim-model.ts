@@ -3,7 +3,7 @@ import { hash32 } from '../core/hash';
 import { createHashEmbedder } from '../llm/hash-embedder';
 import type { Completion, CompletionRequest, LanguageModel } from '../llm/model';
 import { CompletionAbortedError, estimateTokens } from '../llm/model';
-import { readPrompt, type RequestKind } from './prompt-reader';
+import { readPrompt, withContextBudget, type RequestKind } from './prompt-reader';
 import { reflectResponder } from './responders/reflect-responder';
 import type { Responder } from './responders/responder';
 import { solveResponder } from './responders/solve-responder';
@@ -93,8 +93,10 @@ export class SimModel implements LanguageModel {
       createRng(`${this.opts.seed}/${key}/temperature`), promptShare(t, this.params.temperatureIndependent),
     );
     const responder = this.responders[prompt.kind];
+    // What the model reads under its context budget; billing and the prompt's draws stay on what was sent.
+    const read = this.params.contextBudget > 0 ? readPrompt(withContextBudget(req.messages, this.params.contextBudget)) : prompt;
     const reply = responder
-      ? responder({ prompt, entry, world: this.world, params: this.params, rng })
+      ? responder({ prompt: read, entry, world: this.world, params: this.params, rng })
       : { text: 'I do not know how to answer that.', lengthClass: 'qa' as const };
     const promptTokens = estimateTokens(prompt.full);
     // Billed length: log-normal around the class median, with a per-prompt effect so the same

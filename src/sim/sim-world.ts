@@ -64,11 +64,23 @@ export class SimWorld {
     return this.scope('cross', this.params.crossDomainStrategies);
   }
 
-  /** The niche strategies a task needs: a seeded subset growing with difficulty. */
+  /** Techniques of a niche that help no task (what a wrong lesson names; created on first use, as many as its strategies). */
+  decoyStrategies(niche: string): readonly Strategy[] {
+    return this.scope(`decoy:${niche}`, this.params.strategiesPerNiche);
+  }
+
+  /**
+   * The niche strategies a task needs: a seeded subset growing with difficulty. With
+   * `strategyRarity` > 0, strategy i enters with weight 1/(i+1)^rarity (Efraimidis–Spirakis keys
+   * u^(1/w), the largest n), so the first strategies are common and the last rare.
+   */
   required(niche: string, taskId: string, difficulty: number): Strategy[] {
     const pool = this.nicheStrategies(niche);
     const n = Math.max(1, Math.min(pool.length, this.params.requiredBase + Math.round(difficulty)));
-    return createRng(`${this.seed}/required/${taskId}`).shuffle(pool).slice(0, n);
+    const rng = createRng(`${this.seed}/required/${taskId}`);
+    if (this.params.strategyRarity === 0) return rng.shuffle(pool).slice(0, n);
+    const keyed = pool.map((s, i) => ({ s, key: Math.log(Math.max(rng.next(), 1e-12)) * (i + 1) ** this.params.strategyRarity }));
+    return keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.s);
   }
 
   /** Every strategy of every scope seen so far whose phrase occurs in `text` (case-insensitive). */
