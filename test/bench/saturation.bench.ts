@@ -6,18 +6,21 @@ import { loadScenario, resolveSimParams, runScenario, systemClock, withOverrides
 import { experienceSaturation, readEvents, type Saturation } from './signal-analysis';
 import { strategyReader } from './signal.bench';
 
-/** One line of the bench: a preset on a world (default, or with sim parameters moved). */
-interface Line {
+/** A world of the bench: today's, or one with a world-form mechanism turned on (illustrative settings, not fitted). */
+interface World {
   readonly name: string;
-  readonly preset: string;
   readonly sim?: Partial<SimParams>;
+  readonly capacity?: number;
 }
 
-const LINES: readonly Line[] = [
-  { name: 'evochamber', preset: 'evochamber' },
-  { name: 'per-agent-memory', preset: 'per-agent-memory' },
-  { name: 'shared-memory', preset: 'shared-memory' },
+const WORLDS: readonly World[] = [
+  { name: 'today\'s world' },
+  { name: 'rarer strategies (24 per niche, strategyRarity 1.2)', sim: { strategiesPerNiche: 24, strategyRarity: 1.2 } },
+  { name: 'context budget 2', sim: { contextBudget: 2 } },
+  { name: 'wrong lessons 0.3', sim: { wrongLesson: 0.3 } },
+  { name: 'forgetting (memory.capacity 4)', capacity: 4 },
 ];
+const PRESETS = ['evochamber', 'per-agent-memory', 'shared-memory'];
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : ' n/a');
@@ -41,28 +44,37 @@ function print(name: string, acc: readonly number[], ss: readonly Saturation[], 
 
 /**
  * Does experience saturate? (docs/signal.md, "Why this world cannot separate the methods".) On hard
- * (600 tasks) and hard-math, 3 seeds: per quarter, how many of a niche's strategies each agent
- * holds, how alike agents' holdings are, how soon an agent holds them all, and what retrieval
- * carries into its prompts. Prints; asserts nothing. `SATURATION_TASKS`, `SATURATION_SEEDS` shrink it.
+ * (600 tasks) and hard-math, 3 seeds, the full system and the two memory baselines, in today's
+ * world and with each world-form mechanism on: per quarter, how many of a niche's strategies each
+ * agent holds, how alike agents' holdings are, how soon an agent holds them all, and what retrieval
+ * carries into its prompts. Prints; asserts nothing. `SATURATION_TASKS`, `SATURATION_SEEDS`,
+ * `SATURATION_FILES` (hard,hard-math) and `SATURATION_WORLDS=today` shrink it.
  */
 export async function benchSaturation(): Promise<void> {
   const t0 = systemClock.now();
   const seeds = Array.from({ length: Number(process.env.SATURATION_SEEDS ?? 3) }, (_, i) => i + 1);
-  for (const file of ['scenarios/hard.json', 'scenarios/hard-math.json']) {
-    const base = loadScenario(path.resolve(file));
+  const files = (process.env.SATURATION_FILES ?? 'hard,hard-math').split(',');
+  const worlds = process.env.SATURATION_WORLDS === 'today' ? WORLDS.slice(0, 1) : WORLDS;
+  for (const file of files) {
+    const base = loadScenario(path.resolve(`scenarios/${file}.json`));
     const tasks = Number(process.env.SATURATION_TASKS ?? base.scenario.stream.tasks);
-    console.log(`\n${base.scenario.name}: ${tasks} tasks, seeds ${seeds.join(', ')}`);
-    for (const line of LINES) {
-      const loaded = line.sim ? withOverrides(base, { sim: { ...(base.scenario.sim ?? {}), ...line.sim } } as never) : base;
+    for (const world of worlds) {
+      console.log(`\n${base.scenario.name}, ${world.name}: ${tasks} tasks, seeds ${seeds.join(', ')}`);
+      const loaded = withOverrides(base, {
+        ...(world.sim ? { sim: { ...(base.scenario.sim ?? {}), ...world.sim } } : {}),
+        ...(world.capacity ? { memory: { capacity: world.capacity } } : {}),
+      } as never);
       const perNiche = resolveSimParams(loaded.scenario.sim as never).strategiesPerNiche;
-      const acc: number[] = [];
-      const ss: Saturation[] = [];
-      for (const seed of seeds) {
-        const { summary, runDir } = await runScenario(loaded, { variant: line.preset, seed, tasks, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-sat-')) });
-        acc.push(summary.accuracy);
-        ss.push(experienceSaturation(readEvents(runDir), strategyReader(loaded, seed), perNiche));
+      for (const preset of PRESETS) {
+        const acc: number[] = [];
+        const ss: Saturation[] = [];
+        for (const seed of seeds) {
+          const { summary, runDir } = await runScenario(loaded, { variant: preset, seed, tasks, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-sat-')) });
+          acc.push(summary.accuracy);
+          ss.push(experienceSaturation(readEvents(runDir), strategyReader(loaded, seed), perNiche));
+        }
+        print(preset, acc, ss, perNiche);
       }
-      print(line.name, acc, ss, perNiche);
     }
   }
   console.log(`(${((systemClock.now() - t0) / 1000).toFixed(0)} s)`);
