@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario, resolveSimParams, runScenario, systemClock, withOverrides, type SimParams } from '../../src/index';
+import { loadScenario, runScenario, withOverrides, type SimParams } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
+import { resolveSimParams } from '../../src/sim/sim-params';
 import { experienceSaturation, readEvents, type Saturation } from './signal-analysis';
 import { strategyReader } from './signal.bench';
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadBuiltinNicheSpecs, loadScenario, runScenario } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-paper-streams-'));
 

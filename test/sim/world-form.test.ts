@@ -2,10 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  Archive, buildReflectPrompt, buildSolvePrompt, loadScenario, resolveSimParams, runScenario, SimModel, SimSideChannel, SimWorld, withOverrides,
-  type ArchiveEntry, type NicheSpec, type SimParams, type Task,
-} from '../../src/index';
+import { loadScenario, runScenario, withOverrides, type NicheSpec, type SimParams, type Task } from '../../src/index';
+import { Archive, type ArchiveEntry } from '../../src/individual/archive';
+import { buildReflectPrompt, buildSolvePrompt } from '../../src/individual/agent-prompts';
+import { SimModel } from '../../src/sim/sim-model';
+import { SimSideChannel } from '../../src/sim/side-channel';
+import { resolveSimParams } from '../../src/sim/sim-params';
+import { SimWorld } from '../../src/sim/sim-world';
 import { readPrompt, withContextBudget } from '../../src/sim/prompt-reader';
 import { strategyLesson } from '../../src/sim/responders/reflect-responder';
 import { successBreakdown } from '../../src/sim/responders/solve-responder';
