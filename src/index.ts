@@ -110,6 +110,10 @@ export { simPlugin, simLatency, AUTO_LATENCY_PROFILE, type SimScenario } from '.
 export { ServedSideChannelModel, SideChannelRefusedError, SIDE_CHANNEL_FIELD, assertLoopback } from './sim/served-side-channel';
 export { isLoopbackHost, isLoopbackURL } from './core/loopback';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './sim/sim-params';
+export {
+  loadWorldFile, parseWorld, worldParams, worldFileSchema, WorldFileError, bundledWorlds, WORLD_SCHEMA_VERSION, NUMERIC_SIM_PARAMS,
+  type WorldFile, type InlinedWorld,
+} from './sim/sim-world-file';
 export { SimWorld, type Strategy } from './sim/sim-world';
 export { createModel, useModel, offlineModel, backendFor, buildModelStack, UnknownBackendError, type ModelStack, type CreateModelDeps } from './engine/model-stack';
 export { registerModelPlugin, modelPlugins, type ModelPlugin, type BackendModel, type VirtualLatency, type VirtualStats, type ScenarioIssue } from './engine/model-plugins';

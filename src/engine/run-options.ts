@@ -3,7 +3,8 @@ import type { LanguageModel } from '../llm/model';
 import type { Budget, BudgetStop } from './budget';
 import type { Progress } from './engine';
 import type { ModelPlugin } from './model-plugins';
-import type { InFlight } from './scenario-schema';
+import type { DeepPartial } from './scenario';
+import type { InFlight, ScenarioInput } from './scenario-schema';
 import type { SharedBackend } from './shared-backend';
 import type { RunSummary } from './summary';
 import type { StructureDescriptor } from '../team/structures/structure';
@@ -89,6 +90,11 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
   readonly model?: LanguageModel;
   /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
   readonly budget?: Budget;
+  /**
+   * A patch of the scenario for the rest of the run (`resume --world`), recorded in run.json. The
+   * resume re-checks the events already written: a patch that changes them fails that check.
+   */
+  readonly overrides?: DeepPartial<ScenarioInput>;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;

@@ -45,13 +45,18 @@ export class SimWorld {
   private readonly used = new Map<string, string>();
   private readonly all: Strategy[] = [];
 
-  constructor(private readonly seed: number, private readonly params: SimParams) {
+  /** `forNiche`: a niche's own parameters (a world file's per-niche overrides); the global ones by default. */
+  constructor(
+    private readonly seed: number,
+    private readonly params: SimParams,
+    private readonly forNiche: (niche: string) => SimParams = () => params,
+  ) {
     this.scope('cross', params.crossDomainStrategies);
   }
 
   /** Strategies of a niche (created on first use). */
   nicheStrategies(niche: string): readonly Strategy[] {
-    return this.scope(niche, this.params.strategiesPerNiche);
+    return this.scope(niche, this.forNiche(niche).strategiesPerNiche);
   }
 
   /** Shared strategies of a domain. */
@@ -67,7 +72,7 @@ export class SimWorld {
   /** The niche strategies a task needs: a seeded subset growing with difficulty. */
   required(niche: string, taskId: string, difficulty: number): Strategy[] {
     const pool = this.nicheStrategies(niche);
-    const n = Math.max(1, Math.min(pool.length, this.params.requiredBase + Math.round(difficulty)));
+    const n = Math.max(1, Math.min(pool.length, this.forNiche(niche).requiredBase + Math.round(difficulty)));
     return createRng(`${this.seed}/required/${taskId}`).shuffle(pool).slice(0, n);
   }
 

@@ -6,6 +6,7 @@ import { PROFILES } from '../../llm/latency-profiles';
 import { pricesFromFlags } from '../budget-flags';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
+import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 
 /** Help text of `evochamber plan`. */
 export const PLAN_HELP = `Usage: evochamber plan <scenario.json> [options]
@@ -22,6 +23,7 @@ Options:
   --latency NAME    the server profile (${Object.keys(PROFILES).join(', ')}; default qwen3-8b-h100-vllm)
   --price MODEL=IN/OUT  US dollars per million input / output tokens of the scenario's model
   --pilot-tasks N   tasks of each pilot (default: 10 % of the stream, 24 to 120)
+${WORLD_FLAG_HELP}
   --json            print the plan as one JSON line last
 `;
 
@@ -32,7 +34,7 @@ export async function planCommand(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, latency: { type: 'string' },
-      price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(PLAN_HELP); return; }
@@ -40,7 +42,7 @@ export async function planCommand(argv: string[]): Promise<void> {
   if (values.latency !== undefined && !Object.hasOwn(PROFILES, values.latency)) {
     throw new UsageError(`--latency: unknown profile "${values.latency}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
   }
-  const loaded = loadScenario(positionals[0]!);
+  const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
   const prices = pricesFromFlags(values, loaded);
   const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
