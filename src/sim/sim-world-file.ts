@@ -147,3 +147,65 @@ export function mergeParams(a: Partial<SimParams>, b: Partial<SimParams>): Parti
 /** The numeric simulator parameters a fit may move (every top-level number of DEFAULT_SIM_PARAMS). */
 export const NUMERIC_SIM_PARAMS: readonly string[] = Object.entries(DEFAULT_SIM_PARAMS)
   .filter(([, v]) => typeof v === 'number').map(([k]) => k);
+
+/**
+ * The parameters `calibrate` may fit, with the bounds of its search (docs/calibration.md, "What
+ * it fits"): the continuous ones whose effect on accuracy is direct. Probabilities are bounded by
+ * [0, 1]; logit terms by a range wide enough for a bare model from hopeless to near-certain.
+ * Integer parameters (strategy counts, caps) are the world's form, not fitted.
+ */
+export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  base: [-4, 5],
+  personaMatch: [0, 3],
+  coverage: [0, 6],
+  subdomain: [0, 2],
+  crossDomain: [0, 2],
+  difficulty: [0, 3],
+  dilution: [0, 1],
+  discoverOnSuccess: [0, 1],
+  discoverOnFailure: [0, 1],
+  metaDiscovery: [0, 1],
+  distractorSkew: [0.05, 1],
+  uniqueMistake: [0, 1],
+  recognize: [0, 4],
+  conformity: [0, 4],
+  peerUptake: [0, 1],
+  testFeedback: [0, 4],
+  criticCoverage: [0, 4],
+};
+
+/** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */
+export interface WorldFitParameter {
+  readonly name: string;
+  readonly param: string;
+  readonly niche?: string;
+  readonly lo: number;
+  readonly hi: number;
+  readonly start: number;
+}
+
+/** Parse a `--fit` name against the world it starts from; an error names what is wrong in one line. */
+export function parseFitName(name: string, world: Pick<WorldFile, 'params' | 'niches'> | undefined, inline: Partial<SimParams> = {}): WorldFitParameter {
+  const [param = '', niche, extra] = name.split('@');
+  if (extra !== undefined || niche === '') throw new Error(`--fit: "${name}" is not a parameter or parameter@niche`);
+  const range = FIT_RANGES[param];
+  if (!range) {
+    const known = Object.hasOwn(DEFAULT_SIM_PARAMS, param);
+    throw new Error(`--fit: ${known ? `"${param}" is not fitted (integer or timing parameters are the world's form)` : `unknown simulator parameter "${param}"`}; fittable: ${Object.keys(FIT_RANGES).join(', ')}`);
+  }
+  const wp = worldParams(inline, world);
+  const now = (niche === undefined ? wp.global : wp.forNiche(niche))[param as keyof SimParams] as number;
+  const start = Math.min(range[1], Math.max(range[0], now));
+  return { name, param, ...(niche !== undefined ? { niche } : {}), lo: range[0], hi: range[1], start };
+}
+
+/** `base` with fitted values set: globals into `params`, `x@niche` into that niche's overrides. */
+export function worldWithValues(base: Pick<WorldFile, 'params' | 'niches'> | undefined, fit: readonly WorldFitParameter[], values: readonly number[]): Pick<WorldFile, 'params' | 'niches'> {
+  const params: Record<string, unknown> = { ...(base?.params ?? {}) };
+  const niches: Record<string, Record<string, unknown>> = Object.fromEntries(Object.entries(base?.niches ?? {}).map(([n, o]) => [n, { ...o }]));
+  fit.forEach((p, i) => {
+    if (p.niche === undefined) params[p.param] = values[i];
+    else (niches[p.niche] ??= {})[p.param] = values[i];
+  });
+  return { params: params as WorldFile['params'], niches: niches as WorldFile['niches'] };
+}
