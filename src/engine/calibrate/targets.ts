@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ABLATION_PLAN_FILE } from '../ablate';
 import { PRESETS } from '../presets';
-import { loadScenario, type LoadedScenario } from '../scenario';
+import { loadScenario, resolveScenario, type LoadedScenario } from '../scenario';
 
 /** Version of the targets file format (docs/calibration.md, "Targets"). */
 export const TARGETS_SCHEMA_VERSION = 1;
@@ -80,7 +80,8 @@ export function resolveTargets(rows: readonly TargetRow[], file: string, main: L
     let loaded = main;
     if (row.scenario !== undefined) {
       const ref = existsSync(path.resolve(dir, row.scenario)) ? path.resolve(dir, row.scenario) : row.scenario;
-      loaded = scenarios.get(ref) ?? (() => {
+      const sameAsMain = path.resolve(resolveScenario(ref)) === path.resolve(main.file);
+      loaded = sameAsMain ? main : scenarios.get(ref) ?? (() => {
         try {
           return loadScenario(ref);
         } catch (err) {
