@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_ABLATION_VARIANTS } from '../../engine/ablate';
 import { planSweep, type SweepPlan } from '../../engine/plan';
+import { predictAccuracy, type PredictedAccuracy } from '../../engine/calibrate/predict';
 import { loadScenario } from '../../engine/scenario';
 import { PROFILES } from '../../llm/latency-profiles';
 import { pricesFromFlags } from '../budget-flags';
@@ -24,6 +25,8 @@ Options:
   --price MODEL=IN/OUT  US dollars per million input / output tokens of the scenario's model
   --pilot-tasks N   tasks of each pilot (default: 10 % of the stream, 24 to 120)
 ${WORLD_FLAG_HELP}
+                    With a world (--world, or the scenario's sim.world) plan also predicts each
+                    variant's accuracy: its full stream on the simulator under that world, per seed
   --json            print the plan as one JSON line last
 `;
 
@@ -53,8 +56,28 @@ export async function planCommand(argv: string[]): Promise<void> {
     pilotTasks: intFlag(values['pilot-tasks'], '--pilot-tasks', 4),
     onPilot: (v, n) => process.stderr.write(`plan: pilot of ${v} (${n} tasks) done\n`),
   });
+  const world = worldName(loaded.scenario.sim.world);
+  const accuracy = world === undefined ? undefined : await predictAccuracy(loaded, {
+    variants: variants ?? [loaded.scenario.variant], seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
+  });
   process.stdout.write(`${formatPlan(plan)}\n`);
-  if (values.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+  if (accuracy) process.stdout.write(`${formatAccuracy(accuracy, world!)}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(accuracy ? { ...plan, world, accuracy } : plan)}\n`);
+}
+
+/** The name of the world a scenario names (inlined when loaded), if any. */
+function worldName(world: unknown): string | undefined {
+  if (world === undefined) return undefined;
+  return typeof world === 'string' ? world : String((world as { name?: unknown }).name ?? 'world');
+}
+
+/** Predicted accuracy per variant, beside the plan's cost. */
+export function formatAccuracy(rows: readonly PredictedAccuracy[], world: string): string {
+  const w = Math.max(8, ...rows.map((r) => r.variant.length));
+  return [
+    `predicted accuracy under world ${world} (full stream on the simulator; 95% interval of one run):`,
+    ...rows.map((r) => `${r.variant.padEnd(w)} ${r.mean.toFixed(3)}  [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]  runs ${r.runs.map((x) => x.toFixed(3)).join(', ')}`),
+  ].join('\n');
 }
 
 const k = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);
