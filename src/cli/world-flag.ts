@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { withOverrides, type LoadedScenario } from '../engine/scenario';
-import type { DeepPartial } from '../engine/scenario';
-import type { ScenarioInput } from '../engine/scenario-schema';
+import { withOverrides, type LoadedScenario } from '../engine/scenario/scenario';
+import type { DeepPartial } from '../engine/scenario/scenario';
+import type { ScenarioInput } from '../engine/scenario/scenario-schema';
 
 /** parseArgs option spec of `--world`. */
 export const WORLD_FLAG_OPTIONS = { world: { type: 'string' } } as const;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadScenario, runScenario, withOverrides } from '../../src/index';
-import { nicheOutcomes } from '../../src/engine/calibrate/targets';
+import { nicheOutcomes } from '../../src/engine/sweep/calibrate/targets';
 
 const env = (name: string) => process.env[`EVO_CALIBRATE_${name}`];
 

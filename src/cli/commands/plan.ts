@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS } from '../../engine/ablate';
-import { planSweep, type SweepPlan } from '../../engine/plan';
-import { predictAccuracy, type PredictedAccuracy } from '../../engine/calibrate/predict';
-import { loadScenario } from '../../engine/scenario';
+import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
+import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
+import { loadScenario } from '../../engine/scenario/scenario';
+import { predictAccuracy, type PredictedAccuracy } from '../../engine/sweep/calibrate/predict';
 import { PROFILES } from '../../llm/latency-profiles';
 import { pricesFromFlags } from '../budget-flags';
 import { UsageError, intFlag } from '../usage';
