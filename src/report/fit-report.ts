@@ -70,7 +70,8 @@ function sections(d: FitReportData): Section[] {
         caption: 'A fitted bar far from its measured one, with intervals apart, is a target the world could not reach.',
         spec: vl({
           data: { values: targetRows },
-          encoding: { y: { field: 'label', type: 'nominal', title: null }, yOffset: { field: 'kind' }, color: { field: 'kind', type: 'nominal', title: null } },
+          width: 480,
+          encoding: { y: { field: 'label', type: 'nominal', title: null, axis: { labelLimit: 320 } }, yOffset: { field: 'kind' }, color: { field: 'kind', type: 'nominal', title: null } },
           layer: [
             { mark: 'rule', encoding: { x: { field: 'lo', type: 'quantitative', title: 'accuracy', scale: { domain: [0, 1] } }, x2: { field: 'hi' } } },
             { mark: { type: 'point', filled: true }, encoding: { x: { field: 'value', type: 'quantitative' } } },
