@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario, runScenario, withOverrides } from '../../../../src/index';
 import { calibrate } from '../../../../src/engine/sweep/calibrate/calibrate';
 import { loadTargets, nicheOutcomes, TargetsError } from '../../../../src/engine/sweep/calibrate/targets';
+import { EvaluationJournal, JournalMismatchError } from '../../../../src/engine/sweep/calibrate/journal';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-calibrate-'));
 const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 90_000 });
@@ -70,6 +71,11 @@ describe('calibrate', () => {
       expect(() => loadTargets(file, main)).toThrow(TargetsError);
       expect(() => loadTargets(file, main)).toThrow(message);
     }
+    // A journal from another calibration is refused, not replayed.
+    const j = path.join(dir, 'j.jsonl');
+    new EvaluationJournal(j, 'one');
+    expect(() => new EvaluationJournal(j, 'other')).toThrow(JournalMismatchError);
+    expect(new EvaluationJournal(j, 'one').size).toBe(0);
     const broken = path.join(dir, 'broken.json');
     writeFileSync(broken, '{"schemaVersion": 1, "targets": [');
     expect(() => loadTargets(broken, main)).toThrow(/broken\.json: not valid JSON/);
@@ -92,6 +98,13 @@ describe('calibrate', () => {
     expect(m.stderr.trim().split('\n')).toHaveLength(1);
     expect(m.stderr).toMatch(/t\.json: not valid JSON/);
     expect(existsSync(path.join(dir, 'w.json'))).toBe(false);
+    // --world on run: a world with an unknown parameter is one line naming the file and the field.
+    const bad = path.join(dir, 'bad-world.json');
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 1, name: 'bad', params: { bse: 1 } }));
+    const w = cli('run', file, '--world', bad, '--out', path.join(dir, 'run'), '--quiet', '--no-report');
+    expect(w.status).toBe(1);
+    expect(w.stderr.trim().split('\n')).toHaveLength(1);
+    expect(w.stderr).toMatch(/sim: world .*bad-world\.json: params\.bse: unknown simulator parameter/);
   });
 
   it('is deterministic, and a calibration killed midway (SIGTERM) resumes to the same world without paying twice', async () => {
