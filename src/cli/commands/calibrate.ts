@@ -38,7 +38,8 @@ Options:
   --seed N          the first seed (default: the scenario's)
   --tasks N         tasks per run (default: the scenario's stream; fewer is faster, and a
                     shorter stream learns less: fit to targets measured on the same length)
-  --budget N        evaluations in all, the search's and the intervals' (default 60)
+  --budget N        evaluations in all: the search's, then 8 per parameter for its profile
+                    (default 40 + 8 per parameter)
   --jobs N          worker processes (default: the core count; 1 runs in this process)
   --world FILE      the world to start from (default: the scenario's sim.world)
   --name NAME       the world's name (default: the --out file's name)
@@ -67,7 +68,6 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   if ((values.targets === undefined) === (fromRuns.length === 0)) throw new UsageError('give --targets FILE or --from-runs DIR (one of them)', CALIBRATE_HELP);
   if (!values.out) throw new UsageError('--out WORLD.json is required', CALIBRATE_HELP);
   const seedCount = intFlag(values.seeds, '--seeds', 1) ?? 2;
-  const budget = intFlag(values.budget, '--budget', 3) ?? 60;
   const jobs = intFlag(values.jobs, '--jobs', 1) ?? availableParallelism();
   const tasks = intFlag(values.tasks, '--tasks', 1);
 
@@ -82,6 +82,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + 8 * fit.length;
   const unmovable = unmovableTarget(targets, fit);
   if (unmovable) {
     throw new TargetsError(values.targets ?? '--from-runs', `targets[${unmovable.index}]`,

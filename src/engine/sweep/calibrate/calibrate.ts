@@ -166,12 +166,18 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     opts.onEvaluation?.({ done, budget: opts.budget, cached, chi2: e.chi2, best });
     return e;
   };
-  // Points of one request run one after the other: each evaluation already spreads its runs over the workers.
-  const evaluateAll = async (points: readonly (readonly number[])[]) => {
-    const out = [];
-    for (const p of points) out.push(await evaluateOne(toValues(p)));
-    return out;
+  // The points of one request (a simplex, a shrink, the profiles) are evaluated at once: their runs share the workers.
+  const inFlight = new Map<string, ReturnType<typeof evaluateOne>>();
+  const evaluateValues = (values: number[]) => {
+    const k2 = hashOf(values);
+    let p = inFlight.get(k2);
+    if (!p) {
+      p = evaluateOne(values);
+      inFlight.set(k2, p);
+    }
+    return p;
   };
+  const evaluateAll = (points: readonly (readonly number[])[]) => Promise.all(points.map((p) => evaluateValues(toValues(p))));
   try {
     const search = nelderMead(opts.parameters.map((p, i) => toUnit(p.start, i)), { step: 0.1, xTolerance: 2e-3, fTolerance: 1e-3 });
     let step = search.next();
@@ -179,7 +185,8 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     for (;;) {
       if (step.done) { fit = step.value; break; }
       if (seen.size + step.value.length > searchBudget) {
-        const bestSeen = [...seen.values()].sort((a, b) => a.chi2 - b.chi2)[0]!;
+        // Ties go to the smaller parameter vector, so the order evaluations finished in never decides.
+        const bestSeen = [...seen.values()].sort((a, b) => a.chi2 - b.chi2 || compareVectors(a.values, b.values))[0]!;
         fit = { x: bestSeen.values.map(toUnit), converged: false };
         break;
       }
@@ -188,23 +195,22 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     }
     const searchCount = seen.size;
     const values = toValues(fit.x);
-    const atFit = await evaluateOne(values);
+    const atFit = await evaluateValues(values);
     // Profiles: each parameter moved alone around the fit, at ±2.5, 5, 10 and 20 % of its range.
     const offsets = [-0.2, -0.1, -0.05, -0.025, 0.025, 0.05, 0.1, 0.2].slice(0, Math.max(2, profilePoints));
-    const parameters: FittedParameter[] = [];
-    for (let i = 0; i < k; i++) {
-      const p = opts.parameters[i]!;
+    const grids = opts.parameters.map((_, i) => {
       const points = [...new Set(offsets.map((o) => round9(Math.min(1, Math.max(0, fit.x[i]! + o)))))];
-      const profile = [{ value: values[i]!, chi2: atFit.chi2 }];
-      for (const u of points) {
-        const v = values.slice();
-        v[i] = toValues(fit.x.map((x, j) => (j === i ? u : x)))[i]!;
-        if (v[i] === values[i]) continue;
-        profile.push({ value: v[i]!, chi2: (await evaluateOne(v)).chi2 });
-      }
-      profile.sort((a, b) => a.value - b.value);
-      parameters.push({ name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, ...profileInterval(profile, values[i]!), profile });
-    }
+      return [...new Set(points.map((u) => toValues(fit.x.map((x, j) => (j === i ? u : x)))[i]!))].filter((v) => v !== values[i]);
+    });
+    const profiled = await Promise.all(grids.map((grid, i) => Promise.all(grid.map((g) => {
+      const v = values.slice();
+      v[i] = g;
+      return evaluateValues(v).then((e) => ({ value: g, chi2: e.chi2 }));
+    }))));
+    const parameters: FittedParameter[] = opts.parameters.map((p, i) => {
+      const profile = [{ value: values[i]!, chi2: atFit.chi2 }, ...profiled[i]!].sort((a, b) => a.value - b.value);
+      return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, ...profileInterval(profile, values[i]!), profile };
+    });
     const all = [...seen.values()];
     const targets: FittedTarget[] = opts.targets.map((t, i) => {
       const s = atFit.sims[i]!;
@@ -225,6 +231,8 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       unmoved: targets.filter((t) => !t.moved).map((t) => t.index),
     };
   } finally {
+    // An interrupted batch: let its other evaluations end (each is journaled if it finished) before the workers go.
+    await Promise.allSettled(inFlight.values());
     opts.stop?.removeEventListener('abort', onStop);
     await evaluator.close();
     rmSync(opts.workDir, { recursive: true, force: true });
@@ -255,5 +263,10 @@ export function profileInterval(profile: readonly { value: number; chi2: number 
 }
 
 const round9 = (x: number) => Math.round(x * 1e9) / 1e9;
+
+function compareVectors(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
 
 export { EvaluationInterrupted };

@@ -57,6 +57,10 @@ interface Group {
 export class Evaluator {
   private readonly groups: Group[] = [];
   private readonly pool: RunProcesses | null;
+  /** Runs under way over every evaluation in flight, and the runs waiting for a worker. */
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly slots: number;
   readonly runsPerEvaluation: number;
 
   constructor(private readonly opts: EvaluatorOptions) {
@@ -69,8 +73,10 @@ export class Evaluator {
       g.targets.push(t);
     }
     this.runsPerEvaluation = this.groups.length * opts.seeds.length;
-    const jobs = Math.min(opts.jobs ?? 1, this.runsPerEvaluation);
+    // Several evaluations may be in flight at once (a simplex's points, the profiles): the workers serve them all.
+    const jobs = opts.jobs ?? 1;
     this.pool = jobs > 1 && opts.childEntry ? new RunProcesses(opts.childEntry, jobs) : null;
+    this.slots = this.pool ? jobs : 1;
   }
 
   /** The simulated value of every target (in the targets' order) under `patch`; `key` names the evaluation's run directories. */
@@ -79,21 +85,29 @@ export class Evaluator {
     rmSync(dir, { recursive: true, force: true });
     const jobs = this.groups.flatMap((g, gi) => this.opts.seeds.map((seed) => ({ g, gi, seed })));
     const outcomes = this.groups.map(() => [] as Map<string, NicheOutcome>[]);
-    const limit = this.pool ? Math.min(this.opts.jobs!, jobs.length) : 1;
-    let next = 0;
-    const worker = async () => {
-      while (next < jobs.length) {
-        const { g, gi, seed } = jobs[next++]!;
+    const one = async ({ g, gi, seed }: (typeof jobs)[number]) => {
+      await this.acquire();
+      try {
         if (this.opts.stop?.aborted) throw new EvaluationInterrupted();
         const outDir = path.join(dir, `${gi}-${g.variant}-s${seed}`);
         const loaded = withOverrides(g.loaded, patch);
         const r = await this.runOne(loaded, g.variant, seed, outDir);
         if (r.interrupted) throw new EvaluationInterrupted();
-        outcomes[gi]!.push(nicheOutcomes(outDir));
+        return { gi, seed, outcome: nicheOutcomes(outDir) };
+      } finally {
+        this.release();
       }
     };
     try {
-      await Promise.all(Array.from({ length: limit }, worker));
+      // Settle every run before reading any (a failed one must not leave others writing into a removed directory).
+      const settled = await Promise.allSettled(jobs.map(one));
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      // Pooled in seed order, whatever order the runs finished in.
+      for (const s of settled) {
+        const { gi, outcome } = (s as PromiseFulfilledResult<{ gi: number; seed: number; outcome: Map<string, NicheOutcome> }>).value;
+        outcomes[gi]!.push(outcome);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -109,6 +123,19 @@ export class Evaluator {
       }
     });
     return this.opts.targets.map((t) => byTarget.get(t)!);
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.slots) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => { this.running++; resolve(); }));
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting.shift()?.();
   }
 
   private runOne(loaded: LoadedScenario, variant: string, seed: number, outDir: string): Promise<RunResult> {
