@@ -110,6 +110,11 @@ export { simPlugin, simLatency, AUTO_LATENCY_PROFILE, type SimScenario } from '.
 export { ServedSideChannelModel, SideChannelRefusedError, SIDE_CHANNEL_FIELD, assertLoopback } from './sim/served-side-channel';
 export { isLoopbackHost, isLoopbackURL } from './core/loopback';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './sim/sim-params';
+export { calibrate, unmovableTarget, profileInterval, type CalibrateOptions, type CalibrationResult, type FitParameter, type FittedParameter, type FittedTarget } from './engine/sweep/calibrate/calibrate';
+export { loadTargets, targetsFromRuns, resolveTargets, nicheOutcomes, binomialSe, TargetsError, targetsFileSchema, TARGETS_SCHEMA_VERSION, type Target, type TargetRow } from './engine/sweep/calibrate/targets';
+export { predictAccuracy, type PredictedAccuracy } from './engine/sweep/calibrate/predict';
+export { nelderMead, type NelderMeadOptions, type NelderMeadResult } from './engine/sweep/calibrate/nelder-mead';
+export { parseFitName, worldWithValues, FIT_RANGES, type WorldFitParameter } from './sim/sim-world-file';
 export {
   loadWorldFile, parseWorld, worldParams, worldFileSchema, WorldFileError, bundledWorlds, WORLD_SCHEMA_VERSION, NUMERIC_SIM_PARAMS,
   type WorldFile, type InlinedWorld,

@@ -17,7 +17,7 @@ import { applyWorldFlag, WORLD_FLAG_OPTIONS } from '../world-flag';
 
 /** Help text of `evochamber calibrate`. */
 export const CALIBRATE_HELP = `Usage: evochamber calibrate <scenario.json> --targets FILE --out WORLD.json [options]
-       evochamber calibrate <scenario.json> --from-runs DIR [--from-runs DIR …] --out WORLD.json [options]
+       evochamber calibrate <scenario.json> --out WORLD.json [options] --from-runs DIR [DIR …]
 
 Fit the simulated model's parameters so that the simulated accuracy of each target's variant
 matches the target (docs/calibration.md): objective Σ ((sim − target)/se)², the same seeds and
@@ -28,8 +28,9 @@ pays for nothing twice and ends at the same world.
 
 Options:
   --targets FILE    measured accuracies (docs/calibration.md, "Targets")
-  --from-runs DIR   build the targets from run (or ablation) directories instead: per-niche
-                    accuracy and counts; repeat, or give DIR,DIR; written to WORLD.targets.json
+  --from-runs DIR …  build the targets from run (or ablation) directories instead: per-niche
+                    accuracy and counts (DIR DIR, DIR,DIR or the flag repeated); written to
+                    WORLD.targets.json
   --out FILE        the world file to write (required)
   --fit a,b@niche   parameters to fit: name (global) or name@niche (that niche only); default:
                     base@<niche> for every niche a target names (base when only "all"), plus
@@ -63,8 +64,10 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     },
   });
   if (values.help) { process.stdout.write(CALIBRATE_HELP); return; }
-  if (positionals.length !== 1) throw new UsageError('calibrate takes exactly one scenario file', CALIBRATE_HELP);
   const fromRuns = (values['from-runs'] ?? []).flatMap((d) => d.split(',')).filter(Boolean);
+  // `--from-runs a b c`: the directories after the first are positionals after the scenario.
+  if (fromRuns.length > 0) fromRuns.push(...positionals.splice(1));
+  if (positionals.length !== 1) throw new UsageError('calibrate takes exactly one scenario file', CALIBRATE_HELP);
   if ((values.targets === undefined) === (fromRuns.length === 0)) throw new UsageError('give --targets FILE or --from-runs DIR (one of them)', CALIBRATE_HELP);
   if (!values.out) throw new UsageError('--out WORLD.json is required', CALIBRATE_HELP);
   const seedCount = intFlag(values.seeds, '--seeds', 1) ?? 2;
