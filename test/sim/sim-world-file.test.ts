@@ -50,3 +50,27 @@ describe('world files', () => {
     for (const n of Object.keys(plain).filter((k) => k !== 'arithmetic')) expect(moved[n], n).toBe(plain[n]);
   });
 });
+
+describe('resume --world', () => {
+  it('records the world for an ablation\'s unfinished runs in its plan, and a run\'s in run.json; a world that changes written events is refused', async () => {
+    const { runAblation, resumeAblation, resumeRun } = await import('../../src/index');
+    const { readFileSync, existsSync: exists } = await import('node:fs');
+    const d = dir();
+    const f = write(d, 'w.json', { schemaVersion: 1, name: 'later', params: { base: 0.5 } });
+    const out = path.join(d, 'abl');
+    await runAblation(loadScenario('hard'), { variants: ['single-agent'], seeds: 1, tasks: 6, outDir: out, jobs: 1 });
+    await resumeAblation(out, { overrides: { sim: { world: f } }, jobs: 1 });
+    const plan = JSON.parse(readFileSync(path.join(out, 'ablation-plan.json'), 'utf8')) as { config: { sim: { world: { name: string } } } };
+    expect(plan.config.sim.world.name).toBe('later');
+    // A run stopped after its first tasks: resumed under another world, the re-made events differ.
+    const stop = new AbortController();
+    const runDir = path.join(d, 'run');
+    await runScenario(loadScenario('hard'), {
+      variant: 'single-agent', tasks: 40, outDir: runDir, report: false, stop: stop.signal,
+      onProgress: (p) => { if (p.done >= 3) stop.abort(); },
+    });
+    expect(exists(path.join(runDir, 'run.json'))).toBe(true);
+    const strong = write(d, 'strong.json', { schemaVersion: 1, name: 'strong', params: { base: 6 } });
+    await expect(resumeRun(runDir, { overrides: { sim: { world: strong } }, report: false })).rejects.toThrow(/diverges from events\.jsonl/);
+  });
+});
