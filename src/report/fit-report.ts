@@ -28,11 +28,16 @@ export interface FitReportData {
   }[];
   readonly notPinned: readonly string[];
   readonly unmoved: readonly number[];
+  /** A profile point better than the fit (the search had not converged). */
+  readonly betterInProfile?: { readonly name: string; readonly value: number; readonly chi2: number };
 }
 
 const f3 = (x: number) => x.toFixed(3);
 const interval = (p: FitReportData['parameters'][number]) =>
   `${p.open[0] ? '≤ ' : ''}${f3(p.interval[0])} – ${p.open[1] ? '≥ ' : ''}${f3(p.interval[1])}`;
+
+const notConverged = (b: NonNullable<FitReportData['betterInProfile']>) =>
+  `the search had not converged: the profile of ${b.name} found χ² ${b.chi2.toFixed(2)} at ${f3(b.value)}, below the fit's (raise --budget, or lengthen the runs)`;
 
 /** The fit as plain-text tables: every target against its fitted value, every parameter with its interval. */
 export function fitTables(d: FitReportData): string {
@@ -44,6 +49,7 @@ export function fitTables(d: FitReportData): string {
     `${'parameter'.padEnd(w)}  start    fitted   95% interval (profile)`,
     ...d.parameters.map((p) => `${p.name.padEnd(w)}  ${f3(p.start).padStart(6)}   ${f3(p.value).padStart(6)}   ${interval(p)}${p.pinned ? '' : '   not pinned down by the targets'}`),
     d.notPinned.length ? `not pinned down: ${d.notPinned.join(', ')}` : 'every fitted parameter is pinned down by the targets',
+    ...(d.betterInProfile ? [notConverged(d.betterInProfile)] : []),
   ].join('\n');
 }
 
@@ -113,7 +119,7 @@ export function renderFitPage(d: FitReportData): Promise<RenderedPage> {
   return renderPage({
     title: `EvoChamber calibration — ${d.world}`,
     subtitle: [`Scenario ${d.scenario} · targets ${d.targetsFile} · seeds ${d.seeds.join(', ')}${d.tasks !== null ? ` · ${d.tasks} tasks a run` : ''}`],
-    warnings: d.targets.filter((t) => !t.within).map((t) => `target ${t.variant} / ${t.niche} (${f3(t.target)}) is outside the fitted world's reach: ${f3(t.fitted)}`),
+    warnings: [...(d.betterInProfile ? [notConverged(d.betterInProfile)] : []), ...d.targets.filter((t) => !t.within).map((t) => `target ${t.variant} / ${t.niche} (${f3(t.target)}) is outside the fitted world's reach: ${f3(t.fitted)}`)],
     sections: sections(d),
     footer: `Written by evochamber calibrate; ${d.world}.fit.json beside this file holds everything drawn here.`,
   });

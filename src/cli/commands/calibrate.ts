@@ -20,8 +20,8 @@ export const CALIBRATE_HELP = `Usage: evochamber calibrate <scenario.json> --tar
        evochamber calibrate <scenario.json> --out WORLD.json [options] --from-runs DIR [DIR …]
 
 Fit the simulated model's parameters so that the simulated accuracy of each target's variant
-matches the target (docs/calibration.md): objective Σ ((sim − target)/se)², the same seeds and
-streams at every evaluation, Nelder–Mead, then a profile of each parameter for its interval.
+matches the target (docs/calibration.md): objective Σ (sim − target)²/(se² + se_sim²), the
+same seeds and streams at every evaluation, Nelder–Mead, then a profile of each parameter for its interval.
 Writes the world (WORLD.json), its fit report (WORLD.fit.json and WORLD.fit.html) and the journal
 of evaluations (WORLD.journal.jsonl): run the same command again after an interruption and it
 pays for nothing twice and ends at the same world.
@@ -86,6 +86,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     throw new UsageError((err as Error).message);
   }
   const budget = intFlag(values.budget, '--budget', 3) ?? 40 + 8 * fit.length;
+  if (budget < 9 * fit.length + 2) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters: the profiles take 8 each and the search at least ${fit.length + 2} (give ${9 * fit.length + 2} or more)`);
   const unmovable = unmovableTarget(targets, fit);
   if (unmovable) {
     throw new TargetsError(values.targets ?? '--from-runs', `targets[${unmovable.index}]`,
@@ -154,6 +155,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     wallSeconds: Math.round(wallSeconds * 10) / 10,
     evaluationsPerMinute: result.evaluations.paid > 0 ? Math.round((result.evaluations.paid / wallSeconds) * 600) / 10 : 0,
     parameters: result.parameters, targets: result.targets, notPinned: result.notPinned, unmoved: result.unmoved,
+    ...(result.betterInProfile ? { betterInProfile: result.betterInProfile } : {}),
   };
   writeFileSync(`${stem}.fit.json`, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(`${stem}.fit.html`, (await renderFitPage(report)).html);

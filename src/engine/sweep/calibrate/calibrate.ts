@@ -97,6 +97,8 @@ export interface CalibrationResult {
   readonly notPinned: readonly string[];
   /** Targets no evaluation moved. */
   readonly unmoved: readonly number[];
+  /** A profile point with a lower objective than the fit, when one was found (the search had not converged: raise the budget). */
+  readonly betterInProfile?: { readonly name: string; readonly value: number; readonly chi2: number };
 }
 
 /**
@@ -154,7 +156,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     const cached = entry !== undefined;
     if (!entry) {
       const sims = await evaluator.evaluate(opts.patch(values), evalKey);
-      const chi2 = round9(opts.targets.reduce((s, t, i) => s + ((sims[i]!.value - t.accuracy) / t.se) ** 2, 0));
+      const chi2 = round9(opts.targets.reduce((s, t, i) => s + objectiveTerm(t, sims[i]!), 0));
       entry = { type: 'eval', key: evalKey, values, sims, chi2 };
       journal.add(entry);
       paid++;
@@ -212,6 +214,9 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, ...profileInterval(profile, values[i]!), profile };
     });
     const all = [...seen.values()];
+    // A profile point better than the fit: the search had not converged (noise, or a budget cut short).
+    const better = parameters.flatMap((p) => p.profile.filter((x) => x.chi2 < atFit.chi2 - 1e-9).map((x) => ({ name: p.name, value: x.value, chi2: x.chi2 })))
+      .sort((a, b) => a.chi2 - b.chi2 || a.name.localeCompare(b.name) || a.value - b.value)[0];
     const targets: FittedTarget[] = opts.targets.map((t, i) => {
       const s = atFit.sims[i]!;
       const se = Number.isFinite(s.se) ? s.se : 0;
@@ -225,7 +230,8 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       };
     });
     return {
-      values, chi2: atFit.chi2, dof: opts.targets.length - k, converged: fit.converged, parameters, targets,
+      values, chi2: atFit.chi2, dof: opts.targets.length - k, converged: fit.converged && !better, parameters, targets,
+      ...(better ? { betterInProfile: better } : {}),
       evaluations: { total: seen.size, paid, fromJournal: Math.min(fromJournal, seen.size), search: searchCount },
       notPinned: parameters.filter((p) => !p.pinned).map((p) => p.name),
       unmoved: targets.filter((t) => !t.moved).map((t) => t.index),
@@ -237,6 +243,17 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     await evaluator.close();
     rmSync(opts.workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * One target's share of the objective: its squared distance over the variance of the difference,
+ * the target's standard error and the simulator's own sampling error at that evaluation together
+ * (a short stream is noisy: without its own error the objective would read its noise as signal
+ * and the intervals would shrink to nothing). A target whose niche had no task counts its own error alone.
+ */
+export function objectiveTerm(t: { readonly accuracy: number; readonly se: number }, sim: SimulatedTarget): number {
+  const simSe = sim.n > 0 && Number.isFinite(sim.se) ? sim.se : 0;
+  return (sim.value - t.accuracy) ** 2 / (t.se ** 2 + simSe ** 2);
 }
 
 /** A profile's 95% interval around `at`: where the objective crosses its least + 3.84, by linear interpolation. */
