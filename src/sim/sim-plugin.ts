@@ -133,7 +133,7 @@ export function simModelOf(scenario: SimScenario, sideChannel?: SimSideChannel):
 }
 
 /**
- * The simulated model as a model plug-in (README, "The simulated model"): it builds the model of
+ * The simulated model as a model plug-in (docs/simulated-model.md): it builds the model of
  * `model.backend: "sim"` scenarios (in zero time, or in virtual time behind a latency profile),
  * checks their `sim:` overrides, and, when a scenario over HTTP asks for it by name
  * (`model.simSideChannel: true`), wraps the OpenAI pool so each request carries its task's entry

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
-// (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
+// (in-flight, team-level, population-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
 import { benchAdaptive } from './adaptive.bench';
 import { benchAsync } from './async.bench';
@@ -11,6 +11,7 @@ import { benchHotPaths } from './hot-paths.bench';
 import { benchInFlight } from './in-flight.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
+import { benchPopulationLevel } from './population-level.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
@@ -40,7 +41,8 @@ const benches: [string, () => Promise<void>][] = [
   ['hot paths', benchHotPaths],
   ['adaptive concurrency (synthetic server)', benchAdaptive],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
-  ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
+  ['team-level: the full system beats no-team and no-leadlearn, choices differ by niche (a few minutes)', benchTeamLevel],
+  ['population-level: stable specialists emerge on the block stream, who depends on the seed (a minute)', benchPopulationLevel],
   ['virtual time: a 600-task hard run in virtual time (a few minutes)', benchVirtualTime],
   ['virtual-vs-http: virtual time against the same run on serve-sim in real time (a minute)', benchVirtualVsHttp],
   ['ablation (several minutes)', benchAblation],
@@ -58,7 +60,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('calibrate'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('calibrate'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

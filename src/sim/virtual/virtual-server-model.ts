@@ -92,8 +92,8 @@ interface Tenant {
 }
 
 /**
- * serve-sim's latency model in virtual time, shared by every run that joins it (README, "Virtual
- * time"; a sweep's runs join one server, as they would share one GPU server): one scheduler, one
+ * serve-sim's latency model in virtual time, shared by every run that joins it (docs/backends.md,
+ * "Virtual time"; a sweep's runs join one server, as they would share one GPU server): one scheduler, one
  * discrete-event clock. Each request is answered at once by its run's own model and delivered when
  * the profile's BatchScheduler or ApiScheduler says its last token exists. Requests submitted at one
  * instant are admitted in the order of (run key, seed key, prompt hash), whatever order the runs
@@ -266,7 +266,7 @@ export class VirtualServer {
 /**
  * A LanguageModel that answers with `inner` (the simulated model, or a journal in front of it)
  * at once and delivers each answer when serve-sim's latency model says its last token exists, in
- * virtual time (README, "Virtual time"): a run on a VirtualServer of its own, or one of a sweep's
+ * virtual time (docs/backends.md, "Virtual time"): a run on a VirtualServer of its own, or one of a sweep's
  * runs on a shared one (`VirtualServer.join`). `timing` is in virtual milliseconds. An aborted
  * request is cancelled in the scheduler and rejects with CompletionAbortedError(tokens not
  * generated, tokens generated); one already answered resolves.
