@@ -261,6 +261,8 @@ export function profileInterval(profile: readonly { value: number; chi2: number 
   const least = Math.min(...profile.map((p) => p.chi2));
   const top = least + CHI2_95;
   const i0 = profile.findIndex((p) => p.value === at);
+  // The fit itself is out of the interval (a profile point far below it): the search had not converged, nothing is bounded.
+  if (profile[i0]!.chi2 > top) return { interval: [at, at], open: [true, true], pinned: false };
   const side = (dir: 1 | -1): [number, boolean] => {
     let prev = profile[i0]!;
     for (let i = i0 + dir; i >= 0 && i < profile.length; i += dir) {
