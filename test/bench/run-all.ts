@@ -22,6 +22,7 @@ import { benchTeamLevel } from './team-level.bench';
 import { benchVirtualTime } from './virtual-time.bench';
 import { benchVirtualVsHttp } from './virtual-vs-http.bench';
 import { benchSweep } from './sweep.bench';
+import { benchSweepSchedule } from './sweep-schedule.bench';
 import { benchScale } from './scale.bench';
 import { benchMeta } from './meta.bench';
 import { benchWatch } from './watch.bench';
@@ -50,6 +51,7 @@ const benches: [string, () => Promise<void>][] = [
   ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
   ['meta: meta-editing against the full system and its control on hard (several minutes)', benchMeta],
   ['sweep: the hard table on one virtual server, worker processes, plan (an hour on 2 cores)', benchSweep],
+  ['sweep-schedule: priorities off/on, with and without --deadline, on one virtual server (hours on 2 cores at full size)', benchSweepSchedule],
   ['watch: commit-to-page latency, a run with 10 pages open, a 100,000-task log (a few minutes)', benchWatch],
   ['scale: 8 to 256 agents x 2,000 tasks, a long 256-agent run, start-up (an hour on 2 cores; EVO_SCALE_* narrow it)', benchScale],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
