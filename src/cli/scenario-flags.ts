@@ -5,6 +5,7 @@ import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { priceFlagsPatch, type BudgetFlagValues } from './budget-flags';
 import { modelFlagsPatch, type ModelFlags } from './model-flags';
 import { samplingFlagsPatch, type SamplingFlags } from './sampling-flags';
+import { worldPatch } from './world-flag';
 import { UsageError, inFlightFlag, intFlag } from './usage';
 
 /** The flags of `run` and `ablate` that override the scenario, as parseArgs returns them. */
@@ -17,6 +18,7 @@ export interface ScenarioFlagValues extends ModelFlags, SamplingFlags, BudgetFla
   readonly tau?: string;
   readonly 'evolve-timing'?: string;
   readonly set?: string[];
+  readonly world?: string;
 }
 
 /** parseArgs option spec of `--set`. */
@@ -60,7 +62,7 @@ export function evolveTimingFlag(value: string | undefined): 'lag' | 'when-ready
 
 /**
  * Every flag that overrides the scenario, as one patch: the run's settings, the backend (which
- * replaces `model`), sampling and prices, then `extra` (the command's budget), then `--set` entries,
+ * replaces `model`), sampling, prices and the world (`sim.world`), then `extra` (the command's budget), then `--set` entries,
  * which win. Nothing is applied here: the run (or the sweep) applies the patch once, where it is made.
  */
 export async function scenarioFlagsPatch(loaded: LoadedScenario, v: ScenarioFlagValues, extra?: ScenarioPatch): Promise<ScenarioPatch> {
@@ -74,6 +76,7 @@ export async function scenarioFlagsPatch(loaded: LoadedScenario, v: ScenarioFlag
     model,
     samplingFlagsPatch(loaded, v),
     priceFlagsPatch(loaded, v, model.model),
+    worldPatch(v.world),
     extra,
     setFlagsPatch(v.set),
   );

@@ -15,6 +15,7 @@ import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
 import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
 import { scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 import { withSweepDefaults } from '../composition';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { PRIORITY_POLICIES, type PriorityPolicy } from '../../engine/sweep/sweep-schedule';
@@ -71,6 +72,7 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
   --attach ID       with --queue: wait for a sweep already under way and write its output
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
                     "evochamber resume <out dir>" continues an interrupted ablation
+${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --json            print the result as one JSON line last
   --quiet           no per-run progress (a bar per run on a terminal, a line per quarter otherwise)
@@ -90,7 +92,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }

@@ -13,9 +13,10 @@ import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
-import { fieldsUnder, scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
+import { WORLD_FLAG_OPTIONS, worldPatch } from '../world-flag';
 
 /** Help text of `evochamber resume`. */
 export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
@@ -36,6 +37,10 @@ ${WATCH_FLAG_HELP.replace(/^ {2}--watch\[=PORT\] {4}/, '  --watch[=PORT] ').repl
                  a larger one); it replaces the old one in run.json. Given an ablation's
                  directory, the sweep's new budget (as on ablate): the runs it left unstarted
                  start if they fit; it replaces the old one in ablation-plan.json
+  --world FILE   the simulator's world for the rest of the run (or the ablation's runs not yet
+                 finished), recorded in run.json (ablation-plan.json); the events already
+                 written are re-checked, so a world that changes them is refused at the first
+                 task it changes (docs/calibration.md)
 `;
 
 /** `evochamber resume`. */
@@ -46,7 +51,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     options: {
       ...WATCH_FLAG_OPTIONS,
       'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS,
+      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RESUME_HELP); return; }
@@ -64,7 +69,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       let failedTasks = 0;
       const runs = createSweepProgress(!values.quiet);
       const r = await resumeAblation(dir, {
-        patch: scenarioPatch({ sweepBudget: budget }),
+        patch: mergePatches(scenarioPatch({ sweepBudget: budget }), worldPatch(values.world)),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunProgress: (v, s, p) => runs.update(v, s, p),
@@ -86,8 +91,9 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     try {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
+        onNotice: (line) => process.stderr.write(`${line}\n`),
         ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
-        patch: fieldsUnder('budget', budget),
+        patch: mergePatches(fieldsUnder('budget', budget), worldPatch(values.world)),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
       });
       progress.stop();

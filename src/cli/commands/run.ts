@@ -18,6 +18,7 @@ import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags } from '../budg
 import { fieldsUnder } from '../../engine/scenario/scenario-patch';
 import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
+import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -41,12 +42,14 @@ Options:
                     places later commits; resumable on any backend) or when-ready (as soon as ready)
 ${SET_FLAG_HELP}
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
-                    holds a run already is refused (resume it, or pick a new one)
+                    holds a run already is refused (resume it, or pick a new one), and so is
+                    a file or a directory holding other files
   --force           replace the run in --out
   --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
   --no-report       do not write the HTML report
+${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
                     always kept for HTTP backends), so the run can be replayed
@@ -68,7 +71,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
@@ -92,6 +95,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
+      onNotice: (line) => process.stderr.write(`${line}\n`),
       ...(watch ? { onRunDir: (dir: string) => watch.attach(dir) } : {}),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });

@@ -35,9 +35,9 @@ export async function continueRun(loaded: LoadedScenario, opts: ContinueOptions 
   const lock = readRunLock(runDir);
   if (takeOverForeignLock && lock && lock.host !== hostname()) rmSync(path.join(runDir, 'run.lock'), { force: true });
   // The run's own patch is in its run.json already; a resume takes only its budget.
-  const { stop, graceMs, onAbandonable, model, onProgress, clock, afterRun, structures, plugins, shared } = runOpts;
+  const { stop, graceMs, onAbandonable, model, onProgress, onNotice, clock, afterRun, structures, plugins, shared } = runOpts;
   return resumeRun(runDir, {
-    stop, graceMs, onAbandonable, model, onProgress, clock, afterRun,
+    stop, graceMs, onAbandonable, model, onProgress, onNotice, clock, afterRun,
     ...(structures ? { structures } : {}), ...(plugins ? { plugins } : {}), ...(shared ? { shared } : {}),
   });
 }

@@ -79,6 +79,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (tests, custom backends). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
+  /** One-line notices about the run as it starts (a dataset niche whose rows will repeat); the CLI prints them. */
+  readonly onNotice?: (line: string) => void;
   /** Called once run.json is written, with the run directory (`run --watch` points its server there before the first task). */
   readonly onRunDir?: (runDir: string) => void;
   readonly clock?: Clock;
@@ -91,11 +93,15 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (must answer as the original did). */
   readonly model?: LanguageModel;
   /**
-   * A new budget for the rest of the run, as a patch of `budget.*` paths (a run stopped by its
-   * budget goes on with a larger one): merged into the run's patch and config in run.json. Any other path is refused.
+   * A patch for the rest of the run: a new budget (`budget.*`: a run stopped by its budget goes on
+   * with a larger one) or the simulator's world (`sim.world`, `resume --world`: the events already
+   * written are re-checked, so a world that changes them fails that check); merged into the run's
+   * patch and config in run.json. Any other path is refused.
    */
   readonly patch?: ScenarioPatch;
   readonly onProgress?: (p: Progress) => void;
+  /** As `RunOptions.onNotice`. */
+  readonly onNotice?: (line: string) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;
 }

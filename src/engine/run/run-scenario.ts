@@ -21,6 +21,7 @@ import type { ModelPlugin, VirtualLatency } from '../scenario/model-plugins';
 import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
+import { checkOutDir } from './out-dir';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -67,9 +68,9 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   if (lock && lockLiveness(lock) !== 'dead' && state === 'running') throw new RunLockedError(runDir, lock, lockLiveness(lock));
   let loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
   if (opts.patch && Object.keys(opts.patch).length > 0) {
-    // Only the budget may change on the way: anything else would diverge from the journal.
-    const refused = pathsOutside(opts.patch, ['budget']);
-    if (refused.length) throw new Error(`${runDir}: a resume may change only the budget, not ${refused.join(', ')}`);
+    // Only the budget and the world may change on the way: anything else would diverge from the journal.
+    const refused = pathsOutside(opts.patch, ['budget', 'sim.world']);
+    if (refused.length) throw new Error(`${runDir}: a resume may change only the budget and the world, not ${refused.join(', ')}`);
     // The new budget replaces the old one for good: a later resume (and the reproduce command) keeps it.
     loaded = applyScenarioPatch(loaded, opts.patch);
     await store.update({ config: loaded.scenario as unknown as Record<string, unknown>, patch: mergePatches(store.data.patch, opts.patch) });
@@ -124,6 +125,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
   if (replaySource && !existsSync(replaySource)) throw new Error(`${opts.replayFrom}: no ${JOURNAL_FILE} to replay from`);
+  if (!resumed) checkOutDir(runDir);
   const backend = opts.shared ? opts.shared.backend.forRun(scenario, opts.shared.key) : backendFor(scenario, opts);
   try {
     // The sandbox's threat is model-written code. The in-process simulator's programs are the niche's own
@@ -136,7 +138,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     try {
       const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), backend.latency);
       // Before anything is written: a wrong address fails in seconds with one line.
-      await backend.probe();
+      for (const line of (await backend.probe()) ?? []) opts.onNotice?.(line);
       if (!resumed) prepareRunDir(runDir, opts.force ?? false);
       const store = resumed ?? await RunStore.create(runDir, {
         id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, patch: opts.patch ?? {}, scenarioDir: loaded.dir,

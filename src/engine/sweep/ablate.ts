@@ -22,7 +22,7 @@ const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 /** The variants `ablate` runs when none are named: the full system, its ablations, and the baselines. */
 export const DEFAULT_ABLATION_VARIANTS = [
   'evochamber', 'no-codream', 'no-lifecycle', 'no-team', 'no-leadlearn', 'no-population', 'symmetric-codream',
-  'per-agent-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
+  'per-agent-memory', 'shared-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
 ] as const;
 
 
@@ -253,9 +253,9 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   const outDir = path.resolve(dir);
   const at = path.join(outDir, ABLATION_PLAN_FILE);
   let file = readAblationPlan(outDir);
-  // Only the sweep's budget may change on the way (the runs already ran under the rest).
-  const refused = pathsOutside(opts.patch ?? {}, ['sweepBudget']);
-  if (refused.length) throw new Error(`${dir}: resuming an ablation may change only the sweep's budget, not ${refused.join(', ')}`);
+  // Only the sweep's budget and the world (`resume --world`, for the runs not started yet) may change on the way.
+  const refused = pathsOutside(opts.patch ?? {}, ['sweepBudget', 'sim.world']);
+  if (refused.length) throw new Error(`${dir}: resuming an ablation may change only the sweep's budget and the world, not ${refused.join(', ')}`);
   // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
   if (opts.patch && Object.keys(opts.patch).length > 0) {
     file = { ...file, patch: mergePatches(file.patch, opts.patch) };

@@ -108,7 +108,11 @@ function resolvePythonNow(python: string): PythonInstall {
  * create (see `SANDBOX_MODES`).
  */
 function bwrapArgs(py: PythonInstall, namespaces: readonly string[]): string[] {
-  const args = [...namespaces, '--die-with-parent', '--ro-bind', '/usr', '/usr'];
+  // --as-pid-1: the worker (or checker) is pid 1 of its namespace, not a bwrap init above it. That
+  // init tells the outer bwrap the exit status and the outer exits without waiting for it, leaving
+  // a zombie to the host's init on every exit; with the command as pid 1 the outer bwrap reaps it.
+  // The worker reaps the candidates' orphans itself (sandbox_worker.py, reap_orphans).
+  const args = [...namespaces, '--as-pid-1', '--die-with-parent', '--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
     if (!existsSync(dir)) continue;
     const st = lstatSync(dir);
