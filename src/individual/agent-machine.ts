@@ -42,6 +42,10 @@ export interface AgentInput extends CompetenceParams {
   readonly archive?: Archive;
   readonly competence?: Record<string, number>;
   readonly exposure?: Record<string, number>;
+  /** Reward-history entries held at least (`RewardHistory.empty`; default all). */
+  readonly historyWindow?: number;
+  /** Entries per archive bucket of a new archive (`ArchiveOptions.bucketCapacity`; default no limit). */
+  readonly bucketCapacity?: number;
 }
 
 /** Events an agent accepts. */
@@ -103,10 +107,10 @@ export const agentMachine = setup({
   context: ({ input }) => ({
     id: input.id,
     persona: input.persona,
-    archive: input.archive ?? new Archive({ dim: input.dim }),
+    archive: input.archive ?? new Archive({ dim: input.dim, bucketCapacity: input.bucketCapacity }),
     competence: input.competence ?? {},
     exposure: input.exposure ?? {},
-    history: RewardHistory.empty(),
+    history: RewardHistory.empty(input.historyWindow),
     origin: input.origin,
     successor: null,
     eta: input.eta,

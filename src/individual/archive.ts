@@ -40,6 +40,11 @@ export interface ArchiveOptions {
   dim: number;
   /** Slots an index starts with; it doubles whenever full. Default 64. */
   initialCapacity?: number;
+  /**
+   * Entries a bucket (a niche's lessons, or the meta pool) holds; an addition past it evicts the
+   * bucket's oldest quarter, in the order added (`bounds.bucketCapacity`). Default: no limit.
+   */
+  bucketCapacity?: number;
 }
 
 /** What `Archive.retrieve` returns: niche lessons and meta-insights, each most similar first. */
@@ -100,8 +105,8 @@ function storedKey(key: Float32Array): Float32Array {
 
 /**
  * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
- * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). Grows without
- * a capacity limit. Keys are shared with the archives they came from or went to (clone, union,
+ * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). A bucket holds
+ * at most `bucketCapacity` entries (default no limit): past it, its oldest quarter is evicted. Keys are shared with the archives they came from or went to (clone, union,
  * the same insight routed to several agents).
  *
  * Persistent: `with` and `union` return a new version and leave this one as it was, so an archive
@@ -109,12 +114,14 @@ function storedKey(key: Float32Array): Float32Array {
  * entries before its own length; appending to a version that is not the newest copies its entries
  * first (copy on write). `add` grows this object itself, for building an archive nobody holds yet.
  * Contract: results are deterministic for the same sequence of additions; within a bucket an
- * entry's normalized text is unique; entries are never removed.
+ * entry's normalized text is unique; entries are removed only by a bucket's eviction.
  */
 export class Archive {
   /** Embedding length every key must have. */
   readonly dim: number;
   private readonly initialCapacity: number;
+  /** Entries a bucket holds at most (Infinity: no limit). */
+  readonly bucketCapacity: number;
   private store: ArchiveStore = emptyStore();
   /** Entries this version sees: the first `length` of the store. */
   private length = 0;
@@ -123,6 +130,8 @@ export class Archive {
     if (!Number.isInteger(opts.dim) || opts.dim <= 0) throw new RangeError(`Archive: dim must be a positive integer, got ${opts.dim}`);
     this.dim = opts.dim;
     this.initialCapacity = Math.max(1, Math.floor(opts.initialCapacity ?? 64));
+    this.bucketCapacity = opts.bucketCapacity ?? Infinity;
+    if (!(this.bucketCapacity >= 1)) throw new RangeError(`Archive: bucketCapacity must be at least 1, got ${this.bucketCapacity}`);
   }
 
   /** Rebuild an archive from `toJSON` output, re-adding entries in their saved order. */
@@ -158,6 +167,7 @@ export class Archive {
     this.store.position.set(stored, this.length);
     this.store.order.push(stored);
     this.length++;
+    if (bucket.index.size > this.bucketCapacity) this.evictOldest(entry.niche);
     return true;
   }
 
@@ -243,16 +253,30 @@ export class Archive {
 
   /** Another object for this same version, sharing the store: it grows without changing this one. */
   private version(): Archive {
-    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, bucketCapacity: this.bucketCapacity });
     next.store = this.store;
     next.length = this.length;
     return next;
   }
 
   private copyStore(): ArchiveStore {
-    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, bucketCapacity: this.bucketCapacity });
     for (const e of this.entries()) copy.add(e);
     return copy.store;
+  }
+
+  /**
+   * Evict the oldest quarter of `niche`'s bucket (at least one entry): this version moves to a
+   * new store without them (O(entries), once per quarter of a bucket's capacity). Versions on
+   * the old store keep every entry they saw.
+   */
+  private evictOldest(niche: string | null): void {
+    const bucketEntries = this.entries().filter((e) => e.niche === niche);
+    const drop = new Set(bucketEntries.slice(0, Math.max(1, Math.floor(bucketEntries.length / 4))));
+    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, bucketCapacity: this.bucketCapacity });
+    for (const e of this.entries()) if (!drop.has(e)) copy.add(e);
+    this.store = copy.store;
+    this.length = copy.length;
   }
 
   private bucketSizes(): Map<string | null, number> {

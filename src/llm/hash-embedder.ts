@@ -37,6 +37,32 @@ export function tokenizeWords(text: string): string[] {
   return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** One feature of a text: its place (bucket << 1 | sign bit), weight and count. */
+interface Feature { readonly place: number; readonly weight: number; tf: number }
+
+const KIND_PREFIX = ['w\u0001', 'b\u0001', 'c\u0001'] as const;
+/** Features whose places a process keeps per dim before it starts over (a vocabulary's worth). */
+const PLACES_CAPACITY = 200_000;
+const placeTables = new Map<number, Map<string, number>[]>();
+
+/** bucket << 1 | (sign hash & 1) of a feature, memoized per dim and kind (the hashes are pure). */
+function featurePlaces(dim: number): (kind: 0 | 1 | 2, raw: string) => number {
+  let tables = placeTables.get(dim);
+  if (!tables) placeTables.set(dim, tables = [new Map(), new Map(), new Map()]);
+  const t = tables;
+  return (kind, raw) => {
+    const table = t[kind]!;
+    let place = table.get(raw);
+    if (place === undefined) {
+      const feature = `${KIND_PREFIX[kind]}${raw}`;
+      place = ((hash32(`h\u0001${feature}`) % dim) << 1) | (hash32(`s\u0001${feature}`) & 1);
+      if (table.size >= PLACES_CAPACITY) table.clear();
+      table.set(raw, place);
+    }
+    return place;
+  };
+}
+
 /** Create a hashed n-gram embedder; throws RangeError on a non-positive `dim` or negative `ngram`. */
 export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder {
   const dim = opts.dim ?? 256;
@@ -45,29 +71,38 @@ export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder
   if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`hash embedder: dim must be a positive integer, got ${dim}`);
   if (!Number.isInteger(ngram) || ngram < 0) throw new RangeError(`hash embedder: ngram must be a non-negative integer, got ${ngram}`);
 
+  // A feature's bucket and sign depend only on the feature and dim: computed once per process.
+  const places = featurePlaces(dim);
   const embedSync = (text: string): Float32Array => {
-    // Features carry a kind prefix so the word "the" and the trigram "the" land in different buckets.
-    const counts = new Map<string, { weight: number; tf: number }>();
-    const count = (feature: string, weight: number): void => {
-      const seen = counts.get(feature);
-      if (seen) seen.tf += 1;
-      else counts.set(feature, { weight, tf: 1 });
+    // Features carry a kind prefix ("w", "b", "c") so the word "the" and the trigram "the" land in
+    // different buckets. Each kind is counted in its own map (no prefixed string per occurrence);
+    // `order` keeps the first-seen order across kinds, the order the vector is summed in.
+    const seen: [Map<string, Feature>, Map<string, Feature>, Map<string, Feature>] = [new Map(), new Map(), new Map()];
+    const order: Feature[] = [];
+    const count = (kind: 0 | 1 | 2, raw: string, weight: number): void => {
+      const f = seen[kind].get(raw);
+      if (f) f.tf += 1;
+      else {
+        const fresh = { place: places(kind, raw), weight, tf: 1 };
+        seen[kind].set(raw, fresh);
+        order.push(fresh);
+      }
     };
     const words = tokenizeWords(text);
     for (let i = 0; i < words.length; i++) {
       const word = words[i] as string;
-      count(`w\u0001${word}`, WORD_WEIGHT);
-      if (wordBigrams && i + 1 < words.length) count(`b\u0001${word}\u0002${words[i + 1]}`, BIGRAM_WEIGHT);
+      count(0, word, WORD_WEIGHT);
+      if (wordBigrams && i + 1 < words.length) count(1, `${word}\u0002${words[i + 1]}`, BIGRAM_WEIGHT);
       if (ngram > 0) {
         const padded = `<${word}>`;
-        for (let j = 0; j + ngram <= padded.length; j++) count(`c\u0001${padded.slice(j, j + ngram)}`, CHAR_WEIGHT);
+        for (let j = 0; j + ngram <= padded.length; j++) count(2, padded.slice(j, j + ngram), CHAR_WEIGHT);
       }
     }
     const vec = new Float32Array(dim);
-    for (const [feature, { weight, tf }] of counts) {
+    for (const { place, weight, tf } of order) {
       // A separate sign hash makes bucket collisions cancel on average instead of piling up.
-      const bucket = hash32(`h\u0001${feature}`) % dim;
-      const sign = (hash32(`s\u0001${feature}`) & 1) === 0 ? 1 : -1;
+      const bucket = place >>> 1;
+      const sign = (place & 1) === 0 ? 1 : -1;
       vec[bucket] = (vec[bucket] as number) + sign * weight * (1 + Math.log(tf));
     }
     let norm = 0;
