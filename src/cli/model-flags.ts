@@ -1,5 +1,5 @@
-import { parseScenario, type LoadedScenario } from '../engine/scenario';
-import type { ScenarioInput } from '../engine/scenario-schema';
+import { parseScenario, type LoadedScenario } from '../engine/scenario/scenario';
+import type { ScenarioInput } from '../engine/scenario/scenario-schema';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PRESETS } from '../../src/engine/presets';
+import { PRESETS } from '../../src/engine/scenario/presets';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
