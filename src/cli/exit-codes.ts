@@ -1,5 +1,5 @@
 /**
- * The one exit-code scheme of every command (documented in README "Exit codes"):
+ * The one exit-code scheme of every command (documented in docs/running.md, "Exit codes"):
  * - 0 `ok`: the command finished and every task was graded;
  * - 1 `error`: bad input, an unreachable server, a failed run (one clear line on stderr);
  * - 2 `usage`: bad command line;

@@ -1,9 +1,8 @@
 import type { ChatMessage } from '../llm/model';
+import { kindOfHeadings, type RequestKind } from '../llm/prompt-kinds';
 
-/** The kinds of request the simulator recognises, by the section headings real prompts carry. */
-export type RequestKind =
-  | 'dream-reflect' | 'dream-contrast' | 'dream-imagine' | 'dream-debate' | 'dream-crystallize'
-  | 'stale' | 'meta' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
+/** The kinds of request the simulator recognises: the prompt builders' own table (llm/prompt-kinds.ts). */
+export type { RequestKind };
 
 /** A prompt split the way the simulator reads it. */
 export interface ReadPrompt {
@@ -16,28 +15,6 @@ export interface ReadPrompt {
   readonly sections: ReadonlyMap<string, string>;
 }
 
-// First match wins: more specific requests also carry the headings of plainer ones.
-const KIND_BY_SECTION: ReadonlyArray<[RequestKind, string]> = [
-  ['dream-reflect', 'codream: reflect'],
-  ['dream-contrast', 'codream: contrast'],
-  ['dream-imagine', 'codream: imagine'],
-  ['dream-debate', 'codream: debate'],
-  ['dream-crystallize', 'codream: crystallize'],
-  ['stale', 'stale update'],
-  ['meta', 'edit the procedure'],
-  ['persona', 'write a persona'],
-  ['choose', 'choose a structure'],
-  ['note', 'leadership note'],
-  ['review', 'review'],
-  ['decompose', 'decompose'],
-  ['synthesize', 'sub-problem solutions'],
-  ['part', 'sub-problem'],
-  ['revise', 'other answers'],
-  ['revise', 'reviewer feedback'],
-  ['reflect', 'reflection'],
-  ['solve', 'answer format'],
-];
-
 /** Split messages into persona and sections and tell which kind of request it is. */
 export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
   const persona = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
@@ -48,7 +25,7 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
     const head = (nl < 0 ? part : part.slice(0, nl)).trim().toLowerCase();
     sections.set(head, nl < 0 ? '' : part.slice(nl + 1));
   }
-  const kind = KIND_BY_SECTION.find(([, head]) => sections.has(head))?.[0] ?? 'unknown';
+  const kind = kindOfHeadings((h) => sections.has(h));
   return { kind, persona, full: `${persona}\n${user}`, sections };
 }
 

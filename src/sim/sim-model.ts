@@ -34,7 +34,7 @@ export interface SimModelOptions {
 }
 
 /**
- * The built-in simulated language model (README, "The simulated model"): a world model that reads the same
+ * The built-in simulated language model (docs/simulated-model.md): a world model that reads the same
  * prompts a real backend gets and answers in the same formats. Deterministic for a seed and a
  * request's seed key, whatever order requests arrive in. A request's `sampling.temperature`, when
  * set, ties its draws to its prompt (temperature.ts); its other sampling and extra fields change nothing. Runs in virtual time: `timing` is what

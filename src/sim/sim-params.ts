@@ -124,7 +124,7 @@ export interface SimParams {
   msPerToken: number;
 }
 
-/** Defaults; see the table in README "The simulated model". */
+/** Defaults; see the table in docs/simulated-model.md. */
 export const DEFAULT_SIM_PARAMS: SimParams = {
   base: 1.2,
   personaMatch: 0.6,

@@ -86,7 +86,7 @@ export function simLatency(scenario: SimScenario): SimVirtualLatency | undefined
 /** The simulator's virtual server shared by a sweep's runs (the engine's SharedLatency). */
 export interface SimSharedLatency {
   readonly profile: string;
-  forRun(scenario: SimScenario, key: string): SimVirtualLatency;
+  forRun(scenario: SimScenario, key: string, priority?: () => number): SimVirtualLatency;
   stats(): VirtualServerStats;
   now(): number;
 }
@@ -103,13 +103,13 @@ export function simSharedLatency(scenario: SimScenario): SimSharedLatency | unde
   const now = () => server.clock.now() / 1000;
   return {
     profile: own.profile,
-    forRun: (_run, key) => {
+    forRun: (_run, key, priority) => {
       let model: VirtualServerModel | undefined;
       return {
         profile: own.profile,
         wrap: (inner) => {
           if (model) throw new Error('virtual latency: wrap() is called once per run');
-          model = server.join(inner, key);
+          model = server.join(inner, key, priority);
           return model;
         },
         hold: (work) => server.clock.hold(work),
@@ -123,7 +123,7 @@ export function simSharedLatency(scenario: SimScenario): SimSharedLatency | unde
 }
 
 /**
- * The simulated model as a model plug-in (README, "The simulated model"): it builds the model of
+ * The simulated model as a model plug-in (docs/simulated-model.md): it builds the model of
  * `model.backend: "sim"` scenarios (in zero time, or in virtual time behind a latency profile),
  * checks their `sim:` overrides, and, when a scenario over HTTP asks for it by name
  * (`model.simSideChannel: true`), wraps the OpenAI pool so each request carries its task's entry

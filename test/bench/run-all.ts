@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark in turn. Figures are printed; a claim moved here from the suite
-// (in-flight, team-level) is also checked, and a failed check makes the exit status 1.
+// (in-flight, team-level, population-level) is also checked, and a failed check makes the exit status 1.
 import { benchAblation } from './ablation.bench';
 import { benchAdaptive } from './adaptive.bench';
 import { benchAsync } from './async.bench';
@@ -11,6 +11,7 @@ import { benchHotPaths } from './hot-paths.bench';
 import { benchInFlight } from './in-flight.bench';
 import { benchMemory } from './memory.bench';
 import { benchParsers } from './parsers.bench';
+import { benchPopulationLevel } from './population-level.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
@@ -21,6 +22,7 @@ import { benchTeamLevel } from './team-level.bench';
 import { benchVirtualTime } from './virtual-time.bench';
 import { benchVirtualVsHttp } from './virtual-vs-http.bench';
 import { benchSweep } from './sweep.bench';
+import { benchSweepSchedule } from './sweep-schedule.bench';
 import { benchScale } from './scale.bench';
 import { benchSpeed } from './speed.bench';
 import { benchMeta } from './meta.bench';
@@ -40,7 +42,8 @@ const benches: [string, () => Promise<void>][] = [
   ['hot paths', benchHotPaths],
   ['adaptive concurrency (synthetic server)', benchAdaptive],
   ['in-flight: eight tasks learn as well as one (a few minutes)', benchInFlight],
-  ['team-level: the full system beats no-team (a few minutes)', benchTeamLevel],
+  ['team-level: the full system beats no-team and no-leadlearn, choices differ by niche (a few minutes)', benchTeamLevel],
+  ['population-level: stable specialists emerge on the block stream, who depends on the seed (a minute)', benchPopulationLevel],
   ['virtual time: a 600-task hard run in virtual time (a few minutes)', benchVirtualTime],
   ['virtual-vs-http: virtual time against the same run on serve-sim in real time (a minute)', benchVirtualVsHttp],
   ['ablation (several minutes)', benchAblation],
@@ -48,6 +51,7 @@ const benches: [string, () => Promise<void>][] = [
   ['async: throughput in virtual time, windows × staleness policies (an hour on 2 cores)', benchAsync],
   ['meta: meta-editing against the full system and its control on hard (several minutes)', benchMeta],
   ['sweep: the hard table on one virtual server, worker processes, plan (an hour on 2 cores)', benchSweep],
+  ['sweep-schedule: priorities off/on, with and without --deadline, on one virtual server (hours on 2 cores at full size)', benchSweepSchedule],
   ['watch: commit-to-page latency, a run with 10 pages open, a 100,000-task log (a few minutes)', benchWatch],
   ['scale: 8 to 256 agents x 2,000 tasks, a long 256-agent run, start-up (an hour on 2 cores; EVO_SCALE_* narrow it)', benchScale],
   ['speed: tasks per CPU-second by preset, CPU by part, a 256-agent growth run, start-up (half an hour; EVO_SPEED_* narrow it)', benchSpeed],
@@ -58,7 +62,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('speed'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('speed'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

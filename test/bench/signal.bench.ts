@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createRng, loadBuiltinNicheSpecs, loadScenario, resolveSimParams, runScenario, SimWorld, systemClock, withOverrides,
-  type LoadedScenario, type RunSummary,
-} from '../../src/index';
+import { createRng, loadScenario, runScenario, withOverrides, type LoadedScenario, type RunSummary } from '../../src/index';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
+import { resolveSimParams } from '../../src/sim/sim-params';
+import { SimWorld } from '../../src/sim/sim-world';
+import { systemClock } from '../../src/core/clock';
 import { choosableStructures } from '../../src/team/structures';
 import {
   accuracyByQuarter, aimedEdge, codreamMechanism, lastQuarterPerNiche, lockouts, nullStableSpecialists, readEvents, specialistDynamics,

@@ -16,6 +16,7 @@ import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-
 import { evolveTimingFlag, stalenessFlags } from './run';
 import { withSweepDefaults } from '../composition';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
+import { PRIORITY_POLICIES, type PriorityPolicy } from '../../engine/sweep/sweep-schedule';
 
 /** Help text of `evochamber ablate`. */
 export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
@@ -46,6 +47,17 @@ Options:
   --jobs N          worker processes for the simulated model's runs (default: the core count)
   --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
                     raise the server's measured output tokens/s (default 1; not with --queue)
+  --priorities P    critical-path or off (default off): over one shared server, start the runs
+                    longest first and send each run's requests with a priority from its predicted
+                    remaining time (plan's model, updated by its progress; the longest goes first).
+                    Needs a server that honours vLLM's priority (vLLM and serve-sim with
+                    --scheduling-policy priority; the virtual server of --latency always does)
+  --deadline HOURS  virtual hours the sweep must end in (with --latency, or a real server by plan's
+                    model of one qwen3-8b-h100-vllm): each run gets the smallest in-flight window that
+                    fits (staleness guarded, evolve timing when-ready), printed before the sweep; runs
+                    that need none stay at in-flight 1; every run starts at once (unless --parallel).
+                    The table compares each variant with it alone at in-flight 1. A deadline no window
+                    meets is refused in one line with the shortest time (exit 1)
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
                     the sweep's budget (replaces the scenario's "sweepBudget"): runs not started
                     when it would be passed are marked in the table and ablation.json (each run's
@@ -75,6 +87,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
+      priorities: { type: 'string' }, deadline: { type: 'string' },
       ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
     },
   });
@@ -104,7 +117,12 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const budget = budgetFromFlags(values);
   const jobs = intFlag(values.jobs, '--jobs', 1);
   const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
+  const priorities = priorityFlag(values.priorities);
+  const deadlineHours = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (deadlineHours !== undefined && !(deadlineHours > 0)) throw new UsageError(`--deadline takes a positive number of hours, got "${values.deadline}"`, ABLATE_HELP);
+  if (deadlineHours !== undefined && values['in-flight'] !== undefined) throw new UsageError('--deadline chooses each run\'s in-flight window: leave out --in-flight', ABLATE_HELP);
   if (values.queue !== undefined) {
+    if (priorities !== undefined || deadlineHours !== undefined) throw new UsageError(`--${priorities !== undefined ? 'priorities' : 'deadline'} does not apply with --queue (the workers share no server this process schedules)`);
     if (values.watch !== undefined) throw new UsageError('--watch does not apply with --queue (the runs live on the workers\' machines; run "evochamber watch" there)');
     for (const f of ['parallel', 'jobs', 'budget-tokens', 'budget-completion-tokens', 'budget-usd'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (each worker has --concurrency)`);
@@ -125,7 +143,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
+    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { priorities } : {}), ...(deadlineHours !== undefined ? { deadlineHours } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
     // The plan is on disk once the first run starts.
@@ -147,6 +165,13 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   }
   printAblation(result, values.json);
   return failedTasksExit(failedTasks);
+}
+
+/** `--priorities`: a policy name, else a UsageError naming the flag. */
+function priorityFlag(v: string | undefined): PriorityPolicy | undefined {
+  if (v === undefined) return undefined;
+  if (!(PRIORITY_POLICIES as readonly string[]).includes(v)) throw new UsageError(`--priorities takes ${PRIORITY_POLICIES.join(' or ')}, got "${v}"`, ABLATE_HELP);
+  return v as PriorityPolicy;
 }
 
 /** Exit 3, said once on stderr, when tasks of finished runs failed for infrastructure reasons. */

@@ -23,6 +23,9 @@ Options:
   --seed N           world, sampling, latency and fault seed (default 1)
   --time-scale X     run the latency model X times faster than real time (default 1)
   --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
+  --scheduling-policy fcfs|priority  as vLLM's (default fcfs): under priority each request's body
+                     field 'priority' orders the queue (lower first, ties first come, first served);
+                     under fcfs a non-zero priority is a 400
   --model-id NAME    the model served (default sim); a request naming another gets 404 model_not_found
   --log-requests FILE  append one JSON line per request: path, x-evochamber-* headers and every body
                      field but the prompt and gold answers (to see the sampling fields a run sends)
@@ -38,7 +41,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, faults: { type: 'string' },
       seed: { type: 'string' }, 'time-scale': { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' },
-      'model-id': { type: 'string' }, 'log-requests': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'model-id': { type: 'string' }, 'scheduling-policy': { type: 'string' }, 'log-requests': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(SERVE_SIM_HELP); return; }
@@ -49,6 +52,8 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
   if (!(timeScale > 0)) throw new UsageError(`--time-scale takes a positive number, got "${values['time-scale']}"`, SERVE_SIM_HELP);
   const rpm = intFlag(values.rpm, '--rpm', 1);
   const tpm = intFlag(values.tpm, '--tpm', 1);
+  const policy = values['scheduling-policy'] ?? 'fcfs';
+  if (policy !== 'fcfs' && policy !== 'priority') throw new UsageError(`--scheduling-policy takes fcfs or priority, got "${policy}"`, SERVE_SIM_HELP);
   const logFile = values['log-requests'];
   if (logFile !== undefined) {
     try {
@@ -69,6 +74,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
       ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
       ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
+      schedulingPolicy: policy,
       ...(logFile !== undefined ? { onRequest: (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); } } : {}),
     });
   } catch (err) {

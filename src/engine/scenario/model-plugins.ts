@@ -87,8 +87,12 @@ export interface BackendModel {
 /** A virtual server shared by the runs of a sweep. */
 export interface SharedLatency {
   readonly profile: string;
-  /** The virtual time of one run of the sweep; `key` orders its requests among the other runs'. */
-  forRun(scenario: Scenario, key: string): VirtualLatency;
+  /**
+   * The virtual time of one run of the sweep; `key` orders its requests among the other runs' at one
+   * instant; `priority`, when given, is read as each request is submitted and becomes its scheduling
+   * priority on the server (lower first, as vLLM's `priority`).
+   */
+  forRun(scenario: Scenario, key: string, priority?: () => number): VirtualLatency;
   /** What the server did for the whole sweep. */
   stats(): VirtualStats;
   /** The shared clock now, in seconds. */

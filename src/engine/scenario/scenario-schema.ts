@@ -72,7 +72,7 @@ export const scenarioSchema = z.strictObject({
     speculative: z.boolean().default(true),
   }).default({ samples: 5, debateRounds: 2, speculative: true }),
   team: z.strictObject({
-    /** Assembler weights (README, "How the three levels work"): competence, synergy, overlap, novelty. */
+    /** Assembler weights (docs/how-it-works.md): competence, synergy, overlap, novelty. */
     weights: z.strictObject({
       wc: z.number().default(1),
       ws: z.number().default(0.5),
@@ -122,7 +122,7 @@ export const scenarioSchema = z.strictObject({
     /** What becomes of lessons and insights applied after the pool moved on (src/population/staleness/). */
     staleness: stalenessSchema.prefault({}),
     /**
-     * When evolve outcomes are applied (README, "Solve and evolve stages"): `lag` just before the
+     * When evolve outcomes are applied (docs/runs-on-disk.md, "Solve and evolve stages"): `lag` just before the
      * solve commit of the task `inFlight` places later, never earlier (a resumed run re-executes
      * the same order on any backend); `when-ready` as soon as each is ready (fresher; deterministic
      * in virtual time, timing-dependent on real servers, where a resume can then diverge).
@@ -136,8 +136,9 @@ export const scenarioSchema = z.strictObject({
     z.strictObject({
       backend: z.literal('sim'),
       /**
-       * Run the simulated model behind this serve-sim latency profile in virtual time (README,
-       * "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and utilization.
+       * Run the simulated model behind this serve-sim latency profile in virtual time
+       * (docs/backends.md, "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and
+       * utilization.
        */
       latency: z.string().refine((name) => Object.hasOwn(PROFILES, name), {
         message: `unknown latency profile (profiles: ${Object.keys(PROFILES).join(', ')})`,

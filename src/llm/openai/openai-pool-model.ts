@@ -33,7 +33,7 @@ export class ModelRequestError extends Error {
 }
 
 /**
- * A pool of OpenAI-compatible endpoints behind the one `LanguageModel` interface (README, "GPU inference servers"):
+ * A pool of OpenAI-compatible endpoints behind the one `LanguageModel` interface (docs/backends.md, "GPU inference servers"):
  * least-outstanding routing within each endpoint's `maxConcurrency`, per-attempt timeouts,
  * retries with exponential backoff and seeded jitter that honour `retry-after-ms` /
  * `retry-after` and move to another endpoint, endpoints taken out after repeated failures and

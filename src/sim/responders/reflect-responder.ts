@@ -27,7 +27,7 @@ function pickUnknown(candidates: readonly Strategy[], known: ReadonlySet<string>
 }
 
 /**
- * The discovery draw (README "Discovery"): reflecting on a task with the given reward, the model
+ * The discovery draw (docs/simulated-model.md, "Discovery"): reflecting on a task with the given reward, the model
  * may name one of the task's required strategies — else one of its domain's — that `known` lacks,
  * with chance `discoverOnSuccess` (reward ≥ 0.5) or `discoverOnFailure`. The only way the
  * simulator adds knowledge no prompt carried; post-task reflection and CoDream's private reflect

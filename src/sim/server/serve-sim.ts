@@ -16,7 +16,7 @@ import type { LatencyScheduler } from './latency-scheduler';
 import { parseJsonObject, readBody, sendError, sendJson, SERVE_SIM_OWNER, WireError } from './openai-wire';
 import { getProfile, type LatencyProfile } from '../../llm/latency-profiles';
 import { RateLimiter } from './rate-limiter';
-import type { RouteHandler, SimServerContext } from './sim-server-context';
+import type { RouteHandler, SchedulingPolicy, SimServerContext } from './sim-server-context';
 import { realTimer, type SimTimer } from './sim-timer';
 
 /** One request as the server saw it (for tests that check what crosses the wire). */
@@ -52,6 +52,12 @@ export interface ServeSimOptions {
   readonly clock?: Clock;
   /** A timer instead of the real one (virtual-time tests). */
   readonly timer?: SimTimer;
+  /**
+   * vLLM's `--scheduling-policy` (default `fcfs`): under `priority` the batch scheduler serves each
+   * request by its body field `priority` (lower first, ties first come, first served); under `fcfs` a
+   * non-zero `priority` is a 400, as from vLLM.
+   */
+  readonly schedulingPolicy?: SchedulingPolicy;
   /** Called for every request with its raw body, before it is handled. */
   readonly onRequest?: (r: RecordedRequest) => void;
 }
@@ -130,6 +136,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     nextId: (prefix) => `${prefix}-sim${(ids++).toString(36)}`,
     hung: new Set<ServerResponse>(),
     metrics: new SimMetrics(profile.maxModelLen),
+    schedulingPolicy: opts.schedulingPolicy ?? 'fcfs',
   };
 
   const server = createServer((req, res) => { void handle(ctx, req, res, opts.onRequest); });

@@ -85,7 +85,8 @@ function resolvePythonNow(python: string): PythonInstall {
   const probe = 'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,list(sys.version_info[:2])]))';
   let info: [string, string, string, string, [number, number]];
   try {
-    const out = execFileSync(python, ['-c', probe], { encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A guard against a hang, not a speed check: a pyenv shim on a machine at load 20+ took over 15 s.
+    const out = execFileSync(python, ['-c', probe], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
     info = JSON.parse(out.trim().split('\n').pop() ?? '');
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, RunStore, type RunSummary } from '../../../src/index';
+import { loadScenario, runScenario, type RunSummary } from '../../../src/index';
+import { RunStore } from '../../../src/store/run-store';
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-run-'));

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRunOptions, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { applyRunOptions } from '../../../src/engine/run/run-scenario';
 
 const base = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
 
