@@ -79,6 +79,10 @@ export { registerModelPlugin, type ModelPlugin, type BackendModel, type VirtualL
 export type { TaskObserver } from './engine/scenario/task-observer';
 export { simPlugin } from './sim/sim-plugin';
 export { DEFAULT_SIM_PARAMS, type SimParams } from './sim/sim-params';
+export { loadWorldFile, WorldFileError, type WorldFile } from './sim/sim-world-file';
+export { calibrate, type CalibrateOptions, type CalibrationResult } from './engine/sweep/calibrate/calibrate';
+export { loadTargets, targetsFromRuns, TargetsError, type Target } from './engine/sweep/calibrate/targets';
+export { predictAccuracy, type PredictedAccuracy } from './engine/sweep/calibrate/predict';
 
 // Extensions: each is one descriptor; the built-in ones are listed beside their type.
 export type { Knob } from './core/knob';

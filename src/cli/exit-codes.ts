@@ -6,6 +6,8 @@
  * - 3 `tasksFailed`: the run finished, but some tasks failed for infrastructure reasons
  *   (model calls out of retries, grader or sandbox errors); they are recorded as failed, not wrong;
  * - 4 `interrupted`: the run was stopped (signal, endpoint outage) and can be resumed.
+ * `calibrate`: 0 the world is written; 1 bad input (targets, world, a target nothing fitted moves);
+ * 4 interrupted (the same command continues from its journal).
  */
 export const EXIT = { ok: 0, error: 1, usage: 2, tasksFailed: 3, interrupted: 4 } as const;
 

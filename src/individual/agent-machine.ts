@@ -44,8 +44,6 @@ export interface AgentInput extends CompetenceParams {
   readonly exposure?: Record<string, number>;
   /** Reward-history entries held at least (`RewardHistory.empty`; default all). */
   readonly historyWindow?: number;
-  /** Entries per archive bucket of a new archive (`ArchiveOptions.bucketCapacity`; default no limit). */
-  readonly bucketCapacity?: number;
 }
 
 /** Events an agent accepts. */
@@ -107,7 +105,7 @@ export const agentMachine = setup({
   context: ({ input }) => ({
     id: input.id,
     persona: input.persona,
-    archive: input.archive ?? new Archive({ dim: input.dim, bucketCapacity: input.bucketCapacity }),
+    archive: input.archive ?? new Archive({ dim: input.dim }),
     competence: input.competence ?? {},
     exposure: input.exposure ?? {},
     history: RewardHistory.empty(input.historyWindow),

@@ -12,12 +12,6 @@ export const stateBoundsSchema = z.strictObject({
    */
   historyWindow: z.number().int().min(1).default(1024),
   /**
-   * Entries an archive bucket (one niche's lessons, or the meta pool) holds. An addition past it
-   * evicts the bucket's oldest quarter (oldest first by the order added); an evicted lesson's
-   * text may be learnt again.
-   */
-  bucketCapacity: z.number().int().min(4).default(2048),
-  /**
    * LeadLearn records kept and searched per niche: the latest ones. A query scores the records of
    * every niche's window (the niche's embedding dominates the key); the per-niche statistics count
    * every record ever made.

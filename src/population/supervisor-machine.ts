@@ -221,7 +221,7 @@ export const supervisorMachine = setup({
     spawnAgent: assign(({ context, event, spawn }) => {
       if (event.type !== 'SPAWN_AGENT') return {};
       // The pool's bounds apply to every agent it spawns (an agent's own setting, if any, wins).
-      const input = { historyWindow: context.bounds.historyWindow, bucketCapacity: context.bounds.bucketCapacity, ...event.input };
+      const input = { historyWindow: context.bounds.historyWindow, ...event.input };
       const ref = spawn('agent', { id: input.id, input }) as AgentRef;
       const agents = new Map(context.agents);
       agents.set(input.id, ref);

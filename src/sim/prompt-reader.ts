@@ -33,3 +33,25 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
 export function ownKnowledge(p: ReadPrompt): string {
   return `${p.persona}\n${p.sections.get('your experience') ?? ''}`;
 }
+
+const EXPERIENCE_HEADING = '## Your experience\n';
+
+/**
+ * The messages as a model with a context budget of `budget` items reads them (`contextBudget`,
+ * docs/simulated-model.md): in the "Your experience" section only the first `budget` bullet items
+ * (lessons, then general insights, most similar first) are kept; later items are dropped, their
+ * sub-headings kept. `budget` 0 returns the messages unchanged.
+ */
+export function withContextBudget(messages: readonly ChatMessage[], budget: number): readonly ChatMessage[] {
+  if (budget <= 0) return messages;
+  return messages.map((m) => {
+    const at = m.role === 'system' ? -1 : m.content.indexOf(EXPERIENCE_HEADING);
+    if (at < 0) return m;
+    const start = at + EXPERIENCE_HEADING.length;
+    const next = m.content.indexOf('\n## ', start);
+    const end = next < 0 ? m.content.length : next;
+    let seen = 0;
+    const kept = m.content.slice(start, end).split('\n').filter((line) => !line.startsWith('- ') || ++seen <= budget);
+    return { ...m, content: `${m.content.slice(0, start)}${kept.join('\n')}${m.content.slice(end)}` };
+  });
+}

@@ -15,6 +15,7 @@ import { benchPopulationLevel } from './population-level.bench';
 import { benchQuickstart } from './quickstart.bench';
 import { benchReport } from './report.bench';
 import { benchServeSim } from './serve-sim.bench';
+import { benchSaturation } from './saturation.bench';
 import { benchSignal } from './signal.bench';
 import { benchStaleness } from './staleness.bench';
 import { benchStructures } from './structures.bench';
@@ -27,6 +28,7 @@ import { benchScale } from './scale.bench';
 import { benchSpeed } from './speed.bench';
 import { benchMeta } from './meta.bench';
 import { benchWatch } from './watch.bench';
+import { benchCalibrate } from './calibrate.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -56,13 +58,15 @@ const benches: [string, () => Promise<void>][] = [
   ['scale: 8 to 256 agents x 2,000 tasks, a long 256-agent run, start-up (an hour on 2 cores; EVO_SCALE_* narrow it)', benchScale],
   ['speed: tasks per CPU-second by preset, CPU by part, a 256-agent growth run, start-up (half an hour; EVO_SPEED_* narrow it)', benchSpeed],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
+  ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (half an hour on 2 cores)', benchSaturation],
+  ['calibrate: evaluations per minute, wall time and fit of a calibration (EVO_CALIBRATE_* point it at other targets; minutes)', benchCalibrate],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('speed'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('saturation') || name.startsWith('calibrate') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('speed'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

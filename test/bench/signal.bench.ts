@@ -43,7 +43,7 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const W = 22;
 
 /** The world's strategies as the simulator of this run sees them (for the bench's knowledge counts only). */
-function strategyReader(loaded: LoadedScenario, seed: number): StrategyReader {
+export function strategyReader(loaded: LoadedScenario, seed: number): StrategyReader {
   const world = new SimWorld(seed, resolveSimParams(loaded.scenario.sim as never));
   const specs = loadBuiltinNicheSpecs();
   for (const n of loaded.scenario.stream.niches) {

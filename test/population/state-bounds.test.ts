@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
-import { Archive, type ArchiveEntry } from '../../src/individual/archive';
 import { RewardHistory } from '../../src/individual/reward-history';
 import { LeadershipBank, leadershipKey, type LeadershipEntry } from '../../src/team/leadlearn/leadership-bank';
 import { loadScenario, parseScenario } from '../../src/index';
@@ -31,45 +30,6 @@ describe('reward history: running aggregates plus a bounded window', () => {
 
 const DIM = 64;
 const embedder = createHashEmbedder({ dim: DIM });
-let seq = 0;
-const lesson = (text: string, niche: string | null = 'algebra'): ArchiveEntry => ({
-  id: `e${seq++}`, text, niche, level: niche === null ? 'meta' : 'lesson', source: 'reflection', taskId: null, poolVersion: 0, key: embedder.embedSync(text),
-});
-
-describe('archive buckets: a capacity and an eviction rule', () => {
-  it('evicts the oldest quarter of a bucket that passes its capacity, and only that bucket', () => {
-    const a = new Archive({ dim: DIM, bucketCapacity: 8 });
-    a.add(lesson('a meta insight', null));
-    for (let i = 0; i < 9; i++) a.add(lesson(`lesson number ${i}`));
-    // The ninth lesson passed 8: the two oldest (a quarter of 9, rounded down) went.
-    expect(a.sizeByNiche()).toEqual({ algebra: 7 });
-    expect(a.metaSize()).toBe(1);
-    expect(a.has('lesson number 0', 'algebra')).toBe(false);
-    expect(a.has('lesson number 2', 'algebra')).toBe(true);
-    const got = a.retrieve(embedder.embedSync('lesson number 0'), 'algebra', 20, 0);
-    expect(got.lessons.map((e) => e.text)).not.toContain('lesson number 0');
-    // An evicted lesson may be learnt again.
-    expect(a.add(lesson('lesson number 0'))).toBe(true);
-  });
-
-  it('keeps versions persistent across an eviction', () => {
-    let a = new Archive({ dim: DIM, bucketCapacity: 4 });
-    for (let i = 0; i < 4; i++) a = a.with(lesson(`old ${i}`));
-    const before = a;
-    a = a.with(lesson('new one'));
-    expect(before.size()).toBe(4);
-    expect(before.has('old 0', 'algebra')).toBe(true);
-    expect(a.has('old 0', 'algebra')).toBe(false);
-    expect(a.clone().bucketCapacity).toBe(4);
-  });
-
-  it('never grows a bucket past its capacity over a long stream', () => {
-    let a = new Archive({ dim: DIM, bucketCapacity: 16 });
-    for (let i = 0; i < 500; i++) a = a.with(lesson(`streamed lesson ${i}`));
-    expect(a.sizeByNiche().algebra).toBeLessThanOrEqual(16);
-    expect(a.size()).toBeLessThanOrEqual(16);
-  });
-});
 
 describe('leadership bank: a bounded candidate set per niche', () => {
   const ekey = (niche: string, p: number) => leadershipKey(embedder.embedSync(niche), [p, p, p]);
@@ -111,7 +71,7 @@ describe('leadership bank: a bounded candidate set per niche', () => {
 describe('scenario bounds', () => {
   it('default to values no shipped scenario reaches, and refuse a history shorter than the prune window', () => {
     const s = loadScenario(path.resolve('scenarios/quickstart.json'));
-    expect(s.scenario.bounds).toEqual({ historyWindow: 1024, bucketCapacity: 2048, leadlearnWindow: 1024 });
+    expect(s.scenario.bounds).toEqual({ historyWindow: 1024, leadlearnWindow: 1024 });
     const raw = { name: 'x', stream: { tasks: 1, niches: [{ id: 'arithmetic' }] }, bounds: { historyWindow: 10 } };
     expect(() => parseScenario(raw, 'x.json', '.')).toThrow(/bounds\.historyWindow.*prune\.window \(20\)/);
   });

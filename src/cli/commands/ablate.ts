@@ -11,6 +11,7 @@ import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
 import { evolveTimingFlag, stalenessFlags } from './run';
@@ -69,6 +70,7 @@ Options:
   --attach ID       with --queue: wait for a sweep already under way and write its output
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
                     "evochamber resume <out dir>" continues an interrupted ablation
+${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --json            print the result as one JSON line last
   --quiet           no per-run progress (a bar per run on a terminal, a line per quarter otherwise)
@@ -88,7 +90,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' },
-      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -100,7 +102,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return attach(values);
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
-  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values);
+  const loaded = applyWorldFlag(withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values), values.world);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');

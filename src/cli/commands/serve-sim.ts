@@ -4,6 +4,7 @@ import { PROFILES } from '../../llm/latency-profiles';
 import { formatFaults } from '../../sim/server/faults';
 import { requestLogLine } from '../../sim/server/request-log';
 import { startServeSim, type RecordedRequest } from '../../sim/server/serve-sim';
+import { loadWorldFile } from '../../sim/sim-world-file';
 import { UsageError, intFlag } from '../usage';
 
 /** Help text of `evochamber serve-sim`. */
@@ -21,6 +22,8 @@ Options:
   --faults SPEC      e.g. error=0.1,429=0.05,hang=0.02,drop=0.02 (5xx, 429 with retry headers,
                      requests that never answer, connections cut mid-response); seeded
   --seed N           world, sampling, latency and fault seed (default 1)
+  --world FILE       the simulator's parameters, global and per niche: a world file or a bundled
+                     world's name (docs/calibration.md; a stand-in for "the real model" there)
   --time-scale X     run the latency model X times faster than real time (default 1)
   --rpm N, --tpm N   api profiles: requests / tokens per minute before 429s
   --scheduling-policy fcfs|priority  as vLLM's (default fcfs): under priority each request's body
@@ -41,7 +44,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
     options: {
       port: { type: 'string' }, host: { type: 'string' }, profile: { type: 'string' }, faults: { type: 'string' },
       seed: { type: 'string' }, 'time-scale': { type: 'string' }, rpm: { type: 'string' }, tpm: { type: 'string' },
-      'model-id': { type: 'string' }, 'scheduling-policy': { type: 'string' }, 'log-requests': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'model-id': { type: 'string' }, 'scheduling-policy': { type: 'string' }, 'log-requests': { type: 'string' }, world: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) { process.stdout.write(SERVE_SIM_HELP); return; }
@@ -62,6 +65,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       throw new UsageError(`--log-requests: cannot write ${logFile} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, SERVE_SIM_HELP);
     }
   }
+  const world = values.world === undefined ? undefined : loadWorldFile(values.world);
   let server;
   try {
     server = await startServeSim({
@@ -74,6 +78,7 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
       ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
       ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
+      ...(world ? { world } : {}),
       schedulingPolicy: policy,
       ...(logFile !== undefined ? { onRequest: (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); } } : {}),
     });

@@ -3,6 +3,7 @@ import { createActor } from 'xstate';
 import type { Clock } from '../../core/clock';
 import { createRng } from '../../core/rng';
 import type { loadPersonaTemplate } from '../../individual/persona-template';
+import { Archive } from '../../individual/archive';
 import type { MissingCall } from '../../llm/request-journal';
 import { emptyLineage } from '../../population/lifecycle';
 import { StabilityTracker } from '../../population/specialization';
@@ -118,7 +119,11 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;
       sendToSupervisor(supervisor, {
         type: 'SPAWN_AGENT',
-        input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
+        input: {
+          id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 },
+          // A bounded archive forgets (memory.capacity); children clone it, merges union it, so the bound follows.
+          ...(scenario.memory.capacity === undefined ? {} : { archive: new Archive({ dim, capacity: scenario.memory.capacity }) }),
+        },
       });
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
     }

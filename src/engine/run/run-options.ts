@@ -4,7 +4,8 @@ import type { BudgetStop } from '../loop/budget';
 import type { Budget } from '../scenario/budget-schema';
 import type { Progress } from '../loop/engine';
 import type { BackendModel, ModelPlugin } from '../scenario/model-plugins';
-import type { InFlight, Scenario } from '../scenario/scenario-schema';
+import type { DeepPartial } from '../scenario/scenario';
+import type { InFlight, Scenario, ScenarioInput } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import type { StructureDescriptor } from '../../team/structures/structure';
 
@@ -98,6 +99,11 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
   readonly model?: LanguageModel;
   /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
   readonly budget?: Budget;
+  /**
+   * A patch of the scenario for the rest of the run (`resume --world`), recorded in run.json. The
+   * resume re-checks the events already written: a patch that changes them fails that check.
+   */
+  readonly overrides?: DeepPartial<ScenarioInput>;
   readonly onProgress?: (p: Progress) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;

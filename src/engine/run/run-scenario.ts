@@ -82,9 +82,9 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   if (state === 'finished') throw new Error(`${runDir}: the run already finished; nothing to resume`);
   if (lock && lockLiveness(lock) !== 'dead' && state === 'running') throw new RunLockedError(runDir, lock, lockLiveness(lock));
   let loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
-  if (opts.budget) {
-    // The new budget replaces the old one for good: a later resume keeps it.
-    loaded = withOverrides(loaded, { budget: opts.budget });
+  if (opts.budget || opts.overrides) {
+    // The new budget (or patch) replaces the old one for good: a later resume keeps it.
+    loaded = withOverrides(loaded, { ...opts.overrides, ...(opts.budget ? { budget: opts.budget } : {}) });
     await store.update({ config: loaded.scenario as unknown as Record<string, unknown> });
   }
   return executeRun(loaded, dir, opts, store);

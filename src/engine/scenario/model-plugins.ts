@@ -115,6 +115,12 @@ export interface ScenarioIssue {
 export interface ModelPlugin {
   /** The `model.backend` value it builds models for (`sim`), or a name when it only wraps. */
   readonly name: string;
+  /**
+   * Inline the files the parts of a scenario it owns name (the simulator's `sim.world`), reading
+   * them relative to `dir`, the scenario's directory; called when a scenario is parsed, before
+   * `validate`. Throws one line naming the file and field when one cannot be read.
+   */
+  resolve?(scenario: Scenario, dir: string): Scenario;
   /** Checks the parts of a scenario it owns (e.g. the simulator's `sim` overrides); called when a scenario is parsed. */
   validate?(scenario: Scenario): ScenarioIssue | undefined;
   /**

@@ -56,12 +56,14 @@ export const scenarioSchema = z.strictObject({
     k: int().min(0).default(3),
     /** Meta-insights retrieved from the meta pool. */
     kMeta: int().min(0).default(2),
+    /** Most entries an agent's niche bucket holds; a full bucket forgets its oldest (absent: unbounded). */
+    capacity: int().min(1).optional(),
     /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
     reflectionNote: z.string().max(300).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),
   structures: z.strictObject({
-    /** Samples per task for self-consistency. */
-    samples: int().min(1).max(64).default(5),
+    /** Samples per task for self-consistency: 3 by default, the full system's team size (the roles assembler's), so SC pays a team's solve calls. */
+    samples: int().min(1).max(64).default(3),
     /** Revision rounds after the independent round in debate. */
     debateRounds: int().min(1).max(8).default(2),
     /**
@@ -70,7 +72,7 @@ export const scenarioSchema = z.strictObject({
      * runs that must repeat call for call.
      */
     speculative: z.boolean().default(true),
-  }).default({ samples: 5, debateRounds: 2, speculative: true }),
+  }).default({ samples: 3, debateRounds: 2, speculative: true }),
   team: z.strictObject({
     /** Assembler weights (docs/how-it-works.md): competence, synergy, overlap, novelty. */
     weights: z.strictObject({

@@ -47,7 +47,15 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
   }
   const parsed = scenarioSchema.safeParse(input);
   if (!parsed.success) throw firstIssue(file, parsed.error);
-  const scenario = parsed.data;
+  let scenario = parsed.data;
+  for (const plugin of modelPlugins()) {
+    if (!plugin.resolve) continue;
+    try {
+      scenario = plugin.resolve(scenario, dir);
+    } catch (err) {
+      throw new ScenarioError(file, plugin.name, (err as Error).message);
+    }
+  }
   for (const plugin of modelPlugins()) {
     const issue = plugin.validate?.(scenario);
     if (issue) throw new ScenarioError(file, issue.field, issue.message);

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
-import { parseScenario, type LoadedScenario } from '../scenario/scenario';
+import { parseScenario, withOverrides, type DeepPartial, type LoadedScenario } from '../scenario/scenario';
 import type { Budget } from '../scenario/budget-schema';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
-import type { InFlight } from '../scenario/scenario-schema';
+import type { InFlight, ScenarioInput } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
 import { deadlineSchedule, describeDeadline, forecastSweep, formatDeadline, prioritiesFor, soloComparison, type DeadlineReport, type PriorityPolicy, type SoloComparison } from './sweep-schedule';
@@ -41,7 +41,7 @@ const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 /** The variants `ablate` runs when none are named: the full system, its ablations, and the baselines. */
 export const DEFAULT_ABLATION_VARIANTS = [
   'evochamber', 'no-codream', 'no-lifecycle', 'no-team', 'no-leadlearn', 'no-population', 'symmetric-codream',
-  'per-agent-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
+  'per-agent-memory', 'shared-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
 ] as const;
 
 
@@ -270,11 +270,21 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
  * Continue an interrupted ablation from its directory: finished runs are read back, interrupted
  * or crashed ones resumed, missing ones run; then ablation.json is written. Null when stopped again.
  */
-export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> = {}): Promise<AblationResult | null> {
+export async function resumeAblation(
+  dir: string,
+  opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> & { readonly overrides?: DeepPartial<ScenarioInput> } = {},
+): Promise<AblationResult | null> {
   const outDir = path.resolve(dir);
-  const file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
+  let file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
   if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
-  const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  let loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  if (opts.overrides) {
+    // A patch (`resume --world`) replaces the sweep's scenario for good, as a new budget does.
+    loaded = withOverrides(loaded, opts.overrides);
+    file = { ...file, config: loaded.scenario };
+    writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}
+`);
+  }
   const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
   // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
   if (opts.budget !== undefined) writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify({ ...file, budget: opts.budget }, null, 2)}\n`);

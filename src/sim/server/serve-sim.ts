@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../../core/clock';
 import { createRng } from '../../core/rng';
 import { SimModel } from '../sim-model';
 import type { SimParams } from '../sim-params';
+import type { WorldFile } from '../sim-world-file';
 import { ApiScheduler } from './api-scheduler';
 import { BatchScheduler } from './batch-scheduler';
 import { chatHandler } from './chat-handler';
@@ -48,6 +49,8 @@ export interface ServeSimOptions {
   readonly tokensPerMinute?: number;
   /** Overrides of the simulated model's parameters. */
   readonly simParams?: Partial<SimParams>;
+  /** A world (docs/calibration.md): its global and per-niche parameters over `simParams`. */
+  readonly world?: Pick<WorldFile, 'params' | 'niches'>;
   /** Clock behind the real timer and `created` timestamps. */
   readonly clock?: Clock;
   /** A timer instead of the real one (virtual-time tests). */
@@ -127,7 +130,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     : undefined;
   let ids = 0;
   const ctx: SimServerContext = {
-    sim: new SimModel({ seed, ...(opts.simParams ? { params: opts.simParams } : {}) }),
+    sim: new SimModel({ seed, ...(opts.simParams ? { params: opts.simParams } : {}), ...(opts.world ? { world: opts.world } : {}) }),
     scheduler, timer, timeScale, limiter, faults,
     faultRng: createRng(`${seed}/serve-sim/faults`),
     modelId: opts.modelId ?? 'sim',
