@@ -27,7 +27,7 @@ for (let r = 0; r < Number(repeatsArg ?? 1); r++) {
   const k0 = childrenMs();
   const h0 = { hits: VERDICTS.hits, misses: VERDICTS.misses };
   const fromUs = nowUs();
-  const { summary } = await runScenario(base, { variant, tasks: Number(tasksArg), report: false, outDir: dir });
+  const { summary } = await runScenario(base, { patch: { variant, 'stream.tasks': Number(tasksArg) }, report: false, outDir: dir });
   const toUs = nowUs();
   runs.push({
     tasks: summary.tasks, accuracy: summary.accuracy, cpuMs: cpuMs() - c0, childrenCpuMs: childrenMs() - k0, wallMs: (toUs - fromUs) / 1000, fromUs, toUs,
