@@ -40,7 +40,7 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const clock = opts.clock ?? systemClock;
   const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
   if (isAblationDir(dir)) {
-    const data = buildAblationData(dir, clock, outDir);
+    const data = await buildAblationData(dir, clock, outDir);
     const page = await renderAblationPage(data);
     if (data.reproduce) {
       mkdirSync(outDir, { recursive: true });

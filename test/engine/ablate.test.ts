@@ -43,7 +43,13 @@ describe('ablate', () => {
     const ok = cli('--variants', 'single-agent,individual', '--seeds', '2', '--tasks', '12', '--quiet', '--json', '--out', outDir);
     expect(ok.status).toBe(0);
     const last = JSON.parse(ok.stdout.trim().split('\n').pop()!);
-    expect(Object.keys(last)).toEqual(['variants', 'seeds']);
+    expect(Object.keys(last)).toEqual(['variants', 'seeds', 'reportPath']);
+    // The sweep ends with its report: written without another command, its path on stdout.
+    expect(ok.stdout).toContain(`report: ${last.reportPath}`);
+    expect(readFileSync(last.reportPath, 'utf8')).toContain('Accuracy over the stream');
+    // The table never cuts a niche name.
+    expect(ok.stdout).toMatch(/ list-functions /);
+    expect(ok.stdout).toMatch(/ string-functions /);
     expect(last.seeds).toBe(2);
     expect(Object.keys(last.variants.individual)).toEqual(['accuracy', 'perNiche', 'stableSpecialists', 'tokens', 'completionTokens', 'perSeed', 'runs']);
     // Per-seed values, as a paper table's appendix needs them: each seed's own accuracy and tokens.
