@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/ablate';
 import { createSweepProgress } from '../sweep-progress';
+import { estimateSweep, SweepEta } from '../sweep-estimate';
+import { availableParallelism } from 'node:os';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { withRunSignals } from '../run-signals';
 import { loadScenario } from '../../engine/scenario';
@@ -126,7 +128,15 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const port = watchPort(values.watch);
   // The server needs the directory before the first run: fix it here (the default has a random suffix).
   const outDir = values.out ?? (port === undefined ? undefined : planAblation(loaded, { variants, seeds }).outDir);
-  const runs = createSweepProgress(!values.quiet);
+  // The sweep's size and predicted cost, one line before the first run; then the ETA from measured rates.
+  const ablated = variants ?? [...DEFAULT_ABLATION_VARIANTS];
+  const processes = loaded.scenario.model.backend === 'sim' && !(loaded.scenario.model as { latency?: string }).latency
+    ? jobs ?? availableParallelism() : typeof parallel === 'number' ? parallel : 1;
+  const estimate = await estimateSweep(loaded, { variants: ablated, seeds, tasks: common.tasks, processes });
+  if (!values.quiet) process.stderr.write(`ablate: ${estimate.line}\n`);
+  const tasksPerRun = common.tasks ?? loaded.scenario.stream.tasks;
+  const eta = new SweepEta(ablated.flatMap((v) => Array.from({ length: seeds }, () => ({ variant: v, tasks: tasksPerRun }))), estimate.perTask, systemClock);
+  const runs = createSweepProgress(!values.quiet, eta);
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
@@ -139,7 +149,8 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     onRunDone: (v, s, summary) => {
       done++;
       failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
-      runs.log(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''}`);
+      eta.update(v, s, summary.tasks);
+      runs.log(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''} · ${eta.describe()}`);
     },
   })).finally(async () => {
     runs.stop();
