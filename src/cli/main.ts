@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes';
 import { UsageError } from './usage';
@@ -17,8 +17,13 @@ Commands:
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
   worker             run queued ablation jobs (ablate --queue) from Redis, on any machine
 
-Run "evochamber <command> --help" for a command's options.
+Run "evochamber <command> --help" for a command's options; "evochamber --version" for the version.
 `;
+
+/** The package's version, from its package.json (two folders up from src/cli/ and from dist/cli/ alike). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** A command: what it runs (resolving to its exit code, see exit-codes.ts; nothing means 0) and its help. */
 interface Command {
@@ -45,6 +50,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+    process.stdout.write(`evochamber ${packageVersion()} (node ${process.versions.node})\n`);
+    return EXIT.ok;
+  }
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     process.stdout.write(HELP);
     return cmd ? 0 : 2;

@@ -103,7 +103,7 @@ function readPlan(dir: string): AblationPlanView | null {
  * directory that is not here, e.g. on a queue worker's disk, is named as unreadable); fails with the
  * file name and the first problem. `outDir` is where the report goes (its reproduce command names it).
  */
-export async function buildAblationData(dir: string, clock: Clock, outDir = dir): Promise<AblationReportData> {
+export async function buildAblationData(dir: string, clock: Clock, outDir = dir, onProgress?: (p: { phase: 'read'; file: string; bytesRead: number; totalBytes: number }) => void): Promise<AblationReportData> {
   const file = path.join(dir, ABLATION_FILE);
   let raw: unknown;
   try {
@@ -133,7 +133,7 @@ export async function buildAblationData(dir: string, clock: Clock, outDir = dir)
   const plan = readPlan(dir);
   const compared = await Promise.all(variants.map(async (v) => ({
     name: v.name,
-    runs: await Promise.all(v.runs.map(async (runDir, i): Promise<ComparedRun> => comparedRun(runDir, v.perSeed[i], await readRunTrace(runDir)))),
+    runs: await Promise.all(v.runs.map(async (runDir, i): Promise<ComparedRun> => comparedRun(runDir, v.perSeed[i], await readRunTrace(runDir, onProgress)))),
   })));
   return ablationReportDataSchema.parse({
     schemaVersion: REPORT_DATA_SCHEMA_VERSION, kind: 'ablation', generatedAt: clock.isoNow(), dir: path.resolve(dir),

@@ -18,12 +18,12 @@ interface SummaryCounts {
 }
 
 /** Fold one run directory's event log for the comparison of variants; never throws. */
-export async function readRunTrace(runDir: string): Promise<RunFigures> {
+export async function readRunTrace(runDir: string, onProgress?: (p: { phase: 'read'; file: string; bytesRead: number; totalBytes: number }) => void): Promise<RunFigures> {
   const events = path.join(runDir, 'events.jsonl');
   if (!existsSync(events)) return { trace: null };
   try {
     const fold = new RunTraceCollector();
-    await readEventLog(events, (e) => fold.add(e));
+    await readEventLog(events, (e) => fold.add(e), onProgress ? (bytesRead, totalBytes) => onProgress({ phase: 'read', file: events, bytesRead, totalBytes }) : undefined);
     let summary: SummaryCounts | null = null;
     if (existsSync(path.join(runDir, 'run.json'))) summary = (await RunStore.open(runDir)).data.summary as SummaryCounts | null;
     return { trace: fold.trace(), ...(summary?.codream ? { codream: summary.codream } : {}), ...(summary?.lineage ? { lineage: summary.lineage } : {}) };
