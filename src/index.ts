@@ -187,4 +187,4 @@ export { startSweepWorker, type SweepWorker, type SweepWorkerOptions, type Resum
 export { probeRedis } from './engine/sweep/redis-connection';
 export { parseRedisTarget, RedisUnreachableError, type RedisTarget } from './engine/sweep/redis-target';
 export { redactRedisUrl, SWEEP_QUEUE } from './engine/sweep/queue-names';
-export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, type ReportData } from './report';
+export { writeReport, buildReportData, readEventLog, reportDataSchema, isAblationDir, exportTables, EXPORT_TABLES, EXPORT_FORMATS, type ReportData, type ExportResult, type ExportFormat } from './report';

@@ -13,6 +13,7 @@ Commands:
   plan <scenario>    predict a run's or a sweep's calls, tokens, GPU-hours and cost
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
+  export <run-dir>   write a run's (or an ablation's) tables as Parquet or CSV, for a notebook
   watch <run-dir>    watch a run (or an ablation) live in the browser, on 127.0.0.1
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
   worker             run queued ablation jobs (ablate --queue) from Redis, on any machine
@@ -42,6 +43,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   plan: async () => { const m = await import('./commands/plan'); return { run: m.planCommand, help: m.PLAN_HELP }; },
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
+  export: async () => { const m = await import('./commands/export'); return { run: m.exportCommand, help: m.EXPORT_HELP }; },
   watch: async () => { const m = await import('./commands/watch'); return { run: m.watchCommand, help: m.WATCH_HELP }; },
   'serve-sim': async () => { const m = await import('./commands/serve-sim'); return { run: m.serveSimCommand, help: m.SERVE_SIM_HELP }; },
   worker: async () => { const m = await import('./commands/worker'); return { run: m.workerCommand, help: m.WORKER_HELP }; },
