@@ -170,8 +170,12 @@ function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string
   ];
 }
 
-/** The sections of an ablation report: variants side by side. */
-export function ablationSections(d: AblationReportData): Section[] {
+/**
+ * The sections of an ablation report: variants side by side. `live` (the watch page of a sweep
+ * under way) makes every chart title say " so far (after N tasks)", N the tasks its runs have done.
+ */
+export function ablationSections(d: AblationReportData, live?: { readonly tasks: number }): Section[] {
+  const now = live ? ` so far (after ${live.tasks} tasks)` : '';
   const names = d.variants.map((v) => v.name);
   const color = variantColor(names);
   const spread = `mean ± sd over ${d.seeds} seed${d.seeds > 1 ? 's' : ''}`;
@@ -185,10 +189,10 @@ export function ablationSections(d: AblationReportData): Section[] {
     for (const s of [overall, perNiche, specialists]) s.notes.push('ablation.json lists no variants.');
     return [overall, perNiche, specialists, runs];
   }
-  const stream = streamSection(d.comparison, names);
-  const population = populationSection(d.comparison, names);
+  const stream = streamSection(d.comparison, names, now);
+  const population = populationSection(d.comparison, names, now);
   overall.charts.push({
-    id: 'ablation-accuracy', title: 'Accuracy per variant',
+    id: 'ablation-accuracy', title: `Accuracy per variant${now}`,
     caption: 'Compare each ablation with the full system: a bar whose error bar stays clear of the full system\'s is a component that matters.',
     spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: { step: 48 },
       height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
@@ -198,7 +202,7 @@ export function ablationSections(d: AblationReportData): Section[] {
   if (d.niches.length === 0) perNiche.notes.push('No per-niche figures in ablation.json.');
   else {
     perNiche.charts.push({
-      id: 'ablation-niches', title: 'Accuracy per niche, variants side by side',
+      id: 'ablation-niches', title: `Accuracy per niche, variants side by side${now}`,
       caption: 'Look for niches where one variant falls behind: that niche depends on the component the variant removes.',
       spec: vl({ data: { values: d.variants.flatMap((v) => v.perNiche.map((p) => ({ variant: v.name, niche: p.niche, ...band(p.mean, p.sd) }))) },
         width: { step: 14 }, height: 240,
@@ -223,11 +227,11 @@ export function ablationSections(d: AblationReportData): Section[] {
   specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],
     rows: d.variants.map((v) => [v.name, v.stableSpecialists.mean.toFixed(2), v.stableSpecialists.sd.toFixed(2)]) });
   runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
-  return [overall, perNiche, stream, specialists, population, costSection(d), seedsSection(d), runs, reproduceSection(d)];
+  return [overall, perNiche, stream, specialists, population, costSection(d, now), seedsSection(d), runs, reproduceSection(d)];
 }
 
 /** Tokens and dollars per run, by variant: what each row of the table cost. */
-function costSection(d: AblationReportData): Section {
+function costSection(d: AblationReportData, now = ''): Section {
   const priced = d.variants.some((v) => v.usd !== null);
   const s: Section = { id: 'cost', heading: 'Cost per variant', intro: `Tokens per run (prompt plus completion, and completion alone)${priced ? ' and US dollars per run at the scenario\'s prices' : ''}, mean over the seeds.`, charts: [], tables: [], notes: [] };
   if (d.variants.every((v) => v.tokens === null)) {
@@ -235,7 +239,7 @@ function costSection(d: AblationReportData): Section {
     return s;
   }
   const k = (x: number) => `${(x / 1000).toFixed(1)}k`;
-  s.charts.push(...costAccuracyCharts(d.comparison, d.variants.map((v) => v.name)));
+  s.charts.push(...costAccuracyCharts(d.comparison, d.variants.map((v) => v.name), now));
   s.tables.push({
     caption: 'Cost per run', headers: ['variant', 'tokens', 'completion tokens', ...(priced ? ['USD'] : [])],
     rows: d.variants.map((v) => {

@@ -10,6 +10,8 @@ export interface RunTrace {
   readonly graded: number;
   /** Mean reward over them, or null before the first. */
   readonly accuracy: number | null;
+  /** Niche → mean reward over its graded tasks so far. */
+  readonly perNiche: Readonly<Record<string, number>>;
   /** Rolling mean reward over the last `STREAM_WINDOW` graded tasks, after each graded task (index i = after task i + 1). */
   readonly rolling: Float32Array;
   /** Prompt plus completion tokens of every stage, from the events' token counts. */
@@ -38,6 +40,7 @@ export class RunTraceCollector {
   private readonly codream = { sessions: 0, insights: 0, routed: 0 };
   private readonly lineage: Record<string, number> = {};
   private finished = false;
+  private readonly niches = new Map<string, { n: number; sum: number }>();
 
   /** Fold one event (in log order); events it does not read, or malformed ones, are ignored. */
   add(raw: RunEvent): void {
@@ -45,7 +48,16 @@ export class RunTraceCollector {
     if (raw.type === 'run.resumed') { this.finished = false; return; }
     if (!isReportEventType(raw.type)) return;
     switch (raw.type) {
-      case 'task.graded': { const e = parse(raw, 'task.graded'); if (e) this.graded1(e.reward); return; }
+      case 'task.graded': {
+        const e = parse(raw, 'task.graded');
+        if (!e) return;
+        const reward = this.graded1(e.reward);
+        const n = this.niches.get(e.niche) ?? { n: 0, sum: 0 };
+        n.n += 1;
+        n.sum += reward;
+        this.niches.set(e.niche, n);
+        return;
+      }
       case 'task.done': case 'evolve.applied': case 'lifecycle.usage': {
         const e = parse(raw, raw.type) as { tokens?: Usage } | null;
         if (e?.tokens) for (const u of Object.values(e.tokens)) this.tokens += u.promptTokens + u.completionTokens;
@@ -67,11 +79,12 @@ export class RunTraceCollector {
   trace(): RunTrace {
     return {
       graded: this.graded, accuracy: this.graded ? round(this.rewardSum / this.graded) : null,
+      perNiche: Object.fromEntries([...this.niches].map(([k, v]) => [k, round(v.sum / v.n)])),
       rolling: this.rolling.slice(0, this.graded), tokens: this.tokens, codream: { ...this.codream }, lineage: { ...this.lineage }, finished: this.finished,
     };
   }
 
-  private graded1(r: number): void {
+  private graded1(r: number): number {
     const reward = Number.isFinite(r) ? Math.min(1, Math.max(0, r)) : 0;
     if (this.graded === this.rewards.length) {
       this.rewards = grow(this.rewards);
@@ -83,6 +96,7 @@ export class RunTraceCollector {
     if (this.graded >= STREAM_WINDOW) this.windowSum -= this.rewards[this.graded - STREAM_WINDOW]!;
     this.graded += 1;
     this.rolling[this.graded - 1] = this.windowSum / Math.min(this.graded, STREAM_WINDOW);
+    return reward;
   }
 }
 
