@@ -17,6 +17,8 @@ export interface ReproducibleConfig {
     readonly evolveTiming?: string;
   };
   readonly model?: ModelSection;
+  /** `memory.embedder` when the scenario names one (`--embedder`). */
+  readonly memory?: { readonly embedder?: string };
   readonly budget?: { readonly tokens?: number; readonly completionTokens?: number; readonly usd?: number };
   readonly prices?: Readonly<Record<string, { readonly input: number; readonly output: number }>>;
 }
@@ -143,6 +145,7 @@ export function scenarioFlags(config: ReproducibleConfig): string[] {
     '--tau', String(config.engine?.staleness?.tau ?? DEFAULT_STALENESS.tau),
     '--evolve-timing', config.engine?.evolveTiming ?? DEFAULT_EVOLVE_TIMING,
     ...backendFlags(config.model),
+    ...(config.memory?.embedder ? ['--embedder', config.memory.embedder] : []),
     ...samplingFlags(config.model),
   ];
 }

@@ -24,6 +24,7 @@ import { benchSweep } from './sweep.bench';
 import { benchScale } from './scale.bench';
 import { benchMeta } from './meta.bench';
 import { benchWatch } from './watch.bench';
+import { benchEmbedders } from './embedders.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -49,6 +50,7 @@ const benches: [string, () => Promise<void>][] = [
   ['sweep: the hard table on one virtual server, worker processes, plan (an hour on 2 cores)', benchSweep],
   ['watch: commit-to-page latency, a run with 10 pages open, a 100,000-task log (a few minutes)', benchWatch],
   ['scale: 8 to 256 agents x 2,000 tasks, a long 256-agent run, start-up (an hour on 2 cores; EVO_SCALE_* narrow it)', benchScale],
+  ['embedders: hashed against use-lite — embeddings/s, paraphrase retrieval, a 600-task run (half an hour on 2 cores)', benchEmbedders],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
@@ -56,7 +58,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('embedders'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();
