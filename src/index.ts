@@ -1,8 +1,8 @@
 // EvoChamber's public API: load a scenario, override parts of it, run it, compare results.
 
-import type { LoadedScenario } from './engine/scenario';
-import * as engineRun from './engine/run-scenario';
-import * as engineAblate from './engine/ablate';
+import type { LoadedScenario } from './engine/scenario/scenario';
+import * as engineRun from './engine/run/run-scenario';
+import * as engineAblate from './engine/sweep/ablate';
 import { withReport, type RunReportOption } from './report/report-after-run';
 import { useBuiltinPlugins, withSweepDefaults } from './cli/composition';
 
@@ -22,7 +22,7 @@ export interface ResumeOptions extends engineRun.ResumeOptions {
 }
 
 /**
- * Run a scenario end to end (engine/run-scenario.ts) and, once it finishes, write its report
+ * Run a scenario end to end (engine/run/run-scenario.ts) and, once it finishes, write its report
  * unless `report: false`. The engine itself knows nothing of reports (report/ sits beside it).
  */
 export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Promise<engineRun.RunResult> {
@@ -30,7 +30,7 @@ export function runScenario(loaded: LoadedScenario, opts: RunOptions = {}): Prom
 }
 
 /**
- * Run each variant over the same seeds and compare them (engine/ablate.ts). Where models are
+ * Run each variant over the same seeds and compare them (engine/sweep/ablate.ts). Where models are
  * composed, the simulator's runs spread over worker processes on every core (`jobs`, default the
  * core count), each as deterministic as alone.
  */
@@ -38,39 +38,39 @@ export function runAblation(loaded: LoadedScenario, opts: engineAblate.AblationO
   return engineAblate.runAblation(loaded, withSweepDefaults(opts));
 }
 
-/** As `runAblation`, but an interrupted ablation gives a null result (engine/ablate.ts). */
+/** As `runAblation`, but an interrupted ablation gives a null result (engine/sweep/ablate.ts). */
 export function runAblationResumable(loaded: LoadedScenario, opts: engineAblate.AblationOptions = {}): ReturnType<typeof engineAblate.runAblationResumable> {
   return engineAblate.runAblationResumable(loaded, withSweepDefaults(opts));
 }
 
-/** Continue an interrupted ablation from its directory (engine/ablate.ts). */
+/** Continue an interrupted ablation from its directory (engine/sweep/ablate.ts). */
 export function resumeAblation(dir: string, opts: Parameters<typeof engineAblate.resumeAblation>[1] = {}): ReturnType<typeof engineAblate.resumeAblation> {
   return engineAblate.resumeAblation(dir, withSweepDefaults(opts));
 }
 
-/** Continue an interrupted or crashed run (engine/run-scenario.ts), writing its report as `runScenario` does. */
+/** Continue an interrupted or crashed run (engine/run/run-scenario.ts), writing its report as `runScenario` does. */
 export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<engineRun.RunResult> {
   return engineRun.resumeRun(runDir, withReport(opts));
 }
 
 // Scenarios and runs
-export { loadScenario, parseScenario, withOverrides, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario';
-export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario-schema';
-export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/concurrency/adaptive';
-export { autoConfigSchema, autoConfigOf, autoGapBound, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/concurrency/auto-config';
-export { concurrencyEvent, recordedChanges, type ConcurrencyEvent } from './engine/concurrency/concurrency-event';
-export { ReplayedConcurrency, type ConcurrencyController } from './engine/concurrency/replayed';
+export { loadScenario, parseScenario, withOverrides, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
+export { scenarioSchema, type Scenario, type ScenarioInput, type InFlight } from './engine/scenario/scenario-schema';
+export { AdaptiveConcurrency, type ConcurrencyStage, type ConcurrencyChange, type ConcurrencyReason } from './engine/loop/concurrency/adaptive';
+export { autoConfigSchema, autoConfigOf, autoGapBound, DEFAULT_AUTO, type AutoConfig, type AutoConfigInput } from './engine/scenario/auto-config';
+export { concurrencyEvent, recordedChanges, type ConcurrencyEvent } from './engine/loop/concurrency/concurrency-event';
+export { ReplayedConcurrency, type ConcurrencyController } from './engine/loop/concurrency/replayed';
 export { type NicheEntry } from './tasks/niche-entry';
-export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run-scenario';
-export type { RunSummary, Speculative } from './engine/summary';
-export type { Progress } from './engine/engine';
-export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/presets';
+export { applyRunOptions, RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';
+export type { RunSummary, Speculative } from './engine/loop/summary';
+export type { Progress } from './engine/loop/engine';
+export { PRESETS, getPreset, ASSEMBLERS, STRUCTURES, type Preset } from './engine/scenario/presets';
 export { createRng, type Rng } from './core/rng';
 export { hash32 } from './core/hash';
 export { systemClock, ManualClock, type Clock } from './core/clock';
-export { taskRunMachine, type TaskOutcome } from './engine/task-run-machine';
-export { runEvolve, type EvolveOutcome } from './engine/evolve-stage';
-export { EvolvePipeline, type EvolvePipelineOptions } from './engine/evolve-pipeline';
+export { taskRunMachine, type TaskOutcome } from './engine/loop/task-run-machine';
+export { runEvolve, type EvolveOutcome } from './engine/loop/evolve-stage';
+export { EvolvePipeline, type EvolvePipelineOptions } from './engine/loop/evolve-pipeline';
 
 // Individual level
 export { agentMachine, type AgentContext, type AgentEvent, type AgentInput, type AgentOrigin } from './individual/agent-machine';
@@ -111,9 +111,9 @@ export { ServedSideChannelModel, SideChannelRefusedError, SIDE_CHANNEL_FIELD, as
 export { isLoopbackHost, isLoopbackURL } from './core/loopback';
 export { DEFAULT_SIM_PARAMS, resolveSimParams, type SimParams } from './sim/sim-params';
 export { SimWorld, type Strategy } from './sim/sim-world';
-export { createModel, useModel, offlineModel, backendFor, buildModelStack, UnknownBackendError, type ModelStack, type CreateModelDeps } from './engine/model-stack';
-export { registerModelPlugin, modelPlugins, type ModelPlugin, type BackendModel, type VirtualLatency, type VirtualStats, type ScenarioIssue } from './engine/model-plugins';
-export type { TaskObserver } from './engine/task-observer';
+export { createModel, useModel, offlineModel, backendFor, buildModelStack, UnknownBackendError, type ModelStack, type CreateModelDeps } from './engine/run/model-stack';
+export { registerModelPlugin, modelPlugins, type ModelPlugin, type BackendModel, type VirtualLatency, type VirtualStats, type ScenarioIssue } from './engine/scenario/model-plugins';
+export type { TaskObserver } from './engine/scenario/task-observer';
 export { OpenAIPoolModel, ModelRequestError, type PoolDeps } from './llm/openai/openai-pool-model';
 export { openaiModelSchema, type OpenAIModelConfig, type EndpointConfig, type EndpointConfigInput } from './llm/openai/openai-config';
 export type { EndpointStats, EndpointUsage } from './llm/openai/endpoint';
@@ -144,7 +144,7 @@ export { SAMPLING_STAGES, samplingSchema, type Sampling, type SamplingStage } fr
 
 // Team level: LeadLearn and structure choice
 export { LeadershipBank, leadershipKey, STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './team/leadlearn/leadership-bank';
-export { CHOOSERS, minimumPool } from './engine/presets';
+export { CHOOSERS, minimumPool } from './engine/scenario/presets';
 export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
 export { BUILTIN_CHOOSERS } from './team/choosers';
 export { styleOverlap } from './team/style-overlap';
@@ -171,16 +171,17 @@ export { parseStaleVerdict, type StaleVerdict } from './population/staleness/sta
 export { buildStalePrompt } from './population/staleness/staleness-prompt';
 
 // Ablations and reports
-export { planSweep, type PlanOptions as SweepPlanOptions, type SweepPlan, type PlannedRun, type PlannedCost } from './engine/plan';
-export { BudgetMeter, budgetSchema, type Budget, type BudgetStop, type BudgetSpent } from './engine/budget';
+export { planSweep, type PlanOptions as SweepPlanOptions, type SweepPlan, type PlannedRun, type PlannedCost } from './engine/sweep/plan';
+export { BudgetMeter, type BudgetStop, type BudgetSpent } from './engine/loop/budget';
+export { budgetSchema, type Budget } from './engine/scenario/budget-schema';
 export { costOf, parsePriceFlag, pricesSchema, type ModelPrice, type Prices } from './llm/pricing';
 export { usdOf } from './llm/token-accounting';
-export { createSharedBackend, type SharedBackend } from './engine/shared-backend';
-export { runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './engine/sweep-local';
-export { RunProcesses, serveRunJobs, type ProcessJob } from './engine/run-processes';
-export { RunWindow, type RunWindowChange } from './engine/sweep-window';
-export { ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/ablate';
-export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/ablate';
+export { createSharedBackend, type SharedBackend } from './engine/sweep/shared-backend';
+export { runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './engine/sweep/sweep-local';
+export { RunProcesses, serveRunJobs, type ProcessJob } from './engine/run/run-processes';
+export { RunWindow, type RunWindowChange } from './engine/sweep/sweep-window';
+export { ABLATION_PLAN_FILE, formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/sweep/ablate';
+export { planAblation, aggregateAblation, writeAblation, type AblationPlan, type FailedRun } from './engine/sweep/ablate';
 // Ablation sweeps across machines (BullMQ on Redis)
 export { runQueuedAblation, attachSweep, SweepDetached, type QueuedAblationOptions, type SweepStatus, type SweepWatch, type RunPlace } from './engine/sweep/sweep-coordinator';
 export { startSweepWorker, type SweepWorker, type SweepWorkerOptions, type ResumeRun } from './engine/sweep/sweep-worker';

@@ -1,5 +1,5 @@
-import type { Budget } from '../engine/budget';
-import { withOverrides, type LoadedScenario } from '../engine/scenario';
+import type { Budget } from '../engine/scenario/budget-schema';
+import { withOverrides, type LoadedScenario } from '../engine/scenario/scenario';
 import { parsePriceFlag, type ModelPrice } from '../llm/pricing';
 import { UsageError } from './usage';
 

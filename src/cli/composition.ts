@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { registerModelPlugin } from '../engine/model-plugins';
-import type { LocalSweepOptions } from '../engine/sweep-local';
+import { registerModelPlugin } from '../engine/scenario/model-plugins';
+import type { LocalSweepOptions } from '../engine/sweep/sweep-local';
 import { simPlugin } from '../sim/sim-plugin';
 
 /**

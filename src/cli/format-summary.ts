@@ -1,4 +1,4 @@
-import type { RunSummary } from '../engine/summary';
+import type { RunSummary } from '../engine/loop/summary';
 
 const k = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n));
 

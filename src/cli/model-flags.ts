@@ -1,6 +1,6 @@
-import { parseScenario, withOverrides, type LoadedScenario } from '../engine/scenario';
+import { parseScenario, withOverrides, type LoadedScenario } from '../engine/scenario/scenario';
 import { EMBEDDER_NAMES, type EmbedderName } from '../llm/text-embedder';
-import type { ScenarioInput } from '../engine/scenario-schema';
+import type { ScenarioInput } from '../engine/scenario/scenario-schema';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';

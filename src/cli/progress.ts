@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { Progress } from '../engine/engine';
+import type { Progress } from '../engine/loop/engine';
 import type { Clock } from '../core/clock';
 
 /** A progress reporter for long runs: a live bar on a terminal, a line per 10 % otherwise. */

@@ -1,5 +1,5 @@
-import { parseScenario, type LoadedScenario } from '../engine/scenario';
-import type { ScenarioInput } from '../engine/scenario-schema';
+import { parseScenario, type LoadedScenario } from '../engine/scenario/scenario';
+import type { ScenarioInput } from '../engine/scenario/scenario-schema';
 import { samplingSchema } from '../llm/sampling-fields';
 import { UsageError } from './usage';
 

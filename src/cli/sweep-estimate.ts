@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock';
-import { planSweep } from '../engine/plan';
-import type { LoadedScenario } from '../engine/scenario';
+import { planSweep } from '../engine/sweep/plan';
+import type { LoadedScenario } from '../engine/scenario/scenario';
 
 /** Tasks of each variant's pilot for the line `ablate` prints first (plan's smallest pilot). */
 const PILOT_TASKS = 24;

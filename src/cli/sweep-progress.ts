@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { Progress } from '../engine/engine';
+import type { Progress } from '../engine/loop/engine';
 import type { SweepEta } from './sweep-estimate';
 
 /** Progress of the runs of a sweep (ablate, resume of an ablation), each on its own. */

@@ -1,4 +1,4 @@
-import { PRESETS } from '../engine/presets';
+import { PRESETS } from '../engine/scenario/presets';
 import { UsageError } from './usage';
 
 /** Check `--variant` / `--variants` names against the presets: a UsageError naming the unknown one. */

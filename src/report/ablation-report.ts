@@ -80,7 +80,7 @@ export function isAblationDir(dir: string): boolean {
   return existsSync(path.join(dir, ABLATION_FILE));
 }
 
-/** The plan file `ablate` writes first (engine/ablate.ts ABLATION_PLAN_FILE; report/ reads files, not engine/). */
+/** The plan file `ablate` writes first (engine/sweep/ablate.ts ABLATION_PLAN_FILE; report/ reads files, not engine/). */
 const PLAN_FILE = 'ablation-plan.json';
 
 /** What the plan file says about reproducing the ablation, or null when it is missing or unreadable. */

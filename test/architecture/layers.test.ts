@@ -145,6 +145,43 @@ describe('import rule (docs/architecture.md)', () => {
   });
 });
 
+// Inside engine/, the folders of docs/architecture.md ("The engine's folders") form layers too, lowest
+// first: scenario (the schema, presets, model plug-in kinds) < meta (segments, the editor) < loop (one
+// run's solve–evolve loop) < run (a run made, started, resumed) < sweep (many runs: ablate, local and
+// queued sweeps, plan). A file imports only from its own folder or from one below it.
+const ENGINE = path.join(SRC, 'engine');
+const ENGINE_LEVEL: Readonly<Record<string, number>> = { scenario: 0, meta: 1, loop: 2, run: 3, sweep: 4 };
+
+/** The engine sub-folder of a path under src/engine/ ('' outside it). */
+function engineFolderOf(file: string): string {
+  const rel = path.relative(ENGINE, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return '';
+  return rel.split(path.sep)[0]!;
+}
+
+describe("engine's folders (docs/architecture.md)", () => {
+  it('holds every engine file in a known folder', () => {
+    const loose = tsFiles(ENGINE).map((f) => path.relative(ENGINE, f)).filter((rel) => ENGINE_LEVEL[rel.split(path.sep)[0]!] === undefined);
+    expect(loose, `engine files outside scenario/ meta/ loop/ run/ sweep/: ${loose.join(', ')}`).toEqual([]);
+  });
+
+  it('has no import from a lower engine folder to a higher one', () => {
+    const violations: string[] = [];
+    let scanned = 0;
+    for (const file of tsFiles(ENGINE)) {
+      const from = engineFolderOf(file);
+      for (const spec of relativeImports(readFileSync(file, 'utf8'))) {
+        const to = engineFolderOf(path.resolve(path.dirname(file), spec));
+        if (to === '') continue;
+        scanned += 1;
+        if (ENGINE_LEVEL[to]! > ENGINE_LEVEL[from]!) violations.push(`${path.relative(SRC, file)} -> ${spec}`);
+      }
+    }
+    expect(scanned).toBeGreaterThan(100);
+    expect(violations, `engine folder violations (from -> to):\n${violations.join('\n')}`).toEqual([]);
+  });
+});
+
 describe('import cycles', () => {
   it('has none under src/, type-only imports included', () => {
     const files = tsFiles(SRC);

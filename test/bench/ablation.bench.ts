@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation } from '../../src/engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation } from '../../src/engine/sweep/ablate';
 import { loadScenario, systemClock } from '../../src/index';
 
 /**

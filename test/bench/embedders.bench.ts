@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cosine } from '../../src/core/vector';
-import { hashedTextEmbedder } from '../../src/engine/embedder-choice';
+import { hashedTextEmbedder } from '../../src/engine/run/embedder-choice';
 import { loadScenario, runScenario, withOverrides } from '../../src/index';
 import type { TextEmbedder } from '../../src/llm/text-embedder';
 import { createUseLiteEmbedder } from '../../src/llm/use-lite-embedder';

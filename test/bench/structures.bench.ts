@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatAblationTable, runAblation } from '../../src/engine/ablate';
+import { formatAblationTable, runAblation } from '../../src/engine/sweep/ablate';
 import { loadScenario, runScenario } from '../../src/index';
 
 const VARIANTS = ['evochamber', 'fixed-voting', 'fixed-debate', 'fixed-generator-critic', 'fixed-decompose'];

@@ -15,8 +15,8 @@ vi.mock('../../src/individual/reflection', async (importOriginal) => {
   };
 });
 
-const { loadScenario } = await import('../../src/engine/scenario');
-const { runScenario } = await import('../../src/engine/run-scenario');
+const { loadScenario } = await import('../../src/engine/scenario/scenario');
+const { runScenario } = await import('../../src/engine/run/run-scenario');
 const { simPlugin } = await import('../../src/sim/sim-plugin');
 const { main } = await import('../../src/cli/main');
 const { EXIT } = await import('../../src/cli/exit-codes');

@@ -17,8 +17,8 @@ vi.mock('../../src/population/lifecycle/lifecycle-window', async (importOriginal
   };
 });
 
-const { loadScenario } = await import('../../src/engine/scenario');
-const { runScenario } = await import('../../src/engine/run-scenario');
+const { loadScenario } = await import('../../src/engine/scenario/scenario');
+const { runScenario } = await import('../../src/engine/run/run-scenario');
 const { simPlugin } = await import('../../src/sim/sim-plugin');
 
 describe('a duplicate SPAWN_AGENT fails the run', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, toPromise } from 'xstate';
 import { InfrastructureError } from '../../src/core/infra-error';
-import { taskRunMachine, type KeyedChoice } from '../../src/engine/task-run-machine';
-import type { StageDeps } from '../../src/engine/task-stages';
+import { taskRunMachine, type KeyedChoice } from '../../src/engine/loop/task-run-machine';
+import type { StageDeps } from '../../src/engine/loop/task-stages';
 import type { StructureResult } from '../../src/team/structures/structure';
 import type { Team } from '../../src/team/team';
 

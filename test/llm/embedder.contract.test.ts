@@ -8,7 +8,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
-import { hashedTextEmbedder } from '../../src/engine/embedder-choice';
+import { hashedTextEmbedder } from '../../src/engine/run/embedder-choice';
 import { createUseLiteEmbedder } from '../../src/llm/use-lite-embedder';
 import { createModel, loadScenario, startServeSim, withOverrides, type ServeSim } from '../../src/index';
 

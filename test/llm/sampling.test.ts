@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, withOverrides } from '../../src/index';
-import { parseScenario } from '../../src/engine/scenario';
+import { parseScenario } from '../../src/engine/scenario/scenario';
 import { requestBody } from '../../src/llm/openai/chat-attempt';
 import { requestKey } from '../../src/llm/request-journal';
 import { resolveSampling, requestSeed, SamplingModel } from '../../src/llm/sampling';

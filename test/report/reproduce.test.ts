@@ -5,9 +5,9 @@ import { applySamplingFlags, SAMPLING_FLAG_OPTIONS } from '../../src/cli/samplin
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../../src/cli/budget-flags';
 import { evolveTimingFlag } from '../../src/cli/commands/run';
 import { inFlightFlag } from '../../src/cli/usage';
-import { applyRunOptions } from '../../src/engine/run-scenario';
-import { parseScenario, type LoadedScenario } from '../../src/engine/scenario';
-import type { ScenarioInput } from '../../src/engine/scenario-schema';
+import { applyRunOptions } from '../../src/engine/run/run-scenario';
+import { parseScenario, type LoadedScenario } from '../../src/engine/scenario/scenario';
+import type { ScenarioInput } from '../../src/engine/scenario/scenario-schema';
 import { backendFlags, reproduceCommands, shellWord, type ReproducibleConfig } from '../../src/report/reproduce';
 
 /** Split a command line the way sh does for what shellWord writes: bare words and single-quoted ones. */

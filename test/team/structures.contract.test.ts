@@ -3,7 +3,7 @@ import {
   cancelledMembers, CompletionAbortedError, createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES,
   type CompletionRequest, type Structure, type StructureContext, type Task,
 } from '../../src/index';
-import { solveFailure } from '../../src/engine/task-run-machine';
+import { solveFailure } from '../../src/engine/loop/task-run-machine';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
-import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/ablate';
+import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/sweep/ablate';
 import { createSweepProgress } from '../sweep-progress';
 import { estimateSweep, SweepEta } from '../sweep-estimate';
 import { availableParallelism } from 'node:os';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { withRunSignals } from '../run-signals';
-import { loadScenario } from '../../engine/scenario';
+import { loadScenario } from '../../engine/scenario/scenario';
 import type { RedisTarget } from '../../engine/sweep/redis-target';
 import type { SweepWatch } from '../../engine/sweep/sweep-coordinator';
 import { EXIT } from '../exit-codes';

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ABLATION_PLAN_FILE } from '../../engine/ablate';
+import { ABLATION_PLAN_FILE } from '../../engine/sweep/ablate';
 import { RunStore, runState, type RunState } from '../../store/run-store';
-import type { RunSummary } from '../../engine/summary';
+import type { RunSummary } from '../../engine/loop/summary';
 import { formatSummary } from '../format-summary';
 import { UsageError } from '../usage';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_ABLATION_VARIANTS } from '../../engine/ablate';
-import { planSweep, type SweepPlan } from '../../engine/plan';
-import { loadScenario } from '../../engine/scenario';
+import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
+import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
+import { loadScenario } from '../../engine/scenario/scenario';
 import { PROFILES } from '../../llm/latency-profiles';
 import { pricesFromFlags } from '../budget-flags';
 import { UsageError, intFlag } from '../usage';

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
-import { PRESETS } from '../../engine/presets';
-import { runScenario, type RunResult } from '../../engine/run-scenario';
+import { PRESETS } from '../../engine/scenario/presets';
+import { runScenario, type RunResult } from '../../engine/run/run-scenario';
 import { reportAfterRun } from '../../report/report-after-run';
-import { loadScenario, parseScenario } from '../../engine/scenario';
+import { loadScenario, parseScenario } from '../../engine/scenario/scenario';
 import { RunStore } from '../../store/run-store';
 import { EXIT } from '../exit-codes';
 import { withRunSignals } from '../run-signals';

@@ -44,7 +44,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   // Loaded here, not at the top: BullMQ and ioredis cost every other command start-up time.
   const { startSweepWorker } = await import('../../engine/sweep/sweep-worker');
   // A retaken job whose run directory survives (a shared --runs-root, or the same machine) continues it.
-  const { continueRun } = await import('../../engine/continue-run');
+  const { continueRun } = await import('../../engine/run/continue-run');
   const worker = await startSweepWorker({
     target, concurrency, runsRoot: values['runs-root'],
     resume: (loaded, runDir, opts) => continueRun(loaded, { ...opts, outDir: runDir, takeOverForeignLock: true }),

@@ -3,7 +3,7 @@ import { loadTemplate, renderTemplate } from '../../core/template';
 import { ask } from '../../llm/ask';
 import type { LanguageModel, Usage } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
-import type { MetaConfig } from './meta-config';
+import type { MetaConfig } from '../scenario/meta-config';
 import type { KnobChange, Procedure } from './procedure';
 import type { SegmentReport } from './segment-report';
 

@@ -8,8 +8,8 @@ import { STALENESS_KNOBS } from '../../population/staleness';
 import { ASSEMBLERS } from '../../team/assemblers';
 import { CHOOSER_REGISTRY } from '../../team/choosers';
 import { choosableStructures, type StructureRegistry } from '../../team/structures';
-import type { Preset } from '../presets';
-import { ScenarioError, withOverrides, type LoadedScenario } from '../scenario';
+import type { Preset } from '../scenario/presets';
+import { ScenarioError, withOverrides, type LoadedScenario } from '../scenario/scenario';
 
 /** The procedure now: each knob's value, by the knob's path (a document `procedureSchema` validates). */
 export type Procedure = Readonly<Record<string, unknown>>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dreamTrigger } from '../../../src/population/codream/codream';
 import { loadScenario, runScenario, withOverrides } from '../../../src/index';
-import { parseScenario } from '../../../src/engine/scenario';
+import { parseScenario } from '../../../src/engine/scenario/scenario';
 import type { Grade } from '../../../src/tasks/task';
 import { agentView, teamOf } from '../../fakes/agents';
 

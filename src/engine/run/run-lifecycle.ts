@@ -1,0 +1,191 @@
+import { embedderOption } from './embedder-choice';
+import path from 'node:path';
+import { createActor } from 'xstate';
+import type { Clock } from '../../core/clock';
+import { createRng } from '../../core/rng';
+import type { loadPersonaTemplate } from '../../individual/persona-template';
+import type { MissingCall } from '../../llm/request-journal';
+import { emptyLineage } from '../../population/lifecycle';
+import { StabilityTracker } from '../../population/specialization';
+import { supervisorMachine } from '../../population/supervisor-machine';
+import { sendToSupervisor, supervisorFailure } from '../../population/supervisor-ops';
+import { EventLog, type EventBody } from '../../store/event-log';
+import type { RunLock } from '../../store/run-lock';
+import type { RunFile, RunStatus, RunStore } from '../../store/run-store';
+import type { Niche } from '../../tasks/niche';
+import { taskStream } from '../../tasks/stream';
+import type { StructureRegistry } from '../../team/structures';
+import { runEngine } from '../loop/engine';
+import type { BackendModel } from '../scenario/model-plugins';
+import { buildModelStack } from './model-stack';
+import type { getPreset } from '../scenario/presets';
+import { finalSummary } from './run-summary';
+import type { RunOptions, RunResult } from './run-options';
+import type { LoadedScenario } from '../scenario/scenario';
+import { SummaryBuilder } from '../loop/summary';
+import { BudgetMeter } from '../loop/budget';
+import { MetaHarness } from '../meta/meta-harness';
+import { DEFAULT_META } from '../scenario/meta-config';
+
+/** Everything a run in its directory needs, built and checked by `executeRun`. */
+export interface RunContext {
+  readonly loaded: LoadedScenario;
+  readonly preset: ReturnType<typeof getPreset>;
+  readonly structures: StructureRegistry;
+  readonly clock: Clock;
+  readonly persona: ReturnType<typeof loadPersonaTemplate>;
+  readonly niches: ReadonlyMap<string, Niche>;
+  readonly backend: BackendModel;
+  readonly store: RunStore;
+  readonly lock: RunLock;
+  readonly runDir: string;
+  readonly opts: RunOptions;
+  readonly resumed: boolean;
+  readonly replaySource: string | undefined;
+}
+
+/**
+ * One run in its directory, from the first event to its end: the model stack, the event log, the
+ * supervisor and its seed agents, the engine loop, and the summary. However it ends — finished,
+ * interrupted (a stop, an outage), failed, or abandoned by a second Ctrl-C — it ends through one
+ * `finish`, which closes the journal and the log and records the status once.
+ */
+export async function runInDir(c: RunContext): Promise<RunResult> {
+  const { scenario } = c.loaded;
+  const { preset, clock, niches, store, runDir, opts, backend } = c;
+  const missing: MissingCall[] = [];
+  const replayStop = new AbortController();
+  const stack = buildModelStack({
+    backend, runDir, resumed: c.resumed, clock, ...(c.replaySource ? { replaySource: c.replaySource } : {}),
+    ...(scenario.prices ? { prices: scenario.prices } : {}),
+    sampling: scenario.model,
+    ...embedderOption(scenario),
+    ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
+    onMissing: (m) => { missing.push(m); replayStop.abort(); },
+  });
+  const { model, journal } = stack;
+  // Every commit is written at once, so a killed process loses nothing. fsync also guards against
+  // a power loss; when calls are free to redo (the in-process simulator) it is skipped.
+  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync: !backend.freeCalls, clock, ...(backend.redact ? { redact: backend.redact } : {}), ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const stop = AbortSignal.any([opts.stop, replayStop.signal].filter((s): s is AbortSignal => s !== undefined));
+  const cutCtl = new AbortController();
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const onStop = () => { graceTimer = setTimeout(() => cutCtl.abort(), opts.graceMs ?? 60_000); };
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+
+  let finished = false;
+  /** End the run: close the journal, write its last event, close the log, record the status. Once. */
+  const finish = (status: Exclude<RunStatus, 'running'>, event: EventBody, record: Partial<RunFile>): Promise<void> => {
+    finished = true;
+    journal.close();
+    // run.finished is part of the re-checked log; the others mark where a run stopped.
+    if (status === 'finished') log.append(event);
+    else log.appendControl(event);
+    log.close();
+    return store.update({ status, ...record });
+  };
+  opts.onAbandonable?.(() => {
+    // A second Ctrl-C: the caller exits right after, so record it synchronously; the run stays resumable.
+    if (finished) return;
+    finished = true;
+    journal.close();
+    log.appendControl({ type: 'run.interrupted', reason: 'abandoned' });
+    store.updateSync({ status: 'interrupted', interruptReason: 'abandoned' });
+    c.lock.release();
+  });
+
+  const dim = (await model.embed(['dimension probe']))[0]!.length;
+  const supervisor = createActor(supervisorMachine, {
+    input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0 },
+  });
+  // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
+  // with run.json left `running`. Senders read the failure from the snapshot instead
+  // (sendToSupervisor, supervisorFailure) and it fails the run below: run.failed, status failed.
+  supervisor.subscribe({ error: () => {} });
+  supervisor.start();
+  const t0 = clock.now();
+  // Meta-editing: the harness stamps every event with the procedure version from the first on.
+  const meta = preset.meta
+    ? new MetaHarness({ loaded: c.loaded, preset, structures: c.structures, config: scenario.meta ?? DEFAULT_META, mode: preset.meta, model, log })
+    : undefined;
+  if (meta) log.subscribe((e) => meta.observe(e));
+  try {
+    log.append({ type: 'run.started', scenario: scenario.name, variant: scenario.variant, seed: scenario.seed, tasks: scenario.stream.tasks });
+    for (const [id, n] of niches) {
+      if (n.skippedRows) log.append({ type: 'dataset.rows-skipped', niche: id, skipped: n.skippedRows });
+    }
+    const count = preset.pool === 'one' ? 1 : scenario.agents.count;
+    for (let i = 0; i < count; i++) {
+      const id = `agent-${String(i + 1).padStart(2, '0')}`;
+      sendToSupervisor(supervisor, {
+        type: 'SPAWN_AGENT',
+        input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
+      });
+      log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
+    }
+    log.commit();
+    const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id), scenario.engine.staleness);
+    const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
+    const lineage = emptyLineage();
+    const outcome = await runEngine({
+      scenario, preset, model, usage: model, niches, summary, supervisor, log,
+      ...(backend.observer ? { observer: backend.observer } : {}),
+      tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
+      total: scenario.stream.tasks,
+      rng: createRng(`${scenario.seed}/engine`),
+      onProgress: opts.onProgress,
+      tracker, lineage, firstNewAgent: count + 1,
+      // Journal answers before events: a committed task's calls are never asked again.
+      checkpoint: () => { journal.sync(); log.commit(); },
+      stop, cut: cutCtl.signal,
+      ...(backend.health ? { health: backend.health } : {}),
+      ...(scenario.model.backend === 'openai' ? { outageTimeoutMs: scenario.model.outageTimeoutMs } : {}),
+      clock, structures: c.structures,
+      // A zero-time model (the in-process simulator, or a replay of its run) has every evolve outcome
+      // ready at once. Virtual time predicts a run against a real server, so it applies them as such a run does.
+      evolveTiming: backend.zeroTime ? 'instant' : scenario.engine.evolveTiming,
+      runClock: stack.runClock,
+      generatedTokens: stack.generatedTokens,
+      ...(scenario.budget ? { budget: new BudgetMeter(scenario.budget) } : {}),
+      ...(meta ? { meta } : {}),
+    });
+    const failure = supervisorFailure(supervisor);
+    if (failure) throw failure;
+    if (missing.length > 0) {
+      const names = missing.slice(0, 5).map((m) => m.what).join('; ');
+      throw new Error(`replay: ${missing.length} call${missing.length === 1 ? ' is' : 's are'} not in ${c.replaySource}: ${names}${missing.length > 5 ? '; …' : ''}`);
+    }
+    const result = finalSummary({
+      scenario, backend, stack, supervisor, summary, tracker, lineage, outcome, runDir, wallSeconds: (clock.now() - t0) / 1000,
+      ...(meta ? { meta: meta.tally } : {}),
+    });
+    const progress = { committed: outcome.committed, total: scenario.stream.tasks };
+    const asRecord = result as unknown as Record<string, unknown>;
+    if (outcome.reason === 'budget') {
+      const b = outcome.budget!;
+      await finish('budget', { type: 'run.budget', ...b, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: `budget (${b.limit})`, budgetStop: b, progress, summary: asRecord });
+      return { summary: result, runDir, interrupted: true, budget: b };
+    }
+    if (outcome.interrupted) {
+      const reason = outcome.reason === 'outage' ? 'endpoint outage' : 'stop requested';
+      await finish('interrupted', { type: 'run.interrupted', reason, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: reason, progress, summary: asRecord });
+      return { summary: result, runDir, interrupted: true };
+    }
+    await finish('finished', { type: 'run.finished', accuracy: result.accuracy, tasks: result.tasks }, { progress, summary: asRecord });
+    const reportPath = opts.afterRun ? await opts.afterRun(runDir, clock) : undefined;
+    if (reportPath) {
+      result.reportPath = reportPath;
+      await store.update({ summary: result as unknown as Record<string, unknown> });
+    }
+    return { summary: result, runDir };
+  } catch (err) {
+    const error = String((err as Error)?.message ?? err);
+    if (!finished) await finish('failed', { type: 'run.failed', error }, { error });
+    throw err;
+  } finally {
+    clearTimeout(graceTimer);
+    stop.removeEventListener('abort', onStop);
+    supervisor.stop();
+  }
+}

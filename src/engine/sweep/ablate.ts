@@ -1,0 +1,339 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { customAlphabet } from 'nanoid';
+import { getPreset } from '../scenario/presets';
+import { parseScenario, type LoadedScenario } from '../scenario/scenario';
+import type { Budget } from '../scenario/budget-schema';
+import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
+import type { EndpointUsage } from '../../llm/openai/endpoint';
+import type { InFlight } from '../scenario/scenario-schema';
+import type { RunSummary } from '../loop/summary';
+import { roundUsd } from '../../llm/pricing';
+
+/** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
+export const ABLATION_PLAN_FILE = 'ablation-plan.json';
+
+/** What `ablation-plan.json` holds: enough to rebuild the plan and its run options on resume. */
+interface AblationPlanFile {
+  readonly schemaVersion: 1;
+  readonly config: unknown;
+  readonly scenarioDir: string;
+  readonly variants: string[];
+  readonly seeds: number;
+  readonly tasks?: number;
+  readonly inFlight?: InFlight;
+  readonly staleness?: AblationOptions['staleness'];
+  readonly evolveTiming?: AblationOptions['evolveTiming'];
+  readonly parallel?: number | 'auto';
+  readonly jobs?: number;
+  readonly budget?: Budget;
+}
+
+const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
+
+/** The variants `ablate` runs when none are named: the full system, its ablations, and the baselines. */
+export const DEFAULT_ABLATION_VARIANTS = [
+  'evochamber', 'no-codream', 'no-lifecycle', 'no-team', 'no-leadlearn', 'no-population', 'symmetric-codream',
+  'per-agent-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
+] as const;
+
+/** Mean and sample standard deviation. */
+export interface Stat {
+  readonly mean: number;
+  readonly sd: number;
+}
+
+/** One run's figures, as a paper table's per-seed column needs them. */
+export interface SeedResult {
+  readonly seed: number;
+  readonly accuracy: number;
+  readonly perNiche: Record<string, number>;
+  readonly stableSpecialists: number;
+  /** Prompt plus completion tokens, and completion tokens alone. */
+  readonly tokens: number;
+  readonly completionTokens: number;
+  /** US dollars at the scenario's prices; absent without prices. */
+  readonly usd?: number;
+  /** Virtual seconds the run took (virtual time only). */
+  readonly virtualSeconds?: number;
+}
+
+/** One variant's results over the seeds. */
+export interface VariantResult {
+  readonly accuracy: Stat;
+  readonly perNiche: Record<string, Stat>;
+  readonly stableSpecialists: Stat;
+  /** Tokens per run (prompt plus completion), and completion tokens alone. */
+  readonly tokens: Stat;
+  readonly completionTokens: Stat;
+  /** US dollars per run at the scenario's prices; absent without prices. */
+  readonly usd?: Stat;
+  /** Each finished seed's own figures, in seed order. */
+  readonly perSeed: SeedResult[];
+  /** Run directories, one per seed that finished, in seed order. */
+  readonly runs: string[];
+  /** Queued ablations: the host each of `runs` lives on (same order). */
+  readonly hosts?: string[];
+  /** Seeds whose run failed after its retries; left out of the figures above. */
+  readonly failedSeeds?: number[];
+  /** Seeds whose run the sweep's budget kept from starting; left out of the figures above. */
+  readonly notRunSeeds?: number[];
+}
+
+/** What `ablate` writes to `ablation.json` and prints with `--json`. */
+export interface AblationResult {
+  readonly variants: Record<string, VariantResult>;
+  readonly seeds: number;
+  readonly scenario: string;
+  readonly seedList: number[];
+  readonly outDir: string;
+  /** Runs that failed after their retries (queued ablations), each also named in its variant's `failedSeeds`. */
+  readonly failed?: FailedRun[];
+  /** Runs the sweep's budget kept from starting, each also named in its variant's `notRunSeeds`. */
+  readonly notRun?: { readonly variant: string; readonly seed: number }[];
+  /** How the runs ran on this machine (local ablations). */
+  readonly execution?: SweepExecution;
+}
+
+/** How a local ablation's runs ran, and what the shared server did. */
+export interface SweepExecution {
+  readonly mode: LocalSweepResult['mode'];
+  readonly shared: LocalSweepResult['shared'];
+  /** Speculative completion was switched off in every run (their timing is shared). */
+  readonly speculativeOff: boolean;
+  /** Virtual time: the sweep's virtual seconds on its one server, its output tokens/s and utilization. */
+  readonly virtual?: { readonly profile: string; readonly virtualSeconds: number; readonly tokensPerSecond: number; readonly utilization: number | null; readonly generatedTokens: number };
+  /** HTTP: the shared pool's per-endpoint usage over every run. */
+  readonly endpoints?: Record<string, EndpointUsage>;
+  /** `parallel: auto`: where the number of runs at once ended, and how many times it moved. */
+  readonly window?: { readonly final: number; readonly changes: number };
+  /** The sweep's budget, when it kept runs from starting. */
+  readonly budgetStop?: LocalSweepResult['budgetStop'];
+}
+
+/**
+ * Options of an ablation. Runs go to worker processes (`jobs`: the zero-time simulator) or run in
+ * this process `parallel` at once over one shared backend (sweep-local.ts).
+ */
+export interface AblationOptions extends LocalSweepOptions {
+  readonly variants?: readonly string[];
+  /** Number of seeds, counted up from the scenario's seed. */
+  readonly seeds?: number;
+  /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
+  readonly outDir?: string;
+}
+
+/** Mean and sample sd (0 for one value). */
+export function stat(xs: readonly number[]): Stat {
+  const n = xs.length;
+  const mean = n ? xs.reduce((a, b) => a + b, 0) / n : 0;
+  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
+  const r = (x: number) => Math.round(x * 1e4) / 1e4;
+  return { mean: r(mean), sd: r(sd) };
+}
+
+/** What an ablation will run: validated variants, the seed list and where its output goes. */
+export interface AblationPlan {
+  readonly scenario: string;
+  readonly variants: readonly string[];
+  readonly seedList: readonly number[];
+  /** Absolute path of the directory that receives ablation.json (and, locally, the runs). */
+  readonly outDir: string;
+}
+
+/** A run that did not produce a summary (queued ablations only: its job failed after its retries). */
+export interface FailedRun {
+  readonly variant: string;
+  readonly seed: number;
+  /** One line: why the last attempt failed. */
+  readonly error: string;
+  readonly attempts: number;
+}
+
+export { runKey };
+
+/** Validate the variants (unknown names throw before anything runs) and fix the seeds and output directory. */
+export function planAblation(loaded: LoadedScenario, opts: Pick<AblationOptions, 'variants' | 'seeds' | 'outDir'> & { readonly id?: string } = {}): AblationPlan {
+  const variants = [...(opts.variants ?? DEFAULT_ABLATION_VARIANTS)];
+  for (const v of variants) getPreset(v);
+  const n = opts.seeds ?? 3;
+  const seedList = Array.from({ length: n }, (_, i) => loaded.scenario.seed + i);
+  const outDir = path.resolve(opts.outDir ?? path.join('runs', `ablate-${loaded.scenario.name}-${opts.id ?? suffix()}`));
+  return { scenario: loaded.scenario.name, variants, seedList, outDir };
+}
+
+/**
+ * Aggregate finished runs into mean ± sd per variant. A seed listed in `failed` is left out of its
+ * variant's figures and named in `failedSeeds`; every other (variant, seed) of the plan must have a summary.
+ * `hosts` (queued ablations) gives the machine each run directory lives on.
+ */
+export function aggregateAblation(
+  plan: AblationPlan,
+  results: ReadonlyMap<string, RunSummary>,
+  extra: { readonly failed?: readonly FailedRun[]; readonly hosts?: ReadonlyMap<string, string>; readonly notRun?: readonly { variant: string; seed: number }[]; readonly execution?: SweepExecution } = {},
+): AblationResult {
+  const failed = extra.failed ?? [];
+  const notRun = extra.notRun ?? [];
+  const out: Record<string, VariantResult> = {};
+  for (const variant of plan.variants) {
+    const failedSeeds = plan.seedList.filter((s) => failed.some((f) => f.variant === variant && f.seed === s));
+    const notRunSeeds = plan.seedList.filter((s) => notRun.some((f) => f.variant === variant && f.seed === s));
+    const seeds = plan.seedList.filter((s) => !failedSeeds.includes(s) && !notRunSeeds.includes(s));
+    const runs = seeds.map((s) => {
+      const r = results.get(runKey(variant, s));
+      if (!r) throw new Error(`ablation: no result for ${variant} seed ${s}`);
+      return r;
+    });
+    const niches = [...new Set(runs.flatMap((r) => Object.keys(r.perNiche)))];
+    const perSeed = runs.map((r, i) => seedResult(seeds[i]!, r));
+    const priced = perSeed.length > 0 && perSeed.every((x) => x.usd !== undefined);
+    out[variant] = {
+      accuracy: stat(runs.map((r) => r.accuracy)),
+      perNiche: Object.fromEntries(niches.map((ni) => [ni, stat(runs.map((r) => r.perNiche[ni] ?? 0))])),
+      stableSpecialists: stat(runs.map((r) => r.stableSpecialists ?? 0)),
+      tokens: stat(perSeed.map((x) => x.tokens)),
+      completionTokens: stat(perSeed.map((x) => x.completionTokens)),
+      ...(priced ? { usd: stat(perSeed.map((x) => x.usd!)) } : {}),
+      perSeed,
+      runs: runs.map((r) => r.runDir),
+      ...(extra.hosts ? { hosts: seeds.map((s) => extra.hosts!.get(runKey(variant, s)) ?? '') } : {}),
+      ...(failedSeeds.length ? { failedSeeds } : {}),
+      ...(notRunSeeds.length ? { notRunSeeds } : {}),
+    };
+  }
+  return {
+    variants: out, seeds: plan.seedList.length, scenario: plan.scenario, seedList: [...plan.seedList], outDir: plan.outDir,
+    ...(failed.length ? { failed: [...failed] } : {}),
+    ...(notRun.length ? { notRun: notRun.map((n) => ({ variant: n.variant, seed: n.seed })) } : {}),
+    ...(extra.execution ? { execution: extra.execution } : {}),
+  };
+}
+
+/** One finished run's figures for ablation.json. */
+function seedResult(seed: number, r: RunSummary): SeedResult {
+  const t = r.tokens?.total ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
+  return {
+    seed, accuracy: r.accuracy, perNiche: { ...r.perNiche }, stableSpecialists: r.stableSpecialists ?? 0,
+    tokens: t.promptTokens + t.completionTokens, completionTokens: t.completionTokens,
+    ...(t.costNanoUsd !== undefined ? { usd: roundUsd(t.costNanoUsd / 1e9) } : {}),
+    ...(r.virtualSeconds !== undefined ? { virtualSeconds: r.virtualSeconds } : {}),
+  };
+}
+
+/** Write `ablation.json` into the plan's output directory. */
+export function writeAblation(result: AblationResult): void {
+  mkdirSync(result.outDir, { recursive: true });
+  writeFileSync(path.join(result.outDir, 'ablation.json'), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+/**
+ * Run each variant over the same seeds and aggregate accuracy (overall and per niche) and stable
+ * specialists as mean ± sd. Presets are validated before anything runs. Writes ablation.json.
+ */
+export async function runAblation(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<AblationResult> {
+  const { result: r } = await runAblationResumable(loaded, opts);
+  if (!r) throw new Error('the ablation was interrupted; continue it with "evochamber resume <its directory>"');
+  return r;
+}
+
+/**
+ * Like runAblation, but an interrupted ablation (a stop request) gives a null result instead of
+ * throwing; `resumeAblation` continues it. The plan is written first, so a killed one resumes too.
+ */
+export async function runAblationResumable(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<{ result: AblationResult | null; outDir: string }> {
+  const plan = planAblation(loaded, opts);
+  const { outDir } = plan;
+  if (existsSync(path.join(outDir, ABLATION_PLAN_FILE))) {
+    throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", or pick a new --out`);
+  }
+  mkdirSync(outDir, { recursive: true });
+  const file: AblationPlanFile = {
+    schemaVersion: 1, config: loaded.scenario, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
+    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
+    ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
+    ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
+  };
+  writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}\n`);
+  return { result: await executeAblation(loaded, plan, opts, false), outDir };
+}
+
+/**
+ * Continue an interrupted ablation from its directory: finished runs are read back, interrupted
+ * or crashed ones resumed, missing ones run; then ablation.json is written. Null when stopped again.
+ */
+export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> = {}): Promise<AblationResult | null> {
+  const outDir = path.resolve(dir);
+  const file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
+  if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
+  const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
+  // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
+  if (opts.budget !== undefined) writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify({ ...file, budget: opts.budget }, null, 2)}\n`);
+  const saved = {
+    ...(file.tasks !== undefined ? { tasks: file.tasks } : {}), ...(file.inFlight !== undefined ? { inFlight: file.inFlight } : {}),
+    ...(file.staleness !== undefined ? { staleness: file.staleness } : {}), ...(file.evolveTiming !== undefined ? { evolveTiming: file.evolveTiming } : {}),
+    ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
+    ...(file.budget !== undefined ? { budget: file.budget } : {}),
+  };
+  return executeAblation(loaded, plan, { ...saved, ...opts }, true);
+}
+
+async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {
+  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed, outDir: jobDir(plan.outDir, variant, seed) })));
+  const sweep = await runLocalSweep(loaded, jobs, opts, resume);
+  if (sweep.interrupted) return null;
+  const v = sweep.server;
+  const execution: SweepExecution = {
+    mode: sweep.mode, shared: sweep.shared, speculativeOff: sweep.speculativeOff,
+    ...(v ? { virtual: { profile: v.profile, virtualSeconds: Math.round(v.virtualSeconds * 1000) / 1000, tokensPerSecond: Math.round(v.tokensPerSecond * 10) / 10, utilization: v.utilization === null ? null : Math.round(v.utilization * 1e4) / 1e4, generatedTokens: v.generatedTokens } } : {}),
+    ...(sweep.endpoints ? { endpoints: sweep.endpoints } : {}),
+    ...(sweep.window ? { window: { final: sweep.window.final, changes: sweep.window.changes.length } } : {}),
+    ...(sweep.budgetStop ? { budgetStop: sweep.budgetStop } : {}),
+  };
+  const result = aggregateAblation(plan, sweep.results, { notRun: sweep.notRun, execution });
+  writeAblation(result);
+  return result;
+}
+
+/**
+ * The ablation as a plain-text table: mean ± sd accuracy overall and per niche, stable specialists.
+ * A variant with failed seeds says so on its row (`FAILED` when no seed finished), and each failed run
+ * gets a line with its error, so a failure is never silently dropped.
+ */
+export function formatAblationTable(r: AblationResult): string {
+  const names = Object.keys(r.variants);
+  const niches = [...new Set(names.flatMap((v) => Object.keys(r.variants[v]!.perNiche)))];
+  // One finished seed has no spread: print the value alone, never "± 0.000".
+  const cell = (s: Stat, n: number, digits = 3) => (n > 1 ? `${s.mean.toFixed(digits)}±${s.sd.toFixed(digits)}` : s.mean.toFixed(digits));
+  const kTokens = (s: Stat, n: number) => (n > 1 ? `${(s.mean / 1000).toFixed(0)}k±${(s.sd / 1000).toFixed(0)}k` : `${(s.mean / 1000).toFixed(0)}k`);
+  const priced = names.some((v) => r.variants[v]!.usd !== undefined);
+  // Virtual time: each run's own hours (the sweep's are on the last lines), mean ± sd per variant.
+  const hours = (x: VariantResult) => x.perSeed.filter((p) => p.virtualSeconds !== undefined).map((p) => p.virtualSeconds! / 3600);
+  const timed = names.some((v) => hours(r.variants[v]!).length > 0);
+  const w = Math.max(8, ...names.map((n) => n.length));
+  // A niche's column is as wide as its name: a name is never cut.
+  const nw = niches.map((n) => Math.max(13, n.length));
+  const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n, i) => n.padStart(nw[i]!)), 'stable'.padStart(11),
+    'tokens/run'.padStart(13), ...(priced ? ['USD/run'.padStart(15)] : []), ...(timed ? ['virtual h/run'.padStart(13)] : [])];
+  const rows = names.map((v) => {
+    const x = r.variants[v]!;
+    const failed = x.failedSeeds ?? [];
+    const notRun = x.notRunSeeds ?? [];
+    const n = r.seeds - failed.length - notRun.length;
+    if (n === 0) return [v.padEnd(w), (failed.length ? 'FAILED' : 'NOT RUN').padStart(13), failed.length ? `(all ${r.seeds} seeds failed)` : '(the sweep\'s budget was spent before it started)'].join(' ');
+    return [v.padEnd(w), cell(x.accuracy, n).padStart(13), ...niches.map((ni, i) => cell(x.perNiche[ni] ?? { mean: 0, sd: 0 }, n).padStart(nw[i]!)),
+      cell(x.stableSpecialists, n, 1).padStart(11), kTokens(x.tokens, n).padStart(13), ...(priced ? [(x.usd ? cell(x.usd, n, 4) : '–').padStart(15)] : []),
+      ...(timed ? [(hours(x).length ? cell(stat(hours(x)), hours(x).length, 2) : '–').padStart(13)] : []),
+      ...(failed.length ? [`(failed seeds: ${failed.join(', ')})`] : []), ...(notRun.length ? [`(not run, budget spent: seeds ${notRun.join(', ')})`] : [])].join(' ');
+  });
+  const failures = (r.failed ?? []).map((f) => `failed: ${f.variant} seed ${f.seed} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}: ${f.error}`);
+  const x = r.execution;
+  const how = [
+    ...(x?.virtual ? [`virtual time on one ${x.virtual.profile} server: ${(x.virtual.virtualSeconds / 3600).toFixed(2)} h for the whole sweep, ${x.virtual.tokensPerSecond.toFixed(0)} output tokens/s, utilization ${x.virtual.utilization === null ? '–' : `${(100 * x.virtual.utilization).toFixed(1)} %`}`] : []),
+    ...(x?.speculativeOff ? ['speculative completion was off in every run (the runs shared one server)'] : []),
+    ...(r.notRun?.length ? [`not run: ${r.notRun.length} runs, the sweep's budget was spent first (${x?.budgetStop ? `${x.budgetStop.limit} ${Math.round(x.budgetStop.spent)} of ${x.budgetStop.budget}` : 'budget'})`] : []),
+  ];
+  return [`ablation of ${r.scenario} over ${r.seeds} seed${r.seeds === 1 ? '' : 's'} (${r.seedList.join(', ')})${r.seeds > 1 ? ': mean ± sd' : ''}`, head.join(' '), ...rows, ...failures, ...how,
+    `runs and ablation.json: ${r.outDir}`].join('\n');
+}

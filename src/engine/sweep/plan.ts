@@ -1,0 +1,213 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { QWEN3_8B_H100_VLLM, getProfile } from '../../llm/latency-profiles';
+import { costOf, type ModelPrice, type Prices } from '../../llm/pricing';
+import { maxTokensPerSecond } from '../../llm/server-capacity';
+import { nicheSequence } from '../../tasks/stream';
+import { getPreset } from '../scenario/presets';
+import type { ModelPlugin } from '../scenario/model-plugins';
+import { runScenario } from '../run/run-scenario';
+import { withOverrides, type LoadedScenario } from '../scenario/scenario';
+
+/** What `planSweep` is asked to predict. */
+export interface PlanOptions {
+  /** Variants (default: the scenario's own). */
+  readonly variants?: readonly string[];
+  /** Seeds, counted up from the scenario's seed (default 1). */
+  readonly seeds?: number;
+  /** Tasks per run (default: the scenario's). */
+  readonly tasks?: number;
+  /** The latency profile the pilot runs behind (default qwen3-8b-h100-vllm). */
+  readonly latency?: string;
+  /**
+   * Pilots on the zero-time simulator instead (no latency profile): predicts tokens and CPU time
+   * only (`virtualHours` 0, `hoursAtMaxRate` null), as a sweep without `--latency` spends them.
+   */
+  readonly zeroTime?: boolean;
+  /** US dollars per million tokens by model: the scenario's model(s) are priced with them. */
+  readonly prices?: Prices;
+  /** Tasks of each variant's pilot (default: 10 % of the stream, at least 24, at most 120). */
+  readonly pilotTasks?: number;
+  readonly plugins?: readonly ModelPlugin[];
+  /** Told as each variant's pilot finishes. */
+  readonly onPilot?: (variant: string, tasks: number) => void;
+}
+
+/** A predicted cost: calls, tokens and virtual hours (and dollars, with prices). */
+export interface PlannedCost {
+  readonly calls: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  /** Hours the run takes on one server of the profile, alone (run after run for a sweep). */
+  readonly virtualHours: number;
+  /** CPU seconds the run takes in this process on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
+  readonly cpuSeconds: number;
+  readonly usd?: number;
+}
+
+/** One run's prediction. */
+export interface PlannedRun extends PlannedCost {
+  readonly variant: string;
+  readonly seed: number;
+  readonly tasks: number;
+}
+
+/** What a sweep (or one run) is predicted to cost. */
+export interface SweepPlan {
+  readonly profile: string;
+  readonly pilotTasks: number;
+  readonly runs: readonly PlannedRun[];
+  readonly total: PlannedCost & {
+    /**
+     * The least GPU-hours the tokens could take: total output at the profile's maximum output rate
+     * for the pilots' request shape. Runs sharing one server at once approach it; a run alone does not.
+     */
+    readonly hoursAtMaxRate: number | null;
+  };
+}
+
+/** Per task of one niche, from a pilot. */
+interface NicheCost {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  tasks: number;
+}
+
+interface Pilot {
+  readonly byNiche: Map<string, NicheCost>;
+  /** Calls and tokens not tied to one task (lifecycle windows), per task of the pilot. */
+  readonly overhead: Omit<NicheCost, 'tasks'>;
+  /** Virtual seconds per completion token the pilot took. */
+  readonly secondsPerCompletionToken: number;
+  /** CPU seconds of this process per task of the pilot. */
+  readonly cpuSecondsPerTask: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly requests: number;
+}
+
+type Tokens = Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
+
+/**
+ * Predict a run's or a sweep's calls, tokens, virtual GPU-hours and, with prices, dollars, before
+ * paying for any of it: each variant runs a short pilot on the simulated model in virtual time
+ * behind the latency profile (interleaved, so every niche is seen), its cost per task is measured
+ * by niche from the pilot's events, and each run of the sweep is extrapolated by its own stream's
+ * niche mix. Virtual time scales with completion tokens at the pilot's pace. The bench
+ * (`npm run bench -- sweep`) prints the prediction's error against full runs.
+ */
+export async function planSweep(loaded: LoadedScenario, opts: PlanOptions = {}): Promise<SweepPlan> {
+  const variants = [...(opts.variants ?? [loaded.scenario.variant])];
+  for (const v of variants) getPreset(v);
+  const seeds = Array.from({ length: opts.seeds ?? 1 }, (_, i) => loaded.scenario.seed + i);
+  const tasks = opts.tasks ?? loaded.scenario.stream.tasks;
+  const profile = getProfile(opts.latency ?? QWEN3_8B_H100_VLLM.name);
+  const pilotLatency = opts.zeroTime ? null : profile.name;
+  const pilotTasks = opts.pilotTasks ?? Math.min(120, Math.max(24, Math.round(tasks / 10)));
+  const price = priceOf(loaded, opts.prices);
+  const runs: PlannedRun[] = [];
+  let shape = { prompt: 0, completion: 0, requests: 0 };
+  for (const variant of variants) {
+    const pilot = await runPilot(loaded, variant, pilotTasks, pilotLatency, opts.plugins);
+    opts.onPilot?.(variant, pilotTasks);
+    shape = { prompt: shape.prompt + pilot.promptTokens, completion: shape.completion + pilot.completionTokens, requests: shape.requests + pilot.requests };
+    for (const seed of seeds) {
+      const mix = nicheSequence({ ...loaded.scenario.stream, tasks, entries: loaded.scenario.stream.niches, niches: new Map(), seed });
+      const sum = { calls: 0, promptTokens: 0, completionTokens: 0 };
+      for (const { niche } of mix) {
+        const c = pilot.byNiche.get(niche) ?? meanOver(pilot.byNiche);
+        sum.calls += c.calls / c.tasks + pilot.overhead.calls;
+        sum.promptTokens += c.promptTokens / c.tasks + pilot.overhead.promptTokens;
+        sum.completionTokens += c.completionTokens / c.tasks + pilot.overhead.completionTokens;
+      }
+      runs.push({
+        variant, seed, tasks,
+        calls: Math.round(sum.calls), promptTokens: Math.round(sum.promptTokens), completionTokens: Math.round(sum.completionTokens),
+        virtualHours: (sum.completionTokens * pilot.secondsPerCompletionToken) / 3600,
+        cpuSeconds: pilot.cpuSecondsPerTask * tasks,
+        ...(price ? { usd: costOf(price, sum) } : {}),
+      });
+    }
+  }
+  const add = (f: (r: PlannedRun) => number) => runs.reduce((a, r) => a + f(r), 0);
+  const completionTokens = add((r) => r.completionTokens);
+  const max = shape.requests > 0 && !opts.zeroTime ? maxTokensPerSecond(profile, {
+    meanPromptTokens: shape.prompt / shape.requests,
+    meanCompletionTokens: shape.completion / shape.requests,
+    // A sequence's mean context over its decode: its prompt plus half its output.
+    meanDecodeContext: shape.prompt / shape.requests + shape.completion / shape.requests / 2,
+  }) : null;
+  return {
+    profile: profile.name, pilotTasks, runs,
+    total: {
+      calls: add((r) => r.calls), promptTokens: add((r) => r.promptTokens), completionTokens, virtualHours: add((r) => r.virtualHours), cpuSeconds: add((r) => r.cpuSeconds),
+      ...(price ? { usd: add((r) => r.usd ?? 0) } : {}),
+      hoursAtMaxRate: max ? completionTokens / max / 3600 : null,
+    },
+  };
+}
+
+/** The price the scenario's calls are charged at: its model's (the first endpoint's for several), else none. */
+function priceOf(loaded: LoadedScenario, prices: Prices | undefined): ModelPrice | undefined {
+  const all = { ...loaded.scenario.prices, ...prices };
+  const m = loaded.scenario.model;
+  const name = m.backend === 'openai' ? m.endpoints[0]!.model : m.backend;
+  return all[name];
+}
+
+function meanOver(byNiche: Map<string, NicheCost>): NicheCost {
+  const all = [...byNiche.values()];
+  const sum = (f: (c: NicheCost) => number) => all.reduce((a, c) => a + f(c), 0);
+  return { calls: sum((c) => c.calls), promptTokens: sum((c) => c.promptTokens), completionTokens: sum((c) => c.completionTokens), tasks: Math.max(1, sum((c) => c.tasks)) };
+}
+
+/** One variant's pilot: a short interleaved run (in virtual time behind `profile`, or zero-time when null), measured from its events. */
+async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string | null, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
+  const scenario = withOverrides(loaded, {
+    stream: { order: 'interleaved', tasks },
+    model: profile === null ? { backend: 'sim' } : { backend: 'sim', latency: profile },
+  } as never);
+  const dir = mkdtempSync(path.join(tmpdir(), 'evo-plan-'));
+  try {
+    const cpu0 = process.cpuUsage();
+    const { summary } = await runScenario(scenario, { variant, outDir: path.join(dir, 'run'), journal: false, ...(plugins ? { plugins } : {}) });
+    const cpu = process.cpuUsage(cpu0);
+    const events = readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const nicheOf = new Map<string, string>();
+    const byNiche = new Map<string, NicheCost>();
+    const overhead = { calls: 0, promptTokens: 0, completionTokens: 0 };
+    const addTo = (into: { calls: number; promptTokens: number; completionTokens: number }, t: Tokens | undefined) => {
+      for (const u of Object.values(t ?? {})) {
+        into.calls += u.calls;
+        into.promptTokens += u.promptTokens;
+        into.completionTokens += u.completionTokens;
+      }
+    };
+    for (const e of events) {
+      if (e.type === 'task.started') {
+        const niche = String(e.niche);
+        nicheOf.set(String(e.taskId), niche);
+        if (!byNiche.has(niche)) byNiche.set(niche, { calls: 0, promptTokens: 0, completionTokens: 0, tasks: 0 });
+        byNiche.get(niche)!.tasks += 1;
+      } else if (e.type === 'task.done' || e.type === 'evolve.applied') {
+        const c = byNiche.get(nicheOf.get(String(e.taskId)) ?? '');
+        if (c) addTo(c, e.tokens as Tokens | undefined);
+      } else if (e.type === 'lifecycle.usage') {
+        addTo(overhead, e.tokens as Tokens | undefined);
+      }
+    }
+    const t = summary.tokens.total;
+    const n = Math.max(1, summary.tasks);
+    return {
+      byNiche,
+      overhead: { calls: overhead.calls / n, promptTokens: overhead.promptTokens / n, completionTokens: overhead.completionTokens / n },
+      secondsPerCompletionToken: t.completionTokens > 0 ? (summary.virtualSeconds ?? 0) / t.completionTokens : 0,
+      cpuSecondsPerTask: (cpu.user + cpu.system) / 1e6 / n,
+      promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.calls,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,214 @@
+import path from 'node:path';
+import type { LanguageModel } from '../../llm/model';
+import type { EndpointUsage } from '../../llm/openai/endpoint';
+import { BudgetMeter, type BudgetStop } from '../loop/budget';
+import type { Budget } from '../scenario/budget-schema';
+import { continueRun } from '../run/continue-run';
+import type { Progress } from '../loop/engine';
+import { modelPlugins, type ModelPlugin, type VirtualStats } from '../scenario/model-plugins';
+import { RunProcesses } from '../run/run-processes';
+import { runScenario, type RunOptions, type RunResult, type StopOptions } from '../run/run-scenario';
+import { withOverrides, type LoadedScenario } from '../scenario/scenario';
+import type { InFlight } from '../scenario/scenario-schema';
+import { createSharedBackend, type SharedBackend } from './shared-backend';
+import type { RunSummary } from '../loop/summary';
+import { RunWindow, type RunWindowChange } from './sweep-window';
+
+/** One run of a sweep. */
+export interface SweepJob {
+  readonly variant: string;
+  readonly seed: number;
+  readonly outDir: string;
+}
+
+/** How a sweep's runs are run on this machine. */
+export interface LocalSweepOptions extends StopOptions {
+  readonly tasks?: number;
+  readonly inFlight?: InFlight;
+  readonly staleness?: RunOptions['staleness'];
+  readonly evolveTiming?: RunOptions['evolveTiming'];
+  /**
+   * Runs at once in this process, over one shared backend (one pool with one cap per endpoint, or
+   * one virtual server), or `auto`: found from the server's measured throughput (sweep-window.ts).
+   */
+  readonly parallel?: number | 'auto';
+  /**
+   * Worker processes for the zero-time simulator's runs (default: 1 here; the CLI and the package
+   * entry default to the core count). Needs `childEntry`.
+   */
+  readonly jobs?: number;
+  /** The script a worker process runs (the CLI's run-child); set by the composition, never by a scenario. */
+  readonly childEntry?: string;
+  /** The sweep's budget (default: the scenario's `sweepBudget`): a run that has not started does not start once it would be passed. */
+  readonly budget?: Budget;
+  readonly model?: () => LanguageModel;
+  readonly plugins?: readonly ModelPlugin[];
+  readonly onRunStart?: (variant: string, seed: number) => void;
+  readonly onRunProgress?: (variant: string, seed: number, p: Progress) => void;
+  /** A run finished (in the order runs finish). */
+  readonly onRunDone?: (variant: string, seed: number, summary: RunSummary) => void;
+  /** A line for the operator (the mode chosen, a change of the number of runs at once). */
+  readonly onNote?: (line: string) => void;
+}
+
+/** What a local sweep produced. */
+export interface LocalSweepResult {
+  /** Summaries by `variant/seed` (runKey). */
+  readonly results: Map<string, RunSummary>;
+  /** Runs the sweep's budget kept from starting. */
+  readonly notRun: SweepJob[];
+  /**
+   * A stop request, or a run's own budget, left runs unfinished. A run stopped by its own budget
+   * does not keep the others from running; each is named through `onNote`.
+   */
+  readonly interrupted: boolean;
+  /** How the runs ran. */
+  readonly mode: 'processes' | 'in-process';
+  /** What the runs shared. */
+  readonly shared: SharedBackend['kind'];
+  /** The shared virtual server over the whole sweep (virtual time only), and each run's virtual seconds. */
+  readonly server?: VirtualStats & { readonly profile: string };
+  /** The shared pool's per-endpoint usage over every run (HTTP only). */
+  readonly endpoints?: Record<string, EndpointUsage>;
+  /** With `parallel: auto`: the changes of the number of runs at once. */
+  readonly window?: { readonly changes: readonly RunWindowChange[]; readonly final: number };
+  /** The sweep's budget stop, when it kept runs from starting. */
+  readonly budgetStop?: BudgetStop;
+  /** Speculative completion was switched off in every run (its cancellations would depend on the other runs' timing). */
+  readonly speculativeOff: boolean;
+}
+
+/** The key of one (variant, seed) run. */
+export function runKey(variant: string, seed: number): string {
+  return `${variant}/${seed}`;
+}
+
+/**
+ * Run a sweep's jobs on this machine and collect their summaries. The zero-time simulator's runs
+ * go to worker processes (`jobs`, each run deterministic as alone); every other backend's runs stay
+ * in this process, `parallel` at once over one shared backend. Shared timing means a run's
+ * cancellations would depend on the others', so speculative completion is switched off there (said
+ * through `onNote`). The results do not depend on the order runs finish in.
+ */
+export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly SweepJob[], opts: LocalSweepOptions, resume: boolean): Promise<LocalSweepResult> {
+  const plugins = modelPlugins(opts.plugins);
+  const shared = opts.model ? null : createSharedBackend(loaded.scenario, plugins);
+  const kind = shared?.kind ?? 'none';
+  const processes = kind === 'none' && !opts.model && (opts.jobs ?? 1) > 1 && opts.childEntry !== undefined;
+  const speculativeOff = kind === 'virtual' || (kind === 'pool' && opts.parallel !== 1 && opts.parallel !== undefined);
+  const base = speculativeOff && loaded.scenario.structures.speculative ? withOverrides(loaded, { structures: { speculative: false } }) : loaded;
+  if (speculativeOff && loaded.scenario.structures.speculative) {
+    opts.onNote?.('speculative completion is off in this sweep: its runs share one server, so a run\'s cancellations would depend on the others\' timing (compare a run alone with structures.speculative false)');
+  }
+  const pool = processes ? new RunProcesses(opts.childEntry!, Math.min(opts.jobs!, jobs.length)) : null;
+  const window = opts.parallel === 'auto' && !processes ? new RunWindow(jobs.length) : null;
+  const limit = () => (processes ? Math.min(opts.jobs!, jobs.length) : window ? window.limit : Math.max(1, opts.parallel === 'auto' ? 1 : opts.parallel ?? 1));
+  opts.onNote?.(processes
+    ? `${jobs.length} runs over ${limit()} worker processes`
+    : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
+  const changes: RunWindowChange[] = [];
+  const sweepBudget = opts.budget ?? loaded.scenario.sweepBudget;
+  const meter = sweepBudget ? new BudgetMeter(sweepBudget) : null;
+  const results = new Map<string, RunSummary>();
+  const notRun: SweepJob[] = [];
+  let budgetStop: BudgetStop | undefined;
+  let interrupted = false;
+  // Runs stopped by their own budget (the scenario's): the others go on, and the sweep ends interrupted.
+  let ownBudgetStops = 0;
+  const onStop = () => pool?.stop();
+  opts.stop?.addEventListener('abort', onStop, { once: true });
+  // A second Ctrl-C marks every run under way interrupted, here and in the worker processes.
+  const abandons = new Set<() => void>();
+  opts.onAbandonable?.(() => {
+    for (const a of abandons) a();
+    pool?.abandon();
+  });
+
+  const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
+  const runOne = (job: SweepJob): Promise<RunResult> => {
+    const common = {
+      variant: job.variant, seed: job.seed, outDir: job.outDir,
+      ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
+      ...(opts.staleness ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming ? { evolveTiming: opts.evolveTiming } : {}),
+      ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+    };
+    const progress = (p: Progress) => {
+      opts.onRunProgress?.(job.variant, job.seed, p);
+      observeWindow();
+    };
+    if (pool) return pool.run({ config: base.scenario, file: base.file, dir: base.dir, opts: common, resume }, progress);
+    // No per-run HTML reports (no afterRun): `evochamber report <ablation dir>` draws the variants side by side.
+    const runOpts = {
+      ...common, ...stopOpts, onProgress: progress, onAbandonable: (a: () => void) => { abandons.add(a); },
+      ...(opts.model ? { model: opts.model() } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}),
+      ...(shared && kind !== 'none' ? { shared: { backend: shared, key: runKey(job.variant, job.seed) } } : {}),
+    };
+    // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.
+    return resume ? continueRun(base, runOpts) : runScenario(base, runOpts);
+  };
+  const observeWindow = () => {
+    if (!window || !shared) return;
+    const pace = shared.pace();
+    if (!pace) return;
+    const c = window.observe(shared.now() ?? performance.now() / 1000, pace, queue.length);
+    if (c) {
+      changes.push(c);
+      opts.onNote?.(`runs at once ${c.from} → ${c.to}: ${c.step.detail}`);
+    }
+  };
+
+  const queue = [...jobs];
+  const running = new Map<string, Promise<void>>();
+  try {
+    for (;;) {
+      while (running.size < limit() && queue.length > 0 && !opts.stop?.aborted && !interrupted) {
+        const stopNow = meter?.checkStart(running.size) ?? null;
+        if (stopNow) {
+          budgetStop = stopNow;
+          notRun.push(...queue.splice(0));
+          opts.onNote?.(`the sweep's budget is spent (${stopNow.limit}: ${Math.round(stopNow.spent)} of ${stopNow.budget}, ${Math.round(stopNow.projected)} with the runs under way): ${notRun.length} runs not started`);
+          break;
+        }
+        const job = queue.shift()!;
+        const key = runKey(job.variant, job.seed);
+        opts.onRunStart?.(job.variant, job.seed);
+        running.set(key, runOne(job).then((r) => {
+          if (r.interrupted && r.budget) {
+            ownBudgetStops++;
+            const flag = r.budget.limit === 'usd' ? 'usd' : r.budget.limit === 'tokens' ? 'tokens' : 'completion-tokens';
+            opts.onNote?.(`${job.variant} seed ${job.seed} stopped at its own budget after ${r.summary.tasks} tasks (${r.budget.limit}: ${Math.round(r.budget.spent)} of ${r.budget.budget}); ` +
+              `continue it with "evochamber resume ${r.runDir} --budget-${flag} N", then the sweep with "evochamber resume ${path.dirname(job.outDir)}"`);
+            return;
+          }
+          if (r.interrupted) { interrupted = true; return; }
+          results.set(key, r.summary);
+          opts.onRunDone?.(job.variant, job.seed, r.summary);
+          meter?.add({ total: r.summary.tokens.total });
+          meter?.taskCommitted();
+        }).finally(() => running.delete(key)));
+      }
+      if (running.size === 0) break;
+      // Every entry settles (a run always ends, interrupted or not), so nothing is left waiting.
+      await Promise.race(running.values());
+    }
+  } finally {
+    opts.stop?.removeEventListener('abort', onStop);
+    await pool?.close();
+    await shared?.close();
+  }
+  const stats = shared?.stats();
+  const endpoints = shared?.endpointUsage();
+  return {
+    results, notRun, interrupted: interrupted || ownBudgetStops > 0 || (opts.stop?.aborted === true && results.size + notRun.length < jobs.length),
+    mode: processes ? 'processes' : 'in-process', shared: kind, speculativeOff,
+    ...(stats ? { server: { ...stats, profile: loaded.scenario.model.backend === 'sim' ? (loaded.scenario.model.latency ?? 'auto') : '' } } : {}),
+    ...(endpoints ? { endpoints } : {}),
+    ...(window ? { window: { changes, final: window.limit } } : {}),
+    ...(budgetStop ? { budgetStop } : {}),
+  };
+}
+
+/** The run directory of a job inside a sweep's output directory. */
+export function jobDir(outDir: string, variant: string, seed: number): string {
+  return path.join(outDir, `${variant}-s${seed}`);
+}
