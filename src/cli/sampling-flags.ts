@@ -18,7 +18,7 @@ export const SAMPLING_FLAG_OPTIONS = {
 
 /** Help lines of the sampling flags. */
 export const SAMPLING_FLAGS_HELP = `Sampling (default: the scenario's model.sampling; unset fields are the server's defaults):
-  --temperature T           model.sampling.temperature (≥ 0; the simulator reads it too)
+  --temperature T           model.sampling.temperature (0 to 2; the simulator reads it too)
   --top-p P                 model.sampling.top_p (0 < P ≤ 1)
   --extra-body JSON         fields merged into every request, e.g. '{"chat_template_kwargs":{"enable_thinking":false}}'
   --sampling JSON           model.sampling fields, e.g. '{"top_k":20,"min_p":0,"max_tokens":2048}'
@@ -64,7 +64,7 @@ function samplingFlag(value: string | undefined): Record<string, unknown> | unde
  * model-wide values; stage overrides in the file still win over both.
  */
 export function applySamplingFlags(loaded: LoadedScenario, f: SamplingFlags): LoadedScenario {
-  const temperature = numberFlag(f.temperature, '--temperature', (n) => n >= 0, '≥ 0');
+  const temperature = numberFlag(f.temperature, '--temperature', (n) => n >= 0 && n <= 2, 'in [0, 2]');
   const topP = numberFlag(f['top-p'], '--top-p', (n) => n > 0 && n <= 1, 'in (0, 1]');
   const extra = jsonObjectFlag(f['extra-body'], '--extra-body');
   const sampling = samplingFlag(f.sampling);

@@ -35,13 +35,13 @@ export async function estimateSweep(loaded: LoadedScenario, o: { readonly varian
   const plan = await planSweep(loaded, { variants: o.variants, seeds: o.seeds, tasks, pilotTasks, ...(latency ? { latency } : { zeroTime: true }) });
   const perTask = new Map(o.variants.map((v) => {
     const rs = plan.runs.filter((r) => r.variant === v);
-    return [v, rs.reduce((a, r) => a + r.cpuSeconds, 0) / Math.max(1, rs.reduce((a, r) => a + r.tasks, 0))] as const;
+    return [v, rs.reduce((a, r) => a + (r.cpuSeconds ?? 0), 0) / Math.max(1, rs.reduce((a, r) => a + r.tasks, 0))] as const;
   }));
   const t = plan.total;
   const parts = [`${size}; predicted ${tok(t.promptTokens + t.completionTokens)} tokens`];
   if (model.backend === 'sim') {
     const at = Math.max(1, Math.min(o.processes, runs));
-    parts.push(`CPU time here ≈ ${dur(t.cpuSeconds)}${at > 1 ? ` (≈ ${dur(t.cpuSeconds / at)} on ${at} at once)` : ''}`);
+    parts.push(`CPU time here ≈ ${dur(t.cpuSeconds ?? 0)}${at > 1 ? ` (≈ ${dur((t.cpuSeconds ?? 0) / at)} on ${at} at once)` : ''}`);
   }
   if (latency) parts.push(`${t.virtualHours.toFixed(1)} GPU-hours on ${plan.profile} run after run (${t.hoursAtMaxRate === null ? '–' : t.hoursAtMaxRate.toFixed(2)} h at its max rate)`);
   return { line: `${parts.join(', ')} (from a ${pilotTasks}-task pilot per variant)`, perTask };

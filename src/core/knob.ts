@@ -4,14 +4,32 @@ import { z } from 'zod';
  * A setting of the evolution procedure that a meta-editor may change between segments (AEVO), with
  * its bounds. Plain data: a descriptor declares its own knobs (a structure, a lifecycle operator, a
  * chooser), so adding one adds its knobs in its own file; the engine collects them
- * (engine/meta/procedure.ts). `path` is the scenario's dotted path of the setting.
+ * (engine/meta/procedure.ts). `path` is the scenario's dotted path of the setting; `P` narrows it to
+ * the paths of a known config (`SettingPath`; the scenario's are `KnobPath`, engine/scenario/knob-path.ts).
  */
-export type Knob =
-  | { readonly kind: 'number' | 'int'; readonly path: string; readonly min: number; readonly max: number; readonly description: string }
-  | { readonly kind: 'bool'; readonly path: string; readonly description: string }
-  | { readonly kind: 'enum'; readonly path: string; readonly values: readonly string[]; readonly description: string }
-  | { readonly kind: 'list'; readonly path: string; readonly values: readonly string[]; readonly minItems: number; readonly description: string }
-  | { readonly kind: 'text'; readonly path: string; readonly maxLength: number; readonly description: string };
+export type Knob<P extends string = string> =
+  | { readonly kind: 'number' | 'int'; readonly path: P; readonly min: number; readonly max: number; readonly description: string }
+  | { readonly kind: 'bool'; readonly path: P; readonly description: string }
+  | { readonly kind: 'enum'; readonly path: P; readonly values: readonly string[]; readonly description: string }
+  | { readonly kind: 'list'; readonly path: P; readonly values: readonly string[]; readonly minItems: number; readonly description: string }
+  | { readonly kind: 'text'; readonly path: P; readonly maxLength: number; readonly description: string };
+
+/** What a knob can set: a number, a switch, a name or text, or a list of names. */
+type KnobValue = number | boolean | string | readonly string[];
+
+/**
+ * The dotted paths of the settings of a config of type `T` a knob may name: its leaves that are
+ * numbers, switches, strings or lists of names, at any depth. A record keyed by free names (a
+ * scenario's per-stage table, say) has no fixed paths and gives none.
+ */
+export type SettingPath<T> = T extends KnobValue
+  ? never
+  : T extends object
+    ? { [K in keyof T & string]-?: string extends K ? never
+        : NonNullable<T[K]> extends KnobValue ? K
+        : NonNullable<T[K]> extends readonly unknown[] ? never
+        : `${K}.${SettingPath<NonNullable<T[K]>>}` }[keyof T & string]
+    : never;
 
 /**
  * The zod schema of the values `knob` may take: its type and bounds, with messages that name the

@@ -139,3 +139,10 @@ export function linesWith(text: string, probe: RegExp): string[] {
   }
   return lines;
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** True when every character of `text` is ASCII (NFKC and case folding then change nothing but case). */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}

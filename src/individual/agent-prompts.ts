@@ -3,7 +3,11 @@ import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import type { ArchiveEntry } from './archive';
 import { clip } from '../core/text';
-import { loadTemplate, renderTemplate } from '../core/template';
+import { renderTemplate } from '../core/template';
+import { promptTemplate } from '../llm/prompt-kinds';
+
+const SOLVE_TEMPLATE = promptTemplate(import.meta.url, 'solve', 'solve');
+const REFLECT_TEMPLATE = promptTemplate(import.meta.url, 'reflect', 'reflect');
 
 /** What an agent retrieved from its archive for one task. */
 export interface Experience {
@@ -36,7 +40,7 @@ export function formatPublicTests(task: Task): string {
 
 /** The solve prompt: persona as the system message, area, experience, task and answer format. */
 export function buildSolvePrompt(persona: string, spec: NicheSpec, task: Task, exp: Experience): ChatMessage[] {
-  const user = renderTemplate(loadTemplate(import.meta.url, 'solve'), {
+  const user = renderTemplate(SOLVE_TEMPLATE.text(), {
     area: area(spec),
     experience: formatExperience(exp),
     question: task.question,
@@ -67,7 +71,7 @@ export interface ReflectionInput {
 
 /** The reflection prompt asking for `{"lesson", "meta"}` JSON. */
 export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
-  const user = renderTemplate(loadTemplate(import.meta.url, 'reflect'), {
+  const user = renderTemplate(REFLECT_TEMPLATE.text(), {
     area: area(input.spec),
     question: input.task.question,
     experience: formatExperience(input.experience),

@@ -1,4 +1,4 @@
-import { collapseSpaces } from '../core/text';
+import { collapseSpaces, isAscii } from '../core/text';
 import { VectorIndex } from '../store/vector-index';
 
 /** How general an archived insight is, from one task's detail up to a cross-niche meta-insight. */
@@ -40,6 +40,12 @@ export interface ArchiveOptions {
   dim: number;
   /** Slots an index starts with; it doubles whenever full. Default 64. */
   initialCapacity?: number;
+  /**
+   * Most entries a niche bucket holds (the meta pool is not limited): adding to a full bucket
+   * forgets its oldest entry, which retrieval and de-duplication no longer see (so it can be
+   * learnt again). Default unbounded (`memory.capacity`, docs/how-it-works.md).
+   */
+  capacity?: number;
 }
 
 /** What `Archive.retrieve` returns: niche lessons and meta-insights, each most similar first. */
@@ -50,13 +56,16 @@ export interface Retrieval {
 
 /** Normalized form used for de-duplication: case, surrounding and repeated whitespace ignored. */
 export function normalizeArchiveText(text: string): string {
-  return collapseSpaces(text.normalize('NFKC').trim()).toLowerCase();
+  // NFKC leaves ASCII as it is: skip its full pass (and copy) for the text that is all ASCII.
+  return collapseSpaces((isAscii(text) ? text : text.normalize('NFKC')).trim()).toLowerCase();
 }
 
 interface Bucket {
   index: VectorIndex<ArchiveEntry>;
-  /** Normalized text to the entry's position in `order`. */
+  /** Normalized text to the entry's position in `order` (its latest, when a forgotten text was stored again). */
   texts: Map<string, number>;
+  /** The bucket's entries in insertion order (what a capacity keeps the newest of). */
+  members: ArchiveEntry[];
 }
 
 /** The append-only storage several archive versions share: an entry at position i is seen by every version longer than i. */
@@ -101,7 +110,7 @@ function storedKey(key: Float32Array): Float32Array {
 /**
  * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
  * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). Grows without
- * a capacity limit. Keys are shared with the archives they came from or went to (clone, union,
+ * a limit unless given a `capacity` per niche bucket (then the oldest entries are forgotten). Keys are shared with the archives they came from or went to (clone, union,
  * the same insight routed to several agents).
  *
  * Persistent: `with` and `union` return a new version and leave this one as it was, so an archive
@@ -109,12 +118,15 @@ function storedKey(key: Float32Array): Float32Array {
  * entries before its own length; appending to a version that is not the newest copies its entries
  * first (copy on write). `add` grows this object itself, for building an archive nobody holds yet.
  * Contract: results are deterministic for the same sequence of additions; within a bucket an
- * entry's normalized text is unique; entries are never removed.
+ * entry's normalized text is unique among the entries held; entries are never removed from the
+ * store (a forgotten one is only no longer held).
  */
 export class Archive {
   /** Embedding length every key must have. */
   readonly dim: number;
   private readonly initialCapacity: number;
+  /** Most entries a niche bucket holds (Infinity: unbounded). */
+  readonly capacity: number;
   private store: ArchiveStore = emptyStore();
   /** Entries this version sees: the first `length` of the store. */
   private length = 0;
@@ -123,6 +135,8 @@ export class Archive {
     if (!Number.isInteger(opts.dim) || opts.dim <= 0) throw new RangeError(`Archive: dim must be a positive integer, got ${opts.dim}`);
     this.dim = opts.dim;
     this.initialCapacity = Math.max(1, Math.floor(opts.initialCapacity ?? 64));
+    this.capacity = opts.capacity ?? Infinity;
+    if (!(this.capacity >= 1)) throw new RangeError(`Archive: capacity must be at least 1, got ${opts.capacity}`);
   }
 
   /** Rebuild an archive from `toJSON` output, re-adding entries in their saved order. */
@@ -151,9 +165,11 @@ export class Archive {
     // Stored with a copy of the key (shared by every archive holding the same buffer's content), so
     // a caller reusing its buffer cannot change what was indexed.
     // An entry some archive already stored is shared as it is (never written to once stored).
-    const stored: ArchiveEntry = storedEntries.has(entry) ? entry : { ...entry, key: storedKey(entry.key) };
+    // A forgotten entry stored again is another object, so each occurrence keeps its own position.
+    const stored: ArchiveEntry = storedEntries.has(entry) && !this.store.position.has(entry) ? entry : { ...entry, key: storedKey(entry.key) };
     storedEntries.add(stored);
     bucket.index.add(stored);
+    bucket.members.push(stored);
     bucket.texts.set(normalizeArchiveText(entry.text), this.length);
     this.store.position.set(stored, this.length);
     this.store.order.push(stored);
@@ -184,9 +200,9 @@ export class Archive {
     return { lessons: this.search(this.store.buckets.get(niche), query, k, asOf), meta: this.search(this.store.buckets.get(null), query, kMeta, asOf) };
   }
 
-  /** Total number of entries, meta pool included. */
+  /** Total number of entries held, meta pool included (forgotten ones are not held). */
   size(): number {
-    return this.length;
+    return this.capacity === Infinity ? this.length : this.entries().length;
   }
 
   /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
@@ -201,15 +217,20 @@ export class Archive {
     return this.bucketSizes().get(null) ?? 0;
   }
 
-  /** All entries in insertion order (a new array; the entries themselves are shared). */
+  /** All entries this version holds, in insertion order (a new array; the entries themselves are shared). Forgotten ones are not held. */
   entries(): ArchiveEntry[] {
-    return this.store.order.slice(0, this.length);
+    const all = this.store.order.slice(0, this.length);
+    if (this.capacity === Infinity) return all;
+    const held = new Set([...this.store.buckets].flatMap(([niche, b]) => (niche === null ? [] : [...this.held(b, Infinity)])));
+    return all.filter((e) => e.niche === null || held.has(e));
   }
 
-  /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool). */
+  /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool), and not forgotten. */
   has(text: string, niche: string | null): boolean {
-    const at = this.store.buckets.get(niche)?.texts.get(normalizeArchiveText(text));
-    return at !== undefined && at < this.length;
+    const bucket = this.store.buckets.get(niche);
+    const at = bucket?.texts.get(normalizeArchiveText(text));
+    if (at === undefined || at >= this.length) return false;
+    return niche === null || this.capacity === Infinity || this.held(bucket!, Infinity).has(this.store.order[at]!);
   }
 
   /** A plain, JSON-serializable copy (keys as number arrays), in insertion order. */
@@ -243,21 +264,21 @@ export class Archive {
 
   /** Another object for this same version, sharing the store: it grows without changing this one. */
   private version(): Archive {
-    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, capacity: this.capacity });
     next.store = this.store;
     next.length = this.length;
     return next;
   }
 
   private copyStore(): ArchiveStore {
-    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity });
+    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, capacity: this.capacity });
     for (const e of this.entries()) copy.add(e);
     return copy.store;
   }
 
   private bucketSizes(): Map<string | null, number> {
     const out = new Map<string | null, number>();
-    if (this.length === this.store.order.length) {
+    if (this.length === this.store.order.length && this.capacity === Infinity) {
       for (const [niche, bucket] of this.store.buckets) out.set(niche, bucket.index.size);
       return out;
     }
@@ -268,7 +289,7 @@ export class Archive {
   private bucket(niche: string | null): Bucket {
     let bucket = this.store.buckets.get(niche);
     if (!bucket) {
-      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, { initialCapacity: this.initialCapacity }), texts: new Map() };
+      bucket = { index: new VectorIndex<ArchiveEntry>(this.dim, { initialCapacity: this.initialCapacity }), texts: new Map(), members: [] };
       this.store.buckets.set(niche, bucket);
     }
     return bucket;
@@ -285,6 +306,24 @@ export class Archive {
     const accept = asOf === Infinity
       ? (latest ? undefined : inVersion)
       : (latest ? (e: ArchiveEntry) => (e.committedAt ?? 0) <= asOf : (e: ArchiveEntry) => inVersion(e) && (e.committedAt ?? 0) <= asOf);
+    if (this.capacity !== Infinity && bucket !== this.store.buckets.get(null)) {
+      const held = this.held(bucket, asOf);
+      return bucket.index.search(query, k, (e) => held.has(e)).map((r) => r.item);
+    }
     return bucket.index.search(query, k, accept).map((r) => r.item);
+  }
+
+  /**
+   * The entries of a niche bucket this version holds as of pool version `asOf`: of those stored
+   * before this version's length and committed by `asOf`, the newest `capacity` (FIFO forgetting).
+   */
+  private held(bucket: Bucket, asOf: number): Set<ArchiveEntry> {
+    const { position } = this.store;
+    const out: ArchiveEntry[] = [];
+    for (let i = bucket.members.length - 1; i >= 0 && out.length < this.capacity; i--) {
+      const e = bucket.members[i]!;
+      if (position.get(e)! < this.length && (e.committedAt ?? 0) <= asOf) out.push(e);
+    }
+    return new Set(out);
   }
 }

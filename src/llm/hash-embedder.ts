@@ -1,4 +1,5 @@
 import { hash32 } from '../core/hash';
+import { isAscii } from '../core/text';
 
 /**
  * A local, deterministic text embedder: hashed word unigrams, word bigrams and character
@@ -31,9 +32,17 @@ export interface HashEmbedderOptions {
 const WORD_WEIGHT = 1;
 const BIGRAM_WEIGHT = 0.5;
 const CHAR_WEIGHT = 0.25;
+/**
+ * Only a text's first 64 KiB are embedded: an embedding keys retrieval on what a lesson, insight or
+ * task says, and a longer text (a model stuck in a loop) would cost CPU in proportion for nothing.
+ */
+export const MAX_EMBED_TEXT = 64 * 1024;
 
 /** Lowercased word tokens (Unicode letters and digits); punctuation separates words. */
 export function tokenizeWords(text: string): string[] {
+  // ASCII text (nearly all of it) needs no NFKC pass, and its letters and digits are [a-z0-9] once
+  // lowercased: the same tokens, at a fraction of the Unicode-class regex's cost.
+  if (isAscii(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -53,7 +62,7 @@ export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder
       if (seen) seen.tf += 1;
       else counts.set(feature, { weight, tf: 1 });
     };
-    const words = tokenizeWords(text);
+    const words = tokenizeWords(text.length > MAX_EMBED_TEXT ? text.slice(0, MAX_EMBED_TEXT) : text);
     for (let i = 0; i < words.length; i++) {
       const word = words[i] as string;
       count(`w\u0001${word}`, WORD_WEIGHT);

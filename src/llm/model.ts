@@ -34,6 +34,12 @@ export interface CompletionRequest {
    */
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /**
+   * Scheduling priority on the server (vLLM's request field `priority` under `--scheduling-policy
+   * priority`: lower is served first, ties first come, first served). Sent as an extra body field when
+   * set; it decides when an answer comes, never what it says, so it is not part of the journal's key.
+   */
+  readonly priority?: number;
+  /**
    * Aborted: the caller no longer wants the answer (e.g. voting's majority is already decided).
    * A backend cancels the request if it is still running and rejects with CompletionAbortedError;
    * a request that had already finished resolves normally. Never retried, never journaled as an answer.

@@ -14,8 +14,8 @@ export type SamplingStage = (typeof SAMPLING_STAGES)[number];
  * vLLM reads from the model's generation config).
  */
 export const samplingSchema = z.strictObject({
-  /** 0 is greedy. */
-  temperature: z.number().min(0).max(100).optional(),
+  /** 0 is greedy; at most 2, as vLLM's OpenAI server and the OpenAI API bound it. */
+  temperature: z.number().min(0).max(2).optional(),
   /** Nucleus sampling: keep the smallest set of tokens whose probability reaches top_p. */
   top_p: z.number().gt(0).max(1).optional(),
   /** vLLM / SGLang: keep the top k tokens (-1: all). Hosted APIs reject it. */

@@ -39,6 +39,10 @@ export const ablationFileSchema = z.looseObject({
   seeds: z.number().int().positive(),
   scenario: z.string().optional(),
   seedList: z.array(z.number()).optional(),
+  deadline: z.looseObject({
+    hours: z.number(), predictedHours: z.number(), profile: z.string(), windows: z.record(z.string(), z.array(z.number())),
+    solo: z.record(z.string(), z.looseObject({ windows: z.array(z.number()), accuracy: stat, solo: stat, soloRan: z.boolean() })).optional(),
+  }).optional(),
 });
 
 /** `data.json` of an ablation report. */
@@ -70,6 +74,11 @@ export const ablationReportDataSchema = z.object({
   scenarioConfig: z.unknown(),
   /** Rolling accuracy over the stream, CoDream and lifecycle counts, cost against accuracy: from the runs' own directories. */
   comparison: comparisonSchema,
+  /** `ablate --deadline`: the deadline, the model's hours, and each variant's window per seed and accuracy alone at in-flight 1. */
+  deadline: z.object({
+    hours: z.number(), predictedHours: z.number(), profile: z.string(),
+    variants: z.array(z.object({ name: z.string(), windows: z.array(z.number()), solo: stat.nullable(), soloRan: z.boolean() })),
+  }).nullable().optional(),
 });
 
 /** Ablation report data. */
@@ -92,6 +101,7 @@ function readPlan(dir: string): AblationPlanView | null {
       config: p.config, variants: p.variants, seeds: p.seeds, ...(typeof p.tasks === 'number' ? { tasks: p.tasks } : {}),
       ...(p.inFlight !== undefined ? { inFlight: p.inFlight } : {}), ...(p.staleness ? { staleness: p.staleness } : {}),
       ...(p.evolveTiming ? { evolveTiming: p.evolveTiming } : {}), ...(p.budget ? { budget: p.budget } : {}),
+      ...(typeof p.priorities === 'string' ? { priorities: p.priorities } : {}), ...(typeof p.deadlineHours === 'number' ? { deadlineHours: p.deadlineHours } : {}),
     };
   } catch {
     return null;
@@ -140,6 +150,7 @@ export async function buildAblationData(dir: string, clock: Clock, outDir = dir,
     scenario: parsed.data.scenario ?? null, seeds: parsed.data.seeds, seedList: parsed.data.seedList ?? null, niches, variants,
     reproduce: plan ? ablationReproduceCommands(plan, outDir) : null, scenarioConfig: plan?.config ?? null,
     comparison: compareVariants(compared),
+    deadline: deadlineData(parsed.data.deadline),
   });
 }
 
@@ -150,6 +161,15 @@ function comparedRun(dir: string, seed: z.infer<typeof seedRow> | undefined, rea
     ...(seed ? { accuracy: seed.accuracy, tokens: seed.tokens } : {}),
     ...(seed?.virtualSeconds !== undefined ? { gpuHours: seed.virtualSeconds / 3600 } : {}),
     ...(read.codream ? { codream: read.codream } : {}), ...(read.lineage ? { lineage: read.lineage } : {}),
+  };
+}
+
+/** The deadline's figures for the report, from ablation.json's `deadline`. */
+function deadlineData(d: z.infer<typeof ablationFileSchema>['deadline']): AblationReportData['deadline'] {
+  if (!d) return null;
+  return {
+    hours: d.hours, predictedHours: d.predictedHours, profile: d.profile,
+    variants: Object.entries(d.windows).map(([name, windows]) => ({ name, windows, solo: d.solo?.[name]?.solo ?? null, soloRan: d.solo?.[name]?.soloRan ?? false })),
   };
 }
 
@@ -222,6 +242,19 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
       spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: { step: 48 },
         height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
         layer: meanSdLayers('mean', 'niches with a stable specialist', names, color, false, { domain: [0, Math.max(1, Math.ceil(most))] }) }),
+    });
+  }
+  if (d.deadline) {
+    const acc = new Map(d.variants.map((v) => [v.name, v]));
+    overall.tables.push({
+      caption: `Deadline ${d.deadline.hours} h (predicted ${d.deadline.predictedHours.toFixed(2)} h on ${d.deadline.profile}): each variant's in-flight window per seed (windowed runs: staleness guarded, evolve timing when-ready) and its accuracy against the same variant alone at in-flight 1`,
+      headers: ['variant', 'window', 'accuracy', 'alone at in-flight 1', 'difference'],
+      rows: d.deadline.variants.map((x) => {
+        const v = acc.get(x.name);
+        const n = v ? seedsOf(v, d.seeds) : 0;
+        const diff = v && x.solo && x.soloRan ? `${((v.accuracy.mean - x.solo.mean) * 100).toFixed(1)} points` : x.soloRan ? '–' : 'the same runs';
+        return [x.name, x.windows.join(', '), v ? meanSd(v.accuracy, n) : '–', x.solo ? meanSd(x.solo, n) : '– (no solo runs over a real server)', diff];
+      }),
     });
   }
   specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],

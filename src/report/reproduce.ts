@@ -162,6 +162,9 @@ export interface AblationPlanView {
   readonly evolveTiming?: 'lag' | 'when-ready';
   /** The sweep's budget (it decides which runs started). */
   readonly budget?: { readonly tokens?: number; readonly completionTokens?: number; readonly usd?: number };
+  /** `--priorities` and `--deadline` (they decide the order runs go in and each run's window). */
+  readonly priorities?: string;
+  readonly deadlineHours?: number;
 }
 
 /** The scenario as every run of an ablation ran it: the scenario with `ablate`'s run flags applied. */
@@ -178,20 +181,24 @@ function asRun(plan: AblationPlanView): ReproducibleConfig {
   };
 }
 
-/** `--budget-*` of a sweep's budget. */
+/** `--budget-*` of a sweep's budget, and its `--priorities` and `--deadline`. */
 function sweepFlags(plan: AblationPlanView): string[] {
   const b = plan.budget ?? {};
   return [
     ...(b.tokens !== undefined ? ['--budget-tokens', String(b.tokens)] : []),
     ...(b.completionTokens !== undefined ? ['--budget-completion-tokens', String(b.completionTokens)] : []),
     ...(b.usd !== undefined ? ['--budget-usd', String(b.usd)] : []),
+    ...(plan.priorities !== undefined ? ['--priorities', plan.priorities] : []),
+    ...(plan.deadlineHours !== undefined ? ['--deadline', String(plan.deadlineHours)] : []),
   ];
 }
 
 /** How to run the same ablation again: from the scenario as run (saved beside the report), or the original file. */
 export function ablationReproduceCommands(plan: AblationPlanView, outDir: string): ReportData['reproduce'] {
   const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds), '--tasks', String(plan.tasks ?? plan.config.stream?.tasks ?? 0)];
-  const flags = [...own, ...scenarioFlags(asRun(plan)), ...sweepFlags(plan)].map(shellWord).join(' ');
+  // A deadline chooses each run's window itself (ablate refuses --in-flight beside it).
+  const scenario = scenarioFlags(asRun(plan)).filter((f, i, all) => plan.deadlineHours === undefined || (f !== '--in-flight' && all[i - 1] !== '--in-flight'));
+  const flags = [...own, ...scenario, ...sweepFlags(plan)].map(shellWord).join(' ');
   // The saved scenario carries its prices; the original file may not (they may have come from --price).
   const prices = Object.entries(plan.config.prices ?? {}).flatMap(([m, p]) => ['--price', `${m}=${p.input}/${p.output}`]).map(shellWord).join(' ');
   const rel = path.relative(process.cwd(), outDir);

@@ -1,9 +1,8 @@
 import type { ChatMessage } from '../llm/model';
+import { kindOfHeadings, type RequestKind } from '../llm/prompt-kinds';
 
-/** The kinds of request the simulator recognises, by the section headings real prompts carry. */
-export type RequestKind =
-  | 'dream-reflect' | 'dream-contrast' | 'dream-imagine' | 'dream-debate' | 'dream-crystallize'
-  | 'stale' | 'meta' | 'persona' | 'choose' | 'note' | 'review' | 'decompose' | 'synthesize' | 'part' | 'revise' | 'reflect' | 'solve' | 'unknown';
+/** The kinds of request the simulator recognises: the prompt builders' own table (llm/prompt-kinds.ts). */
+export type { RequestKind };
 
 /** A prompt split the way the simulator reads it. */
 export interface ReadPrompt {
@@ -16,28 +15,6 @@ export interface ReadPrompt {
   readonly sections: ReadonlyMap<string, string>;
 }
 
-// First match wins: more specific requests also carry the headings of plainer ones.
-const KIND_BY_SECTION: ReadonlyArray<[RequestKind, string]> = [
-  ['dream-reflect', 'codream: reflect'],
-  ['dream-contrast', 'codream: contrast'],
-  ['dream-imagine', 'codream: imagine'],
-  ['dream-debate', 'codream: debate'],
-  ['dream-crystallize', 'codream: crystallize'],
-  ['stale', 'stale update'],
-  ['meta', 'edit the procedure'],
-  ['persona', 'write a persona'],
-  ['choose', 'choose a structure'],
-  ['note', 'leadership note'],
-  ['review', 'review'],
-  ['decompose', 'decompose'],
-  ['synthesize', 'sub-problem solutions'],
-  ['part', 'sub-problem'],
-  ['revise', 'other answers'],
-  ['revise', 'reviewer feedback'],
-  ['reflect', 'reflection'],
-  ['solve', 'answer format'],
-];
-
 /** Split messages into persona and sections and tell which kind of request it is. */
 export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
   const persona = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
@@ -48,11 +25,33 @@ export function readPrompt(messages: readonly ChatMessage[]): ReadPrompt {
     const head = (nl < 0 ? part : part.slice(0, nl)).trim().toLowerCase();
     sections.set(head, nl < 0 ? '' : part.slice(nl + 1));
   }
-  const kind = KIND_BY_SECTION.find(([, head]) => sections.has(head))?.[0] ?? 'unknown';
+  const kind = kindOfHeadings((h) => sections.has(h));
   return { kind, persona, full: `${persona}\n${user}`, sections };
 }
 
 /** The agent's own knowledge in a prompt: persona plus its retrieved experience (not teammates' text). */
 export function ownKnowledge(p: ReadPrompt): string {
   return `${p.persona}\n${p.sections.get('your experience') ?? ''}`;
+}
+
+const EXPERIENCE_HEADING = '## Your experience\n';
+
+/**
+ * The messages as a model with a context budget of `budget` items reads them (`contextBudget`,
+ * docs/simulated-model.md): in the "Your experience" section only the first `budget` bullet items
+ * (lessons, then general insights, most similar first) are kept; later items are dropped, their
+ * sub-headings kept. `budget` 0 returns the messages unchanged.
+ */
+export function withContextBudget(messages: readonly ChatMessage[], budget: number): readonly ChatMessage[] {
+  if (budget <= 0) return messages;
+  return messages.map((m) => {
+    const at = m.role === 'system' ? -1 : m.content.indexOf(EXPERIENCE_HEADING);
+    if (at < 0) return m;
+    const start = at + EXPERIENCE_HEADING.length;
+    const next = m.content.indexOf('\n## ', start);
+    const end = next < 0 ? m.content.length : next;
+    let seen = 0;
+    const kept = m.content.slice(start, end).split('\n').filter((line) => !line.startsWith('- ') || ++seen <= budget);
+    return { ...m, content: `${m.content.slice(0, start)}${kept.join('\n')}${m.content.slice(end)}` };
+  });
 }

@@ -36,6 +36,26 @@ export interface SimParams {
   crossDomainStrategies: number;
   /** Required strategies of a task = min(strategiesPerNiche, requiredBase + level). */
   requiredBase: number;
+  /**
+   * How unevenly tasks need their niche's strategies: strategy i (0-based, in the niche's order) is
+   * drawn into a task's required set with weight 1/(i+1)^strategyRarity (a Zipf law; weighted
+   * sampling without replacement). 0: every strategy equally often (the uniform draw). Real
+   * problem sets have a few techniques almost every problem uses and a long tail of rare ones.
+   */
+  strategyRarity: number;
+  /**
+   * Context budget: only the first `contextBudget` items of a prompt's retrieved experience (its
+   * lessons, then its general insights, most similar first) are read; the rest are as if absent.
+   * A model attends to a few of the snippets put before it. 0: no budget (every item counts).
+   */
+  contextBudget: number;
+  /**
+   * Chance that a reflection's discovery (post-task, or CoDream's private reflect) names a technique
+   * that does not help instead of the strategy it found: a decoy of the niche, which no task needs
+   * and which counts as an off-niche mention (`dilution`). Self-generated lessons are sometimes
+   * wrong (a mis-attributed cause of a success or failure).
+   */
+  wrongLesson: number;
   /** Chance that reflecting after a success names one of the task's strategies the agent lacked. */
   discoverOnSuccess: number;
   /** The same after a failure. */
@@ -124,7 +144,7 @@ export interface SimParams {
   msPerToken: number;
 }
 
-/** Defaults; see the table in README "The simulated model". */
+/** Defaults; see the table in docs/simulated-model.md. */
 export const DEFAULT_SIM_PARAMS: SimParams = {
   base: 1.2,
   personaMatch: 0.6,
@@ -138,6 +158,9 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   strategiesPerDomain: 2,
   crossDomainStrategies: 3,
   requiredBase: 0,
+  strategyRarity: 0,
+  contextBudget: 0,
+  wrongLesson: 0,
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
   metaDiscovery: 0.3,

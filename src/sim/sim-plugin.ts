@@ -4,7 +4,8 @@ import { QWEN3_8B_H100_VLLM } from '../llm/latency-profiles';
 import { ServedSideChannelModel, type RoutedModel } from './served-side-channel';
 import { SimSideChannel, type SimNiche, type SimTask } from './side-channel';
 import { SimModel } from './sim-model';
-import { DEFAULT_SIM_PARAMS, type SimParams } from './sim-params';
+import type { SimParams } from './sim-params';
+import { loadWorldFile, simParamsSchema, worldFileSchema, type InlinedWorld } from './sim-world-file';
 import { VirtualClock } from './virtual/virtual-clock';
 import { VirtualServer, VirtualServerModel, type VirtualServerStats } from './virtual/virtual-server-model';
 
@@ -23,18 +24,21 @@ export interface SimScenario {
 /** The latency profile `inFlight: "auto"` runs the in-process simulator under when the scenario names none. */
 export const AUTO_LATENCY_PROFILE = QWEN3_8B_H100_VLLM.name;
 
-/** The scenario's `sim:` section: overrides of DEFAULT_SIM_PARAMS, nothing else. */
-export const simOverridesSchema = z.strictObject(
-  Object.fromEntries(
-    Object.entries(DEFAULT_SIM_PARAMS).map(([k, v]) => [
-      k,
-      typeof v === 'number'
-        ? z.number().optional()
-        // Per-domain numbers (and `default`): any domain may be named, a registered one or not yet.
-        : z.record(z.string(), z.number().positive()).optional(),
-    ]),
-  ),
-);
+/**
+ * The scenario's `sim:` section: overrides of DEFAULT_SIM_PARAMS, and the world it names (`world`:
+ * a world file's path relative to the scenario, or a bundled world's name; inlined when the
+ * scenario is loaded, so run.json records the world the run ran in).
+ */
+export const simOverridesSchema = simParamsSchema.extend({
+  world: z.union([z.string().min(1), worldFileSchema.extend({ source: z.string().optional() })]).optional(),
+});
+
+/** The scenario's inline overrides and the world it names (inlined), apart. */
+export function scenarioWorld(sim: Readonly<Record<string, unknown>>): { inline: Partial<SimParams>; world: InlinedWorld | undefined } {
+  const { world, ...inline } = sim;
+  if (typeof world === 'string') return { inline: inline as Partial<SimParams>, world: loadWorldFile(world) };
+  return { inline: inline as Partial<SimParams>, world: world as InlinedWorld | undefined };
+}
 
 /** Virtual time as the simulator provides it (the engine's VirtualLatency). */
 export interface SimVirtualLatency {
@@ -86,7 +90,7 @@ export function simLatency(scenario: SimScenario): SimVirtualLatency | undefined
 /** The simulator's virtual server shared by a sweep's runs (the engine's SharedLatency). */
 export interface SimSharedLatency {
   readonly profile: string;
-  forRun(scenario: SimScenario, key: string): SimVirtualLatency;
+  forRun(scenario: SimScenario, key: string, priority?: () => number): SimVirtualLatency;
   stats(): VirtualServerStats;
   now(): number;
 }
@@ -103,13 +107,13 @@ export function simSharedLatency(scenario: SimScenario): SimSharedLatency | unde
   const now = () => server.clock.now() / 1000;
   return {
     profile: own.profile,
-    forRun: (_run, key) => {
+    forRun: (_run, key, priority) => {
       let model: VirtualServerModel | undefined;
       return {
         profile: own.profile,
         wrap: (inner) => {
           if (model) throw new Error('virtual latency: wrap() is called once per run');
-          model = server.join(inner, key);
+          model = server.join(inner, key, priority);
           return model;
         },
         hold: (work) => server.clock.hold(work),
@@ -122,8 +126,14 @@ export function simSharedLatency(scenario: SimScenario): SimSharedLatency | unde
   };
 }
 
+/** The simulated model of a scenario: its inline `sim` overrides under the world it names. */
+export function simModelOf(scenario: SimScenario, sideChannel?: SimSideChannel): SimModel {
+  const { inline, world } = scenarioWorld(scenario.sim);
+  return new SimModel({ seed: scenario.seed, params: inline, ...(world ? { world } : {}), ...(sideChannel ? { sideChannel } : {}) });
+}
+
 /**
- * The simulated model as a model plug-in (README, "The simulated model"): it builds the model of
+ * The simulated model as a model plug-in (docs/simulated-model.md): it builds the model of
  * `model.backend: "sim"` scenarios (in zero time, or in virtual time behind a latency profile),
  * checks their `sim:` overrides, and, when a scenario over HTTP asks for it by name
  * (`model.simSideChannel: true`), wraps the OpenAI pool so each request carries its task's entry
@@ -132,6 +142,17 @@ export function simSharedLatency(scenario: SimScenario): SimSharedLatency | unde
  */
 export const simPlugin = {
   name: 'sim',
+
+  /** Inline the world file `sim.world` names (relative to the scenario's directory, or a bundled world). */
+  resolve<S extends SimScenario>(scenario: S, dir: string): S {
+    const ref = scenario.sim.world;
+    if (typeof ref !== 'string') return scenario;
+    try {
+      return { ...scenario, sim: { ...scenario.sim, world: loadWorldFile(ref, dir) } };
+    } catch (err) {
+      throw new Error(`world ${(err as Error).message}`);
+    }
+  },
 
   validate(scenario: SimScenario): { field: string; message: string } | undefined {
     const parsed = simOverridesSchema.safeParse(scenario.sim);
@@ -145,7 +166,7 @@ export const simPlugin = {
     const channel = new SimSideChannel();
     const latency = ctx?.latency ?? simLatency(scenario);
     return {
-      model: new SimModel({ seed: scenario.seed, params: scenario.sim as Partial<SimParams>, sideChannel: channel }),
+      model: simModelOf(scenario, channel),
       observer: channel,
       zeroTime: latency === undefined,
       // Its code candidates are the niches' own reference and distractor programs, not model-written code.

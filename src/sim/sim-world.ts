@@ -45,13 +45,18 @@ export class SimWorld {
   private readonly used = new Map<string, string>();
   private readonly all: Strategy[] = [];
 
-  constructor(private readonly seed: number, private readonly params: SimParams) {
+  /** `forNiche`: a niche's own parameters (a world file's per-niche overrides); the global ones by default. */
+  constructor(
+    private readonly seed: number,
+    private readonly params: SimParams,
+    private readonly forNiche: (niche: string) => SimParams = () => params,
+  ) {
     this.scope('cross', params.crossDomainStrategies);
   }
 
   /** Strategies of a niche (created on first use). */
   nicheStrategies(niche: string): readonly Strategy[] {
-    return this.scope(niche, this.params.strategiesPerNiche);
+    return this.scope(niche, this.forNiche(niche).strategiesPerNiche);
   }
 
   /** Shared strategies of a domain. */
@@ -64,11 +69,24 @@ export class SimWorld {
     return this.scope('cross', this.params.crossDomainStrategies);
   }
 
-  /** The niche strategies a task needs: a seeded subset growing with difficulty. */
+  /** Techniques of a niche that help no task (what a wrong lesson names; created on first use, as many as its strategies). */
+  decoyStrategies(niche: string): readonly Strategy[] {
+    return this.scope(`decoy:${niche}`, this.forNiche(niche).strategiesPerNiche);
+  }
+
+  /**
+   * The niche strategies a task needs: a seeded subset growing with difficulty. With
+   * `strategyRarity` > 0, strategy i enters with weight 1/(i+1)^rarity (Efraimidis–Spirakis keys
+   * u^(1/w), the largest n), so the first strategies are common and the last rare.
+   */
   required(niche: string, taskId: string, difficulty: number): Strategy[] {
     const pool = this.nicheStrategies(niche);
-    const n = Math.max(1, Math.min(pool.length, this.params.requiredBase + Math.round(difficulty)));
-    return createRng(`${this.seed}/required/${taskId}`).shuffle(pool).slice(0, n);
+    const own = this.forNiche(niche);
+    const n = Math.max(1, Math.min(pool.length, own.requiredBase + Math.round(difficulty)));
+    const rng = createRng(`${this.seed}/required/${taskId}`);
+    if (own.strategyRarity === 0) return rng.shuffle(pool).slice(0, n);
+    const keyed = pool.map((s, i) => ({ s, key: Math.log(Math.max(rng.next(), 1e-12)) * (i + 1) ** own.strategyRarity }));
+    return keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.s);
   }
 
   /** Every strategy of every scope seen so far whose phrase occurs in `text` (case-insensitive). */

@@ -87,7 +87,8 @@ function datasetNiche(entry: NicheEntry, dir: string, graders: GraderSet): Niche
     cursors.set(d, i + 1);
     return level[i % level.length]!;
   };
-  return { spec, grader: graders.get(spec.domain), next, skippedRows: skipped };
+  const drawable = (entry.difficulty ?? difficulties).reduce((n, d) => n + (byLevel.get(d)?.length ?? 0), 0);
+  return { spec, grader: graders.get(spec.domain), next, skippedRows: skipped, rows: drawable };
 }
 
 /** Build the niches a stream uses: built-in generators or dataset files. */

@@ -38,4 +38,6 @@ export interface Niche {
   next(difficulty: number, rng: Rng): GeneratedTask;
   /** Dataset niches: malformed rows skipped when loading (reported, never silent). */
   readonly skippedRows?: number;
+  /** Dataset niches: how many distinct rows the stream can draw (at its levels) before rows repeat. */
+  readonly rows?: number;
 }

@@ -1,7 +1,8 @@
 import { area, formatExperience, formatPublicTests, type Experience } from '../individual/agent-prompts';
 import { clip } from '../core/text';
-import { loadTemplate, renderTemplate } from '../core/template';
+import { renderTemplate } from '../core/template';
 import type { ChatMessage } from '../llm/model';
+import { PROMPT_FRAGMENT, promptTemplate, type PromptTemplate } from '../llm/prompt-kinds';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 
@@ -13,14 +14,24 @@ export interface PromptContext {
   readonly experience: Experience;
 }
 
+/** The team's templates, each with the kind of request it is; `context` opens every one of them. */
+const TEMPLATES = {
+  context: promptTemplate(import.meta.url, 'context', PROMPT_FRAGMENT),
+  'revise-debate': promptTemplate(import.meta.url, 'revise-debate', 'revise'),
+  review: promptTemplate(import.meta.url, 'review', 'review'),
+  'revise-feedback': promptTemplate(import.meta.url, 'revise-feedback', 'revise'),
+  decompose: promptTemplate(import.meta.url, 'decompose', 'decompose'),
+  'solve-part': promptTemplate(import.meta.url, 'solve-part', 'part'),
+  synthesize: promptTemplate(import.meta.url, 'synthesize', 'synthesize'),
+} satisfies Record<string, PromptTemplate>;
 
-function messages(ctx: PromptContext, template: string, values: Record<string, string>): ChatMessage[] {
-  const context = renderTemplate(loadTemplate(import.meta.url, 'context'), {
+function messages(ctx: PromptContext, template: Exclude<keyof typeof TEMPLATES, 'context'>, values: Record<string, string>): ChatMessage[] {
+  const context = renderTemplate(TEMPLATES.context.text(), {
     area: area(ctx.spec), experience: formatExperience(ctx.experience), question: ctx.task.question, publicTests: formatPublicTests(ctx.task),
   });
   return [
     { role: 'system', content: ctx.persona },
-    { role: 'user', content: renderTemplate(loadTemplate(import.meta.url, template), { context, answerFormat: ctx.spec.answerFormat, ...values }) },
+    { role: 'user', content: renderTemplate(TEMPLATES[template].text(), { context, answerFormat: ctx.spec.answerFormat, ...values }) },
   ];
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, runAblation } from '../../src/engine/sweep/ablate';
-import { loadScenario, systemClock } from '../../src/index';
+import { loadScenario } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
 
 /**
  * The population-level claims, measured: every preset on scenarios/hard.json over 3 seeds, then

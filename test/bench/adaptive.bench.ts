@@ -1,5 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import { AdaptiveConcurrency, autoConfigSchema, createRng } from '../../src/index';
+import { createRng } from '../../src/index';
+import { AdaptiveConcurrency } from '../../src/engine/loop/concurrency/adaptive';
+import { autoConfigSchema } from '../../src/engine/scenario/auto-config';
 import { fixedLimits, runStageLoop, type Limits, type Load } from '../fakes/stage-loop';
 
 const TASKS = 600;

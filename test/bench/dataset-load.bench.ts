@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildNiches, GraderSet, loadScenario, systemClock, taskStream } from '../../src/index';
+import { loadScenario } from '../../src/index';
+import { buildNiches, GraderSet } from '../../src/tasks/niche-registry';
+import { systemClock } from '../../src/core/clock';
+import { taskStream } from '../../src/tasks/stream';
 
 /**
  * Loading a large dataset niche: an 80,000-row GSM8K file (one difficulty level, so every row

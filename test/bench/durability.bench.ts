@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario, runScenario, systemClock, withOverrides } from '../../src/index';
+import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
 
 /**
  * What durability costs on the in-process simulator: the request journal (off by default there)

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { createActor } from 'xstate';
-import { agentMachine, supervisorMachine } from '../../src/index';
+import { agentMachine } from '../../src/individual/agent-machine';
+import { supervisorMachine } from '../../src/population/supervisor-machine';
 
 // Hot paths of a long run: an agent's OBSERVE (its reward history) and the supervisor's
 // APPLY_UPDATE (pair synergy). Each used to copy a structure that grows with the run, making

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario, runScenario, systemClock } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
 
 /** Simulated tasks per second on the quickstart scenario, per variant and window. Prints figures only. */
 export async function benchQuickstart(): Promise<void> {

@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario, runScenario, systemClock } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
 import { writeReport } from '../../src/report';
 
 /** Time to report a 5,000-task simulated run (the run itself is not timed). Prints figures only. */

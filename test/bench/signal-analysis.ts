@@ -345,3 +345,117 @@ export function nullStableSpecialists(m: NullModel, rng: { next(): number }): nu
   }
   return stable / m.runs;
 }
+
+/** How fast experience saturates in a run: what agents hold per niche and what their prompts carry, by quarter of the stream. */
+export interface Saturation {
+  /** Per quarter: mean niche strategies held per (active agent, niche) pair, the share of pairs holding every one, and mean pairwise overlap (Jaccard) of two agents' holdings on a niche. */
+  readonly held: { mean: number; full: number; overlap: number }[];
+  /** Niche tasks of the stream so far when a pair first held every strategy of its niche: quartiles over the pairs that did, and the share that never did. */
+  readonly tasksToFull: { q1: number; median: number; q3: number; never: number; pairs: number };
+  /** Per quarter: mean share of a task's required strategies the retrieved experience names, and the share of retrievals that name every one. */
+  readonly carried: { mean: number; full: number }[];
+  /** Per quarter: the spread of that share between the agents on a niche (best agent's mean − worst's, averaged over niches): the edge experience can give one agent over another. */
+  readonly spread: number[];
+  /** A member's own reward by the share of required strategies its retrieved experience named (0, up to 1/2, below 1, 1). */
+  readonly rewardByCarried: Record<string, { n: number; reward: number }>;
+}
+
+/** Experience saturation from a run's log, as the simulated world reads text (the bench's view; the run never uses it). */
+export function experienceSaturation(events: readonly Ev[], reader: StrategyReader, strategiesPerNiche: number, parts = 4): Saturation {
+  const started = events.filter((e) => e.type === 'task.started');
+  const quarterOf = new Map(started.map((e, i) => [e.taskId as string, Math.min(parts - 1, Math.floor((i * parts) / started.length))]));
+  const nicheOf = new Map(started.map((e) => [e.taskId as string, e.niche as string]));
+  const difficultyOf = new Map(started.map((e) => [e.taskId as string, e.difficulty as number]));
+  const niches = [...new Set(started.map((e) => e.niche as string))];
+  const held = new Map<string, Set<string>>();
+  const hold = (a: string, n: string) => held.get(`${a}|${n}`) ?? held.set(`${a}|${n}`, new Set()).get(`${a}|${n}`)!;
+  const text = new Map<string, string>();
+  const active = new Set<string>();
+  const nicheTasks = new Map<string, number>();
+  const fullAt = new Map<string, number>();
+  const heldQ = Array.from({ length: parts }, () => ({ sum: 0, full: 0, pairs: 0, overlap: 0, overlapPairs: 0 }));
+  const carriedQ = Array.from({ length: parts }, () => ({ sum: 0, full: 0, n: 0 }));
+  const perAgent = Array.from({ length: parts }, () => new Map<string, { sum: number; n: number }>());
+  const carriedOf = new Map<string, number>();
+  const byBucket: Record<string, { n: number; reward: number }> = {};
+  const bucket = (c: number) => (c === 0 ? 'none' : c <= 0.5 ? 'up to half' : c < 1 ? 'most' : 'all');
+  let quarter = 0;
+  const snapshot = (q: number) => {
+    for (const n of niches) {
+      const sets = [...active].map((a) => hold(a, n));
+      for (const s of sets) {
+        heldQ[q]!.sum += s.size;
+        heldQ[q]!.pairs++;
+        if (s.size >= strategiesPerNiche) heldQ[q]!.full++;
+      }
+      for (let i = 0; i < sets.length; i++) for (let j = i + 1; j < sets.length; j++) {
+        const u = new Set([...sets[i]!, ...sets[j]!]).size;
+        heldQ[q]!.overlap += u ? [...sets[i]!].filter((x) => sets[j]!.has(x)).length / u : 1;
+        heldQ[q]!.overlapPairs++;
+      }
+    }
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'task.started': {
+        const q = quarterOf.get(e.taskId)!;
+        while (quarter < q) snapshot(quarter++);
+        nicheTasks.set(e.niche, (nicheTasks.get(e.niche) ?? 0) + 1);
+        break;
+      }
+      case 'agent.spawned':
+        active.add(e.agentId);
+        for (const n of niches) for (const p of (e.parents ?? []) as string[]) for (const s of hold(p, n)) hold(e.agentId, n).add(s);
+        break;
+      case 'agent.retired': active.delete(e.agentId); break;
+      case 'lesson.added': {
+        text.set(e.entryId, e.text);
+        for (const s of reader.named(e.text)) {
+          if (!niches.includes(s.scope)) continue;
+          const set = hold(e.agentId, s.scope);
+          set.add(s.phrase);
+          const key = `${e.agentId}|${s.scope}`;
+          if (set.size >= strategiesPerNiche && !fullAt.has(key)) fullAt.set(key, nicheTasks.get(s.scope) ?? 0);
+        }
+        break;
+      }
+      case 'experience.retrieved': {
+        const niche = nicheOf.get(e.taskId)!;
+        const required = reader.required(niche, e.taskId, difficultyOf.get(e.taskId) ?? 1);
+        const carried = new Set([...(e.lessons ?? []), ...(e.meta ?? [])].flatMap((id: string) => reader.named(text.get(id) ?? '').map((s) => s.phrase)));
+        const c = required.length ? required.filter((p) => carried.has(p)).length / required.length : 0;
+        const q = quarterOf.get(e.taskId)!;
+        carriedQ[q]!.sum += c;
+        carriedQ[q]!.n++;
+        if (c === 1) carriedQ[q]!.full++;
+        const slot = perAgent[q]!.get(`${e.agentId}|${niche}`) ?? perAgent[q]!.set(`${e.agentId}|${niche}`, { sum: 0, n: 0 }).get(`${e.agentId}|${niche}`)!;
+        slot.sum += c;
+        slot.n++;
+        carriedOf.set(`${e.taskId}|${e.agentId}`, c);
+        break;
+      }
+      case 'competence.updated': {
+        const c = carriedOf.get(`${e.taskId}|${e.agentId}`);
+        if (c === undefined) break;
+        const b = (byBucket[bucket(c)] ??= { n: 0, reward: 0 });
+        b.n++;
+        b.reward += e.reward as number;
+        break;
+      }
+    }
+  }
+  while (quarter < parts) snapshot(quarter++);
+  const pairs = [...held.keys()].filter((k) => niches.includes(k.split('|')[1]!)).length;
+  const times = [...fullAt.values()].sort((a, b) => a - b);
+  const at = (p: number) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))]! : NaN);
+  return {
+    held: heldQ.map((h) => ({ mean: h.sum / Math.max(1, h.pairs), full: h.full / Math.max(1, h.pairs), overlap: h.overlap / Math.max(1, h.overlapPairs) })),
+    tasksToFull: { q1: at(0.25), median: at(0.5), q3: at(0.75), never: pairs ? 1 - times.length / pairs : 0, pairs },
+    carried: carriedQ.map((c) => ({ mean: c.sum / Math.max(1, c.n), full: c.full / Math.max(1, c.n) })),
+    spread: perAgent.map((m) => mean(niches.map((n) => {
+      const xs = [...m].filter(([k, v]) => k.endsWith(`|${n}`) && v.n >= 3).map(([, v]) => v.sum / v.n);
+      return xs.length > 1 ? Math.max(...xs) - Math.min(...xs) : 0;
+    }))),
+    rewardByCarried: Object.fromEntries(Object.entries(byBucket).map(([k, v]) => [k, { n: v.n, reward: v.reward / Math.max(1, v.n) }])),
+  };
+}

@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  createRng, loadBuiltinNicheSpecs, loadScenario, resolveSimParams, runScenario, SimWorld, systemClock, withOverrides,
-  type LoadedScenario, type RunSummary,
-} from '../../src/index';
+import { createRng, loadScenario, runScenario, withOverrides, type LoadedScenario, type RunSummary } from '../../src/index';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
+import { resolveSimParams } from '../../src/sim/sim-params';
+import { SimWorld } from '../../src/sim/sim-world';
+import { systemClock } from '../../src/core/clock';
 import { choosableStructures } from '../../src/team/structures';
 import {
   accuracyByQuarter, aimedEdge, codreamMechanism, lastQuarterPerNiche, lockouts, nullStableSpecialists, readEvents, specialistDynamics,
@@ -42,7 +43,7 @@ const pad = (s: string, n: number) => s.padEnd(n);
 const W = 22;
 
 /** The world's strategies as the simulator of this run sees them (for the bench's knowledge counts only). */
-function strategyReader(loaded: LoadedScenario, seed: number): StrategyReader {
+export function strategyReader(loaded: LoadedScenario, seed: number): StrategyReader {
   const world = new SimWorld(seed, resolveSimParams(loaded.scenario.sim as never));
   const specs = loadBuiltinNicheSpecs();
   for (const n of loaded.scenario.stream.niches) {

@@ -1,4 +1,8 @@
-import { AppliedHistory, collectSince, createRng, getStalenessPolicy, SimModel, type UpdateChanges } from '../../src/index';
+import { createRng } from '../../src/index';
+import { AppliedHistory, collectSince } from '../../src/population/staleness/applied-history';
+import { getStalenessPolicy } from '../../src/population/staleness';
+import { SimModel } from '../../src/sim/sim-model';
+import type { UpdateChanges } from '../../src/population/supervisor-machine';
 import { agentView } from '../fakes/agents';
 import { changes, item } from '../population/staleness/staleness-fixtures';
 

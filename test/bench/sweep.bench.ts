@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ABLATION_VARIANTS, loadScenario, planSweep, runAblation, withOverrides, type RunSummary } from '../../src/index';
+import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, withOverrides, type RunSummary } from '../../src/index';
+import { planSweep } from '../../src/engine/sweep/plan';
 import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
 import { QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
 

@@ -26,7 +26,7 @@ function schedulerLoop(fastForward: boolean, clients: number, perClient: number)
 }
 
 /**
- * Virtual time (README "Virtual time"): the batch scheduler's events per second step by step and
+ * Virtual time (docs/backends.md, "Virtual time"): the batch scheduler's events per second step by step and
  * fast-forwarded, then a sequential run of the hard stream in virtual time beside the same run
  * without latency. `npm run bench -- virtual` (600 tasks; VIRTUAL_TASKS=N for fewer). Prints only.
  */

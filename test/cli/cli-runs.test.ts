@@ -4,7 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadScenario, resumeRun, runScenario, runState, RunStore } from '../../src/index';
+import { loadScenario, resumeRun, runScenario } from '../../src/index';
+import { runState, RunStore } from '../../src/store/run-store';
 import { main } from '../../src/cli/main';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 

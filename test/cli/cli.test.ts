@@ -39,7 +39,7 @@ describe('evochamber CLI', () => {
     const f = scenario('typo', { name: 'x', stream: { tasks: 5, niches: [{ id: 'algebra' }] }, agnets: { count: 2 } });
     const r = cli('run', f);
     expect(r.code).toBe(1);
-    expect(r.stderr).toEqual([`evochamber: error: ${f}: agnets: unknown field`]);
+    expect(r.stderr).toEqual([`evochamber: error: ${f}: agnets: unknown field (did you mean agents?)`]);
   });
 
   it('rejects an unknown niche with one error line', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, hash32 } from '../../src/index';
+import { createRng } from '../../src/index';
+import { hash32 } from '../../src/core/hash';
 
 describe('seeded rng', () => {
   it('gives the same sequence for the same seed and a different one for another seed', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, resumeRun, RunStore, runScenario, withOverrides, type Progress } from '../../src/index';
+import { loadScenario, resumeRun, runScenario, withOverrides, type Progress } from '../../src/index';
+import { RunStore } from '../../src/store/run-store';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-outage-'));

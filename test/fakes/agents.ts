@@ -1,4 +1,6 @@
-import { Archive, RewardHistory, createRng, type AgentView, type Task, type Team } from '../../src/index';
+import { createRng, type AgentView, type Task, type Team } from '../../src/index';
+import { Archive } from '../../src/individual/archive';
+import { RewardHistory } from '../../src/individual/reward-history';
 
 /** A read-only agent view for unit tests. */
 export function agentView(id: string, competence: Record<string, number> = {}, exposure: Record<string, number> = {}, persona = 'You are a careful problem solver.'): AgentView {

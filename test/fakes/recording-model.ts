@@ -1,5 +1,5 @@
 import type { Completion, CompletionRequest, LanguageModel } from '../../src/index';
-import { createHashEmbedder } from '../../src/index';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
 
 /** How a fake answers: one value for everything, a list consumed in order (last repeats), or a function. */
 export type FakeAnswer = string | readonly string[] | ((req: CompletionRequest, call: number) => string | Promise<string>);

@@ -1,4 +1,4 @@
-import type { AdaptiveConcurrency, ConcurrencyChange } from '../../src/index';
+import type { AdaptiveConcurrency, ConcurrencyChange } from '../../src/engine/loop/concurrency/adaptive';
 
 /** The limits a stage loop runs under: the adaptive controller, or fixed numbers. */
 export type Limits = Pick<AdaptiveConcurrency, 'limit'> & Partial<Pick<AdaptiveConcurrency, 'enqueued' | 'started' | 'produced' | 'gapObserved' | 'tick' | 'work'>>;

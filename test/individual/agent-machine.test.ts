@@ -1,6 +1,7 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { agentMachine, createHashEmbedder } from '../../src/index';
+import { agentMachine } from '../../src/individual/agent-machine';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
 
 const embedder = createHashEmbedder();
 const input = { id: 'agent-01', persona: 'p', dim: embedder.dim, eta: 0.5, c0: 0.5, origin: { kind: 'seed' as const, parents: [], poolVersion: 0 } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { competenceOf, observe, type CompetenceState } from '../../src/index';
+import { competenceOf, observe, type CompetenceState } from '../../src/individual/competence';
 
 describe('EWMA competence', () => {
   const p = { eta: 0.2, c0: 0.5 };

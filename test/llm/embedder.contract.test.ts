@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
 import { hashedTextEmbedder } from '../../src/engine/run/embedder-choice';
 import { createUseLiteEmbedder } from '../../src/llm/use-lite-embedder';
-import { createModel, loadScenario, startServeSim, withOverrides, type ServeSim } from '../../src/index';
+import { loadScenario, withOverrides } from '../../src/index';
+import { createModel } from '../../src/engine/run/model-stack';
+import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 
 interface Subject {
   readonly name: string;

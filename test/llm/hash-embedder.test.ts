@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
-import { createHashEmbedder, tokenizeWords } from '../../src/llm/hash-embedder';
+import { createHashEmbedder, MAX_EMBED_TEXT, tokenizeWords } from '../../src/llm/hash-embedder';
+import { normalizeArchiveText } from '../../src/individual/archive';
 
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
@@ -66,5 +67,25 @@ describe('hash embedder', () => {
 
   it('tokenizes Unicode words', () => {
     expect(tokenizeWords('Ça va? Naïve-approach, x2')).toEqual(['ça', 'va', 'naïve', 'approach', 'x2']);
+  });
+
+  it('tokenizes ASCII by its fast path into exactly the tokens the Unicode path gives', () => {
+    const unicode = (t: string) => t.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    for (const t of ['Hello, World! 12 3.5 -7 1,000 4e5', 'snake_case and CamelCase\tTabs\nnew-lines', '<think>x</think> {"a": [1, 2]}', '', '...!!!']) {
+      expect(tokenizeWords(t)).toEqual(unicode(t));
+    }
+  });
+
+  it('embeds only the first 64 KiB of a text', () => {
+    const e = createHashEmbedder();
+    const head = 'lesson about sorting lists '.repeat(Math.ceil(MAX_EMBED_TEXT / 27)).slice(0, MAX_EMBED_TEXT);
+    expect(Array.from(e.embedSync(`${head}entirely different words after the cap`))).toEqual(Array.from(e.embedSync(head)));
+  });
+});
+
+describe('archive text normalization', () => {
+  it('normalizes ASCII and non-ASCII text as NFKC, collapsed spaces and lower case', () => {
+    expect(normalizeArchiveText('  Check   THE\tedge\n cases ')).toBe('check the edge cases');
+    expect(normalizeArchiveText(' \uff21\uff22  Caf\u00e9 ')).toBe('ab café');
   });
 });

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JournaledModel, type Completion, type CompletionRequest, type LanguageModel } from '../../src/index';
+import { type Completion, type CompletionRequest, type LanguageModel } from '../../src/index';
+import { JournaledModel } from '../../src/llm/request-journal';
 
 const answer: Completion = { text: 'ok', usage: { promptTokens: 1, completionTokens: 1 } } as unknown as Completion;
 const inner: LanguageModel = { name: 'fake', complete: async () => answer, embed: async (t) => t.map(() => new Float32Array(2)) };

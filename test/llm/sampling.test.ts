@@ -111,7 +111,8 @@ describe('sampling on the command line', () => {
 
   it('exits 2 with one line for a bad flag and 1 for a bad scenario, each naming what is wrong', () => {
     for (const [args, want] of [
-      [['--temperature=-1'], /--temperature takes a number ≥ 0, got "-1"/],
+      [['--temperature=-1'], /--temperature takes a number in \[0, 2\], got "-1"/],
+      [['--temperature', '50'], /--temperature takes a number in \[0, 2\], got "50"/],
       [['--top-p', '2'], /--top-p takes a number in \(0, 1\], got "2"/],
       [['--extra-body', '{enable_thinking: false}'], /--extra-body takes a JSON object/],
       [['--sampling', '{"top_p":2}'], /--sampling: top_p: .*<=1/],

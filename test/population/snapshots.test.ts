@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import {
-  agentMachine, applyPoolUpdate, Archive, createHashEmbedder, leadershipKey, sendToSupervisor, supervisorMachine,
-  type ArchiveEntry, type PoolUpdate, type Supervisor,
-} from '../../src/index';
+import { agentMachine } from '../../src/individual/agent-machine';
+import { applyPoolUpdate, sendToSupervisor, type Supervisor } from '../../src/population/supervisor-ops';
+import { Archive, type ArchiveEntry } from '../../src/individual/archive';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { leadershipKey } from '../../src/team/leadlearn/leadership-bank';
+import { supervisorMachine, type PoolUpdate } from '../../src/population/supervisor-machine';
 
 const embedder = createHashEmbedder();
 const dim = embedder.dim;

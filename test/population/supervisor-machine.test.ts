@@ -1,6 +1,8 @@
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createHashEmbedder, supervisorMachine, viewRoster } from '../../src/index';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { supervisorMachine } from '../../src/population/supervisor-machine';
+import { viewRoster } from '../../src/individual/agent-view';
 
 const dim = createHashEmbedder().dim;
 const spawn = (id: string) => ({

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildReflectPrompt, buildSolvePrompt, DEFAULT_SIM_PARAMS, SimModel, SimSideChannel, type ArchiveEntry, type NicheSpec, type Task,
-} from '../../src/index';
+import { DEFAULT_SIM_PARAMS, type NicheSpec, type Task } from '../../src/index';
+import { buildReflectPrompt, buildSolvePrompt } from '../../src/individual/agent-prompts';
+import { SimModel } from '../../src/sim/sim-model';
+import { SimSideChannel } from '../../src/sim/side-channel';
+import type { ArchiveEntry } from '../../src/individual/archive';
 import { successBreakdown } from '../../src/sim/responders/solve-responder';
 import { strategyLesson } from '../../src/sim/responders/reflect-responder';
 

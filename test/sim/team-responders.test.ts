@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SimModel, SimSideChannel, type ChatMessage, type NicheSpec, type Task } from '../../src/index';
+import { type ChatMessage, type NicheSpec, type Task } from '../../src/index';
+import { SimModel } from '../../src/sim/sim-model';
+import { SimSideChannel } from '../../src/sim/side-channel';
 import { strategyLesson } from '../../src/sim/responders/reflect-responder';
 import { goldMarker } from '../../src/sim/responders/solve-responder';
 import { reviewPrompt, reviseDebatePrompt, reviseFeedbackPrompt, solvePartPrompt } from '../../src/team/team-prompts';

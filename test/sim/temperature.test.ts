@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildSolvePrompt, SimModel, SimSideChannel, type NicheSpec, type Task } from '../../src/index';
+import { type NicheSpec, type Task } from '../../src/index';
+import { buildSolvePrompt } from '../../src/individual/agent-prompts';
+import { SimModel } from '../../src/sim/sim-model';
+import { SimSideChannel } from '../../src/sim/side-channel';
 import { promptShare } from '../../src/sim/temperature';
 
 const spec: NicheSpec = {

@@ -5,6 +5,7 @@ import { createRng } from '../../src/core/rng';
 import type { GeneratedTask } from '../../src/tasks/niche';
 import { generators, getGenerator } from '../../src/tasks/generators';
 import { arithmeticWithWorking } from '../../src/tasks/generators/arithmetic';
+import { COMPETITION_LEVELS, competitionMathWithParts } from '../../src/tasks/generators/competition-math';
 
 const SEEDS = Array.from({ length: 30 }, (_, i) => `seed-${i}`);
 const LEVELS = [1, 2, 3] as const;
@@ -15,7 +16,10 @@ const DOMAIN: Record<string, 'math' | 'code' | 'qa'> = {
   'string-functions': 'code',
   'people-qa': 'qa',
   'timeline-qa': 'qa',
+  'competition-math': 'math',
 };
+/** The levels a generator makes: 1–3, except competition-math's 3–5. */
+const levelsOf = (name: string): readonly number[] => (name === 'competition-math' ? COMPETITION_LEVELS : LEVELS);
 
 /** Every task a generator makes at one level over the seed set. */
 const tasksOf = (name: string, level: number): GeneratedTask[] =>
@@ -27,7 +31,7 @@ const asFraction = (text: string) => M.fraction(text);
 const CANONICAL = /^-?\d+(\/\d+)?$/;
 
 describe('generator registry', () => {
-  it('knows exactly the six built-in generators', () => {
+  it('knows exactly the seven built-in generators', () => {
     expect(Object.keys(generators).sort()).toEqual(Object.keys(DOMAIN).sort());
   });
 
@@ -39,11 +43,12 @@ describe('generator registry', () => {
 
 // Contract suite: every generator, every level.
 describe.each(Object.keys(DOMAIN))('generator %s (contract)', (name) => {
-  it('rejects difficulty levels outside 1..3', () => {
-    for (const d of [0, 4, 1.5]) expect(() => getGenerator(name)(d, createRng(1))).toThrow(RangeError);
+  it('rejects difficulty levels it does not make', () => {
+    const levels = levelsOf(name);
+    for (const d of [0, levels[0]! - 1, levels[levels.length - 1]! + 1, 1.5]) expect(() => getGenerator(name)(d, createRng(1))).toThrow(RangeError);
   });
 
-  it.each(LEVELS)('level %i: deterministic per seed, varied across seeds, sane distractors', (level) => {
+  it.each(levelsOf(name))('level %i: deterministic per seed, varied across seeds, sane distractors', (level) => {
     const tasks = tasksOf(name, level);
     SEEDS.forEach((s, i) => expect(getGenerator(name)(level, createRng(`${name}/${s}`))).toEqual(tasks[i]));
     expect(new Set(tasks.map((t) => t.question)).size).toBeGreaterThanOrEqual(20);
@@ -111,6 +116,22 @@ describe('algebra', () => {
       expect(asFraction(t.hidden.answer).toFraction()).toBe(t.hidden.answer);
       expect(ok(t.hidden.answer), `${t.question} -> ${t.hidden.answer}`).toBe(true);
       for (const d of t.hidden.distractors) expect(ok(d), `${t.question} distractor ${d}`).toBe(false);
+    }
+  });
+});
+
+describe('competition-math', () => {
+  it.each(COMPETITION_LEVELS)('level %i: L - 2 hardest-level parts (one at level 3), the gold is their sum and no distractor is', (level) => {
+    for (const s of SEEDS) {
+      const { task, parts } = competitionMathWithParts(level, createRng(`comp/${s}`));
+      expect(parts).toHaveLength(Math.max(1, level - 2));
+      for (const p of parts) expect(p.difficulty).toBe(3);
+      for (const p of parts.filter((q) => equationsOf(q.question).length > 0)) expect(solves(equationsOf(p.question), p.hidden.answer), p.question).toBe(true);
+      const sum = parts.reduce((acc, p) => M.add(acc, asFraction(p.hidden.answer)), M.fraction(0));
+      expect(task.hidden.answer).toMatch(CANONICAL);
+      expect(M.equal(asFraction(task.hidden.answer), sum), task.question).toBe(true);
+      for (const d of task.hidden.distractors) expect(M.equal(asFraction(d), sum), `${task.question} distractor ${d}`).toBe(false);
+      if (level > 3) for (const p of parts) expect(task.question).toContain(p.question);
     }
   });
 });
@@ -265,7 +286,7 @@ describe('timeline-qa', () => {
 describe('niche domains', () => {
   it('qa and math tasks carry no code fields; code tasks always do', () => {
     for (const [name, domain] of Object.entries(DOMAIN)) {
-      const t = getGenerator(name)(1, createRng('fields'));
+      const t = getGenerator(name)(levelsOf(name)[0]!, createRng('fields'));
       expect(t.entryPoint !== undefined, name).toBe(domain === 'code');
       expect(t.hidden.tests !== undefined, name).toBe(domain === 'code');
     }

@@ -2,7 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildNiches, createRng, GraderSet, taskStream, type NicheEntry } from '../../src/index';
+import { createRng } from '../../src/index';
+import { buildNiches, GraderSet } from '../../src/tasks/niche-registry';
+import { taskStream } from '../../src/tasks/stream';
+import type { NicheEntry } from '../../src/tasks/niche-entry';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-niche-registry-'));
 const graders = new GraderSet({ codeWorkers: 1, codeTimeoutMs: 3000 });

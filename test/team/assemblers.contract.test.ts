@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_ASSEMBLERS, type AssemblerDescriptor } from '../../src/index';
+import { BUILTIN_ASSEMBLERS, type AssemblerDescriptor, type AssemblyContext } from '../../src/index';
 import { knobViolation } from '../../src/core/knob';
-import { agentView, mathTask, testRng } from '../fakes/agents';
+import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { scenarioDefaults } from '../fakes/scenario-defaults';
 
 /**
@@ -18,10 +18,26 @@ const EXCEPTIONS: Readonly<Record<string, { readonly seedMatters: boolean; reado
 };
 
 const W = { wc: 1, ws: 0.5, wo: 0.5, wx: 1 };
+// Competence ties (a, c, e and b, d) so that an assembler that breaks ties at random has something to break.
 const roster = () => ['a', 'b', 'c', 'd', 'e'].map((id, i) => agentView(id, { algebra: 0.5 + (i % 2) * 0.1, arithmetic: 0.4 }, { algebra: i }));
+const ctx = (seed: number, r = roster()) => ({ task: mathTask(), roster: r, rng: testRng(seed), synergy: () => 0.5, weights: W, c0: 0.5 });
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+
+/**
+ * The seed contract: the team depends on the task, the roster and the seed only. The same seed
+ * gives the same team again after other seeds have been used (no hidden state between calls); an
+ * assembler that says the seed matters gives more than one team over twelve seeds, and one that
+ * says it does not gives exactly one.
+ */
+function checkSeed(d: AssemblerDescriptor, seedMatters: boolean): void {
+  const ids = (seed: number) => d.assemble(ctx(seed)).members.map((m) => m.agent.id).join(',');
+  const first = SEEDS.map(ids);
+  const again = [...SEEDS].reverse().map(ids).reverse();
+  expect(again).toEqual(first);
+  expect(new Set(first).size > 1, `the seed ${seedMatters ? 'should' : 'should not'} change the team: ${[...new Set(first)].join(' | ')}`).toBe(seedMatters);
+}
 
 describe.each(BUILTIN_ASSEMBLERS.map((d) => [d.name, d] as const))('assembler contract: %s', (name, d: AssemblerDescriptor) => {
-  const ctx = (seed: number, r = roster()) => ({ task: mathTask(), roster: r, rng: testRng(seed), synergy: () => 0.5, weights: W, c0: 0.5 });
 
   it('declares its exceptions here', () => {
     expect(EXCEPTIONS[name], `declare ${name}'s exceptions in this suite`).toBeDefined();
@@ -38,10 +54,8 @@ describe.each(BUILTIN_ASSEMBLERS.map((d) => [d.name, d] as const))('assembler co
     expect(JSON.stringify(r.map((a) => [a.id, a.competence, a.exposure]))).toBe(before);
   });
 
-  it('gives the same team for the same seed', () => {
-    const ids = (seed: number) => d.assemble(ctx(seed)).members.map((m) => m.agent.id).join(',');
-    expect(ids(3)).toBe(ids(3));
-    if (!EXCEPTIONS[name]!.seedMatters) expect(new Set([1, 2, 3, 4, 5].map(ids)).size).toBe(1);
+  it('gives the same team for the same seed, and uses the seed only if it says so', () => {
+    checkSeed(d, EXCEPTIONS[name]!.seedMatters);
   });
 
   it('works with a roster exactly its team size', () => {
@@ -55,5 +69,21 @@ describe.each(BUILTIN_ASSEMBLERS.map((d) => [d.name, d] as const))('assembler co
       expect(v, k.path).toBeDefined();
       expect(knobViolation(k, v), k.path).toBeNull();
     }
+  });
+});
+
+describe('the assembler contract fails a wrong assembler', () => {
+  const firstThree = (r: AssemblyContext['roster'], from: number) => teamOf(r[from % r.length]!, r[(from + 1) % r.length]!, r[(from + 2) % r.length]!);
+
+  it('one that keeps state between calls, so the same seed does not give the same team', () => {
+    let calls = 0;
+    const stateful: AssemblerDescriptor = { name: 'stateful', teamSize: 3, assemble: (c) => firstThree(c.roster, calls++) };
+    expect(() => checkSeed(stateful, false)).toThrow();
+  });
+
+  it('one that says it breaks ties at random but never draws', () => {
+    const deaf: AssemblerDescriptor = { name: 'deaf', teamSize: 3, assemble: (c) => firstThree(c.roster, 0) };
+    expect(() => checkSeed(deaf, true)).toThrow();
+    checkSeed(deaf, false);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHashEmbedder, loadBuiltinNicheSpecs } from '../../src/index';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
 import { banditChooser, sampleBeta } from '../../src/team/choosers/bandit-chooser';
 import { CHOOSER_REGISTRY } from '../../src/team/choosers';
 import { keepsRecords } from '../../src/team/choosers/chooser';

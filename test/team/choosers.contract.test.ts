@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_CHOOSERS, choosableStructures, createHashEmbedder, loadBuiltinNicheSpecs, type ChooserDescriptor } from '../../src/index';
+import { BUILTIN_CHOOSERS, type ChooserDescriptor } from '../../src/index';
+import { choosableStructures } from '../../src/team/structures';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
 import { knobViolation } from '../../src/core/knob';
 import { LeadershipBank, leadershipKey } from '../../src/team/leadlearn/leadership-bank';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';

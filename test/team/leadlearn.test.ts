@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHashEmbedder, loadBuiltinNicheSpecs } from '../../src/index';
+import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
 import { leadlearnChooser, zeroShotChooser } from '../../src/team/choosers/leadlearn-chooser';
 import { formatRecord, parseStructureChoice } from '../../src/team/leadlearn/choose-prompt';
 import { LeadershipBank, leadershipKey, type LeadershipEntry } from '../../src/team/leadlearn/leadership-bank';
@@ -125,7 +126,7 @@ describe('leadership statistics', () => {
   });
 
   it('shows this area first with its interval, then the prior labelled as one; the simulated leader follows the evidence in the prompt text', async () => {
-    const { SimModel } = await import('../../src/index');
+    const { SimModel } = await import('../../src/sim/sim-model');
     const { chooseStructurePrompt } = await import('../../src/team/leadlearn/choose-prompt');
     const spec = loadBuiltinNicheSpecs().get('algebra')!;
     const sim = new SimModel({ seed: 1, params: { malformed: 0 } });

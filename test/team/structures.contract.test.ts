@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  cancelledMembers, CompletionAbortedError, createCodeGrader, createMathGrader, loadBuiltinNicheSpecs, STRUCTURES,
-  type CompletionRequest, type Structure, type StructureContext, type Task,
-} from '../../src/index';
+import { cancelledMembers, CompletionAbortedError, type CompletionRequest, type Structure, type StructureContext, type Task } from '../../src/index';
+import { createCodeGrader, createMathGrader } from '../../src/tasks/graders';
+import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
+import { STRUCTURES } from '../../src/engine/scenario/presets';
 import { solveFailure } from '../../src/engine/loop/task-run-machine';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
@@ -27,6 +27,44 @@ const sensible: FakeAnswer = (req) => {
   return 'So x = 4.\n\\boxed{4}';
 };
 
+/** Replies no extractor can read: a structure must record them as they came and invent no answer from them. */
+const MALFORMED = ['{{{', '', '<think>unclosed', 'null', '```'];
+
+/**
+ * The contract on malformed member replies: the structure resolves (never throws), records every
+ * call it made as an attempt carrying the reply it got (no error: the backend answered), extracts
+ * no answer from any of them, and its team answer is one of those replies or none.
+ */
+async function checkMalformedReplies(structure: Structure): Promise<void> {
+  const model = new RecordingModel(MALFORMED);
+  const r = await structure(context(model));
+  const replies = model.calls.map((_, i) => MALFORMED[Math.min(i, MALFORMED.length - 1)]!);
+  expect(r.attempts.length).toBeGreaterThan(0);
+  expect(r.attempts.length).toBe(model.calls.length);
+  expect(r.attempts.map((a) => a.text).sort()).toEqual([...replies].sort());
+  for (const a of r.attempts) expect([a.error, a.extracted, a.cancelled]).toEqual([undefined, null, undefined]);
+  expect(Object.keys(r.memberAnswers).length).toBeGreaterThan(0);
+  for (const [id, m] of Object.entries(r.memberAnswers)) {
+    expect(team.members.map((x) => x.agent.id)).toContain(id);
+    expect(m.extracted).toBeNull();
+    expect(replies).toContain(m.text);
+  }
+  if (r.finalText !== null) expect(replies).toContain(r.finalText);
+  expect(grader.extract(r.finalText ?? '')).toBeNull();
+  expect(typeof r.disagreement).toBe('boolean');
+}
+
+/** The contract on a failing backend: every call becomes an attempt carrying the error, and there is no team answer. */
+async function checkBackendFailure(structure: Structure): Promise<void> {
+  const model = new RecordingModel(() => { throw new Error('503 from endpoint'); });
+  const r = await structure(context(model));
+  expect(r.finalText).toBeNull();
+  expect(r.attempts.length).toBeGreaterThan(0);
+  expect(r.attempts.length).toBe(model.calls.length);
+  expect(r.attempts.every((a) => a.error === '503 from endpoint' && a.extracted === null)).toBe(true);
+  expect(Object.values(r.memberAnswers).every((m) => m.extracted === null)).toBe(true);
+}
+
 describe.each(Object.entries(STRUCTURES))('structure contract: %s', (name, structure: Structure) => {
   it('produces an answer and records which member made every call', async () => {
     const model = new RecordingModel(sensible);
@@ -44,23 +82,40 @@ describe.each(Object.entries(STRUCTURES))('structure contract: %s', (name, struc
     }
   });
 
-  it('never throws on malformed member replies', async () => {
-    const r = await structure(context(new RecordingModel(['{{{', '', '<think>unclosed', 'null', '```'])));
-    expect(r.attempts.length).toBeGreaterThan(0);
-    expect(typeof r.disagreement).toBe('boolean');
+  it('never throws on malformed member replies: records them as they came and invents no answer', async () => {
+    await checkMalformedReplies(structure);
   });
 
   it('never throws when the backend fails; the attempts carry the error', async () => {
-    const model = new RecordingModel(() => { throw new Error('503 from endpoint'); });
-    const r = await structure(context(model));
-    expect(r.finalText).toBeNull();
-    expect(r.attempts.every((a) => a.error === '503 from endpoint')).toBe(true);
+    await checkBackendFailure(structure);
   });
 
   it('never shows gold answers or hidden tests in any prompt', async () => {
     const model = new RecordingModel(sensible);
     await structure(context(model, mathTask('algebra-0002', 'GOLD-SENTINEL')));
     for (const p of model.prompts()) expect(p).not.toContain('GOLD-SENTINEL');
+  });
+});
+
+describe('the structure contract fails a wrong structure', () => {
+  // Each fake resolves without throwing, which was all the contract used to ask of malformed replies.
+  it('one that falls back to a made-up answer when the replies are unreadable', async () => {
+    const guesses: Structure = async (ctx) => {
+      const reply = await ctx.model.complete({ messages: [{ role: 'user', content: ctx.task.question }], stage: 'solve', taskId: ctx.task.id, seedKey: 'guess', agentId: 'a' });
+      const extracted = grader.extract(reply.text) ?? '0';
+      const attempt = { agentId: 'a', role: 'anchor' as const, step: 'solve', index: 0, text: reply.text, extracted, usage: reply.usage };
+      return { finalText: `\\boxed{${extracted}}`, attempts: [attempt], memberAnswers: { a: { text: reply.text, extracted } }, disagreement: false };
+    };
+    await expect(checkMalformedReplies(guesses)).rejects.toThrow();
+  });
+
+  it('one that drops the calls that failed instead of recording them', async () => {
+    const drops: Structure = async (ctx) => {
+      await ctx.model.complete({ messages: [{ role: 'user', content: ctx.task.question }], stage: 'solve', taskId: ctx.task.id, seedKey: 'drop', agentId: 'a' }).catch(() => null);
+      return { finalText: null, attempts: [], memberAnswers: {}, disagreement: false };
+    };
+    await expect(checkBackendFailure(drops)).rejects.toThrow();
+    await expect(checkMalformedReplies(drops)).rejects.toThrow();
   });
 });
 

@@ -2,10 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadScenario, parseScenario, runScenario, SimModel, structureRegistry,
-  type Completion, type CompletionRequest, type LanguageModel,
-} from '../../src/index';
+import { loadScenario, parseScenario, runScenario, type Completion, type CompletionRequest, type LanguageModel } from '../../src/index';
+import { SimModel } from '../../src/sim/sim-model';
+import { structureRegistry } from '../../src/team/structures';
 import { toyCalls, toyRelay } from '../fixtures/toy-structure';
 
 /** The simulated model, with every structure-choice prompt kept (it keeps the simulator's side channel, so it answers as the simulator does). */

@@ -15,11 +15,13 @@ import { UsageError, inFlightFlag, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
 import { applyModelFlags, MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
+import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 import { applySamplingFlags, SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags, withPriceFlags } from '../budget-flags';
 import { evolveTimingFlag, stalenessFlags } from './run';
 import { withSweepDefaults } from '../composition';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
+import { PRIORITY_POLICIES, type PriorityPolicy } from '../../engine/sweep/sweep-schedule';
 
 /** Help text of `evochamber ablate`. */
 export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
@@ -51,6 +53,17 @@ Options:
   --jobs N          worker processes for the simulated model's runs (default: the core count)
   --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
                     raise the server's measured output tokens/s (default 1; not with --queue)
+  --priorities P    critical-path or off (default off): over one shared server, start the runs
+                    longest first and send each run's requests with a priority from its predicted
+                    remaining time (plan's model, updated by its progress; the longest goes first).
+                    Needs a server that honours vLLM's priority (vLLM and serve-sim with
+                    --scheduling-policy priority; the virtual server of --latency always does)
+  --deadline HOURS  virtual hours the sweep must end in (with --latency, or a real server by plan's
+                    model of one qwen3-8b-h100-vllm): each run gets the smallest in-flight window that
+                    fits (staleness guarded, evolve timing when-ready), printed before the sweep; runs
+                    that need none stay at in-flight 1; every run starts at once (unless --parallel).
+                    The table compares each variant with it alone at in-flight 1. A deadline no window
+                    meets is refused in one line with the shortest time (exit 1)
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
                     the sweep's budget (replaces the scenario's "sweepBudget"): runs not started
                     when it would be passed are marked in the table and ablation.json (each run's
@@ -62,6 +75,7 @@ Options:
   --attach ID       with --queue: wait for a sweep already under way and write its output
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
                     "evochamber resume <out dir>" continues an interrupted ablation
+${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --no-report       do not write the ablation report (written by default, into
                     <out dir>/report/: index.html, summary.md, data.json)
@@ -82,7 +96,8 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
-      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      priorities: { type: 'string' }, deadline: { type: 'string' },
+      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -94,7 +109,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return attach(values);
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
-  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values);
+  const loaded = applyWorldFlag(withPriceFlags(applySamplingFlags(await applyModelFlags(loadScenario(positionals[0]!), values), values), values), values.world);
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
@@ -111,7 +126,12 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const budget = budgetFromFlags(values);
   const jobs = intFlag(values.jobs, '--jobs', 1);
   const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
+  const priorities = priorityFlag(values.priorities);
+  const deadlineHours = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (deadlineHours !== undefined && !(deadlineHours > 0)) throw new UsageError(`--deadline takes a positive number of hours, got "${values.deadline}"`, ABLATE_HELP);
+  if (deadlineHours !== undefined && values['in-flight'] !== undefined) throw new UsageError('--deadline chooses each run\'s in-flight window: leave out --in-flight', ABLATE_HELP);
   if (values.queue !== undefined) {
+    if (priorities !== undefined || deadlineHours !== undefined) throw new UsageError(`--${priorities !== undefined ? 'priorities' : 'deadline'} does not apply with --queue (the workers share no server this process schedules)`);
     if (values.watch !== undefined) throw new UsageError('--watch does not apply with --queue (the runs live on the workers\' machines; run "evochamber watch" there)');
     for (const f of ['parallel', 'jobs', 'budget-tokens', 'budget-completion-tokens', 'budget-usd'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (each worker has --concurrency)`);
@@ -140,7 +160,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
+    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { priorities } : {}), ...(deadlineHours !== undefined ? { deadlineHours } : {}), ...(jobs !== undefined ? { jobs } : {}), ...(budget ? { budget } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
     // The plan is on disk once the first run starts.
@@ -163,6 +183,13 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   }
   await printAblation(result, values.json, !values['no-report']);
   return failedTasksExit(failedTasks);
+}
+
+/** `--priorities`: a policy name, else a UsageError naming the flag. */
+function priorityFlag(v: string | undefined): PriorityPolicy | undefined {
+  if (v === undefined) return undefined;
+  if (!(PRIORITY_POLICIES as readonly string[]).includes(v)) throw new UsageError(`--priorities takes ${PRIORITY_POLICIES.join(' or ')}, got "${v}"`, ABLATE_HELP);
+  return v as PriorityPolicy;
 }
 
 /** Exit 3, said once on stderr, when tasks of finished runs failed for infrastructure reasons. */

@@ -2,10 +2,13 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
 import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
 import { loadScenario } from '../../engine/scenario/scenario';
+import { predictAccuracy, type PredictedAccuracy } from '../../engine/sweep/calibrate/predict';
 import { PROFILES } from '../../llm/latency-profiles';
+import { PRIORITY_POLICIES, deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
 import { pricesFromFlags } from '../budget-flags';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
+import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 
 /** Help text of `evochamber plan`. */
 export const PLAN_HELP = `Usage: evochamber plan <scenario.json> [options]
@@ -22,6 +25,13 @@ Options:
   --latency NAME    the server profile (${Object.keys(PROFILES).join(', ')}; default qwen3-8b-h100-vllm)
   --price MODEL=IN/OUT  US dollars per million input / output tokens of the scenario's model
   --pilot-tasks N   tasks of each pilot (default: 10 % of the stream, 24 to 120)
+  --deadline HOURS  choose each run's in-flight window for a sweep that must end in HOURS on one
+                    server (as ablate --deadline does, by the same model) and print the choice; a
+                    deadline no window meets is said in one line with the shortest time (exit 1)
+  --priorities P    critical-path or off (default off): as ablate --priorities, for that model
+${WORLD_FLAG_HELP}
+                    With a world (--world, or the scenario's sim.world) plan also predicts each
+                    variant's accuracy: its full stream on the simulator under that world, per seed
   --json            print the plan as one JSON line last
 `;
 
@@ -32,7 +42,8 @@ export async function planCommand(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, latency: { type: 'string' },
-      price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' },
+      deadline: { type: 'string' }, priorities: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(PLAN_HELP); return; }
@@ -40,7 +51,13 @@ export async function planCommand(argv: string[]): Promise<void> {
   if (values.latency !== undefined && !Object.hasOwn(PROFILES, values.latency)) {
     throw new UsageError(`--latency: unknown profile "${values.latency}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
   }
-  const loaded = loadScenario(positionals[0]!);
+  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
+  if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline takes a positive number of hours, got "${values.deadline}"`, PLAN_HELP);
+  if (values.priorities !== undefined && !(PRIORITY_POLICIES as readonly string[]).includes(values.priorities)) {
+    throw new UsageError(`--priorities takes ${PRIORITY_POLICIES.join(' or ')}, got "${values.priorities}"`, PLAN_HELP);
+  }
+  const critical = values.priorities === 'critical-path';
+  const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
   const prices = pricesFromFlags(values, loaded);
   const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
@@ -51,8 +68,32 @@ export async function planCommand(argv: string[]): Promise<void> {
     pilotTasks: intFlag(values['pilot-tasks'], '--pilot-tasks', 4),
     onPilot: (v, n) => process.stderr.write(`plan: pilot of ${v} (${n} tasks) done\n`),
   });
+  const world = worldName(loaded.scenario.sim.world);
+  const accuracy = world === undefined ? undefined : await predictAccuracy(loaded, {
+    variants: variants ?? [loaded.scenario.variant], seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
+  });
   process.stdout.write(`${formatPlan(plan)}\n`);
-  if (values.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+  process.stdout.write(`every run at once on one server at in-flight 1: ${sharedHours(plan, critical).toFixed(2)} h (the deadline model, priorities ${critical ? 'critical-path' : 'off'})\n`);
+  // Refused in one line (exit 1) when no window meets it, as ablate --deadline refuses it.
+  const chosen = deadline === undefined ? undefined : deadlineSchedule(plan, deadline, critical).report;
+  if (chosen) process.stdout.write(`${describeDeadline(chosen)}\n`);
+  if (accuracy) process.stdout.write(`${formatAccuracy(accuracy, world!)}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify({ ...plan, ...(chosen ? { deadline: chosen } : {}), ...(accuracy ? { world, accuracy } : {}) })}\n`);
+}
+
+/** The name of the world a scenario names (inlined when loaded), if any. */
+function worldName(world: unknown): string | undefined {
+  if (world === undefined) return undefined;
+  return typeof world === 'string' ? world : String((world as { name?: unknown }).name ?? 'world');
+}
+
+/** Predicted accuracy per variant, beside the plan's cost. */
+export function formatAccuracy(rows: readonly PredictedAccuracy[], world: string): string {
+  const w = Math.max(8, ...rows.map((r) => r.variant.length));
+  return [
+    `predicted accuracy under world ${world} (full stream on the simulator; 95% interval of one run):`,
+    ...rows.map((r) => `${r.variant.padEnd(w)} ${r.mean.toFixed(3)}  [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]  runs ${r.runs.map((x) => x.toFixed(3)).join(', ')}`),
+  ].join('\n');
 }
 
 const k = (x: number) => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);

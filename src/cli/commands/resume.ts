@@ -15,6 +15,7 @@ import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
+import { WORLD_FLAG_OPTIONS, worldPatch } from '../world-flag';
 
 /** Help text of `evochamber resume`. */
 export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
@@ -35,6 +36,10 @@ ${WATCH_FLAG_HELP.replace(/^ {2}--watch\[=PORT\] {4}/, '  --watch[=PORT] ').repl
                  a larger one); it replaces the old one in run.json. Given an ablation's
                  directory, the sweep's new budget (as on ablate): the runs it left unstarted
                  start if they fit; it replaces the old one in ablation-plan.json
+  --world FILE   the simulator's world for the rest of the run (or the ablation's runs not yet
+                 finished), recorded in run.json (ablation-plan.json); the events already
+                 written are re-checked, so a world that changes them is refused at the first
+                 task it changes (docs/calibration.md)
 `;
 
 /** `evochamber resume`. */
@@ -45,7 +50,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     options: {
       ...WATCH_FLAG_OPTIONS,
       'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS,
+      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RESUME_HELP); return; }
@@ -53,6 +58,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   const dir = positionals[0]!;
   if (values.price?.length) throw new UsageError('--price does not apply to resume (the run keeps the prices it started with)');
   const budget = budgetFromFlags(values);
+  const overrides = worldPatch(values.world);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const port = watchPort(values.watch);
   const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
@@ -64,6 +70,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       const runs = createSweepProgress(!values.quiet);
       const r = await resumeAblation(dir, {
         ...(budget ? { budget } : {}),
+        ...(overrides ? { overrides } : {}),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunProgress: (v, s, p) => runs.update(v, s, p),
@@ -85,8 +92,10 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     try {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),
+        onNotice: (line) => process.stderr.write(`${line}\n`),
         ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
         ...(budget ? { budget } : {}),
+        ...(overrides ? { overrides } : {}),
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
       });
       progress.stop();

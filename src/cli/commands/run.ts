@@ -16,6 +16,7 @@ import { variantFlags } from '../variant-flags';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags, withPriceFlags } from '../budget-flags';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
+import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -38,12 +39,14 @@ Options:
   --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
                     places later commits; resumable on any backend) or when-ready (as soon as ready)
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
-                    holds a run already is refused (resume it, or pick a new one)
+                    holds a run already is refused (resume it, or pick a new one), and so is
+                    a file or a directory holding other files
   --force           replace the run in --out
   --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
   --no-report       do not write the HTML report
+${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
                     always kept for HTTP backends), so the run can be replayed
@@ -65,7 +68,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
-      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS,
+      ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
@@ -73,7 +76,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);
   const base = positionals[0] !== undefined ? loadScenario(positionals[0]) : await replayedScenario(replay!);
-  const loaded = withPriceFlags(applySamplingFlags(await applyModelFlags(base, values), values), values);
+  const loaded = applyWorldFlag(withPriceFlags(applySamplingFlags(await applyModelFlags(base, values), values), values), values.world);
   const budget = budgetFromFlags(values);
   const tasks = intFlag(values.tasks, '--tasks', 1);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
@@ -99,6 +102,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
+      onNotice: (line) => process.stderr.write(`${line}\n`),
       ...(watch ? { onRunDir: (dir: string) => watch.attach(dir) } : {}),
       stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     });

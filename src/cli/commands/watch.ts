@@ -39,7 +39,14 @@ export async function watchCommand(argv: string[]): Promise<void> {
   const dir = positionals[0]!;
   checkWatchDir(dir);
   const host = values.host ?? '127.0.0.1';
-  const server = await startWatchServer(dir, { clock: systemClock, host, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+  let server;
+  try {
+    server = await startWatchServer(dir, { clock: systemClock, host, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+  } catch (err) {
+    // A port in use is a command-line mistake, as in serve-sim: pick another.
+    if (/ is in use /.test((err as Error).message)) throw new UsageError((err as Error).message, WATCH_HELP);
+    throw err;
+  }
   process.stdout.write(`watching ${path.resolve(dir)}\n  open ${server.url}\n`);
   if (server.token !== null) {
     process.stdout.write(`  bound to ${host}${isLoopbackHost(host) ? '' : ' (off loopback)'}: every request needs the token above (?token=… or "Authorization: Bearer …"); it is shown only here\n`);

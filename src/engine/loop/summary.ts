@@ -11,7 +11,7 @@ export type FallbackStage = 'leadlearn' | 'reflect' | 'codream';
 const INFRA_STAGES: readonly InfraStage[] = ['solve', 'grade', 'leadlearn', 'reflect', 'codream', 'lifecycle', 'other'];
 const FALLBACK_STAGES: readonly FallbackStage[] = ['leadlearn', 'reflect', 'codream'];
 
-/** What the staleness policy did with the lessons and insights it was asked about (README, "Staleness policies"). */
+/** What the staleness policy did with the lessons and insights it was asked about (docs/how-it-works.md, "Staleness policies"). */
 export interface StalenessTally {
   /** The policy run (`engine.staleness.policy`) and the gap it tolerates unexamined. */
   policy: string;
@@ -94,7 +94,7 @@ export interface RunSummary {
   agents: { count: number; active: number; lessons: number; metaInsights: number };
   reflections: { parsed: number; failed: number };
   /**
-   * Speculative completion (README, "Speculative completion"): `cancelled` requests were aborted
+   * Speculative completion (docs/how-it-works.md, "Speculative completion"): `cancelled` requests were aborted
    * once a vote's majority was decided (voting, self-consistency), saving `tokensSaved` completion
    * tokens — exact where the backend knows an answer's planned length (the simulator), estimated
    * for the `estimated` ones an HTTP server cut (the stage's mean completion tokens so far, less
@@ -113,7 +113,7 @@ export interface RunSummary {
   endpoints?: Record<string, EndpointUsage>;
   /** The run's report (`index.html`), when one was written; not part of the deterministic summary. */
   reportPath?: string;
-  /** Virtual time only (`--latency`, README "Virtual time"): the serve-sim latency profile the run ran behind. */
+  /** Virtual time only (`--latency`, docs/backends.md, "Virtual time"): the serve-sim latency profile the run ran behind. */
   latency?: string;
   /** Virtual time only: virtual seconds from the start to the end of the last model request. */
   virtualSeconds?: number;

@@ -1,11 +1,14 @@
 import { knobBounds, type Knob } from '../../core/knob';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import { ask } from '../../llm/ask';
 import type { LanguageModel, Usage } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { MetaConfig } from '../scenario/meta-config';
 import type { KnobChange, Procedure } from './procedure';
 import type { SegmentReport } from './segment-report';
+
+const EDIT_TEMPLATE = promptTemplate(import.meta.url, 'meta-editor', 'meta');
 
 /** The next segment's plan: its length, an optional token budget, and an optional stopping condition. */
 export interface RunPlan {
@@ -40,7 +43,7 @@ export function metaEditorPrompt(o: { segment: number; version: number; report: 
   const history = o.history.length === 0 ? '(none yet)' : o.history.map((h) => h.accepted
     ? `segment ${h.segment}: version ${h.version}: ${h.changes.length ? h.changes.map((c) => `${c.path} ${JSON.stringify(c.from)} -> ${JSON.stringify(c.to)}`).join('; ') : 'no change'}; accuracy ${fmt(h.before)} -> ${fmt(h.after)}`
     : `segment ${h.segment}: rejected (${h.reason})`).join('\n');
-  const user = renderTemplate(loadTemplate(import.meta.url, 'meta-editor'), {
+  const user = renderTemplate(EDIT_TEMPLATE.text(), {
     segment: String(o.segment), version: String(o.version), report: JSON.stringify(o.report, null, 1), procedure, history,
     minTasks: String(o.config.minTasks), maxTasks: String(o.config.maxTasks),
   });

@@ -10,6 +10,7 @@ import { CHOOSER_REGISTRY } from '../../team/choosers';
 import { choosableStructures, type StructureRegistry } from '../../team/structures';
 import type { Preset } from '../scenario/presets';
 import { ScenarioError, withOverrides, type LoadedScenario } from '../scenario/scenario';
+import { scenarioKnobs, type KnobPath } from '../scenario/knob-path';
 
 /** The procedure now: each knob's value, by the knob's path (a document `procedureSchema` validates). */
 export type Procedure = Readonly<Record<string, unknown>>;
@@ -41,23 +42,26 @@ const MAX_PATCH_ENTRIES = 32;
  * plus the engine's: the staleness policy and τ, tasks in flight, and the structures offered to
  * the leader. A part the preset switches off offers none.
  */
-export function procedureKnobs(preset: Preset, structures: StructureRegistry): Knob[] {
+export function procedureKnobs(preset: Preset, structures: StructureRegistry): Knob<KnobPath>[] {
   const choosable = choosableStructures(structures).map((s) => s.name);
   // The structures this preset can run: its fixed one, or every choosable one.
   const used = preset.chooser === 'fixed' ? [...structures.values()].filter((s) => s.name === preset.structure) : choosableStructures(structures);
+  // The engine's own knobs, typed by the schema; the parts' are checked against it below.
+  const offered: Knob<KnobPath>[] = preset.chooser !== 'fixed' ? [{ kind: 'list', path: 'team.offered', values: choosable, minItems: Math.min(2, choosable.length), description: 'the structures the leader may choose from' }] : [];
+  const inFlight: Knob<KnobPath> = { kind: 'int', path: 'engine.inFlight', min: 1, max: 64, description: 'tasks in flight at once' };
   const knobs: Knob[] = [
     ...(preset.memory ? MEMORY_KNOBS : []),
     ...(ASSEMBLERS[preset.assembler]?.knobs ?? []),
     ...(CHOOSER_REGISTRY.get(preset.chooser)?.knobs ?? []),
-    ...(preset.chooser !== 'fixed' ? [{ kind: 'list', path: 'team.offered', values: choosable, minItems: Math.min(2, choosable.length), description: 'the structures the leader may choose from' } as const] : []),
+    ...offered,
     ...used.flatMap((s) => s.knobs ?? []),
     ...(preset.codream !== 'off' ? [...DREAM_KNOBS, ...ROUTING_KNOBS] : []),
     ...(preset.lifecycle && preset.pool === 'scenario' ? LIFECYCLE_KNOBS : []),
     ...STALENESS_KNOBS,
-    { kind: 'int', path: 'engine.inFlight', min: 1, max: 64, description: 'tasks in flight at once' },
+    inFlight,
   ];
   // A knob declared twice (two structures sharing a setting) is one knob.
-  return [...new Map(knobs.map((k) => [k.path, k])).values()];
+  return scenarioKnobs([...new Map(knobs.map((k) => [k.path, k])).values()]);
 }
 
 /**

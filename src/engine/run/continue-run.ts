@@ -34,9 +34,9 @@ export async function continueRun(loaded: LoadedScenario, opts: ContinueOptions 
   if (store.data.status === 'finished') return { summary: store.data.summary as unknown as RunSummary, runDir };
   const lock = readRunLock(runDir);
   if (takeOverForeignLock && lock && lock.host !== hostname()) rmSync(path.join(runDir, 'run.lock'), { force: true });
-  const { stop, graceMs, onAbandonable, model, onProgress, clock, afterRun, structures, plugins, shared, budget } = runOpts;
+  const { stop, graceMs, onAbandonable, model, onProgress, onNotice, clock, afterRun, structures, plugins, shared, budget } = runOpts;
   return resumeRun(runDir, {
-    stop, graceMs, onAbandonable, model, onProgress, clock, afterRun,
+    stop, graceMs, onAbandonable, model, onProgress, onNotice, clock, afterRun,
     ...(structures ? { structures } : {}), ...(plugins ? { plugins } : {}), ...(shared ? { shared } : {}), ...(budget ? { budget } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { sideChannelNotice } from '../../llm/openai/simulator-owner';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createRng } from '../../core/rng';
@@ -40,7 +41,10 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
       redact: (text) => pool.redact(text),
       endpointUsage: () => pool.usage(),
       close: () => pool.close(),
-      probe: () => pool.probeEndpoints(),
+      probe: async () => {
+        await pool.probeEndpoints();
+        return cfg.simSideChannel === true ? [] : pool.simulatorEndpoints().map(sideChannelNotice);
+      },
       health: { available: () => pool.available(), nextChange: () => pool.nextHealthChange() },
       remoteEmbeddings: cfg.embeddings !== undefined,
     };

@@ -4,6 +4,7 @@ import { createActor } from 'xstate';
 import type { Clock } from '../../core/clock';
 import { createRng } from '../../core/rng';
 import type { loadPersonaTemplate } from '../../individual/persona-template';
+import { Archive } from '../../individual/archive';
 import type { MissingCall } from '../../llm/request-journal';
 import { emptyLineage } from '../../population/lifecycle';
 import { StabilityTracker } from '../../population/specialization';
@@ -13,7 +14,7 @@ import { EventLog, type EventBody } from '../../store/event-log';
 import type { RunLock } from '../../store/run-lock';
 import type { RunFile, RunStatus, RunStore } from '../../store/run-store';
 import type { Niche } from '../../tasks/niche';
-import { taskStream } from '../../tasks/stream';
+import { repeatedRowNotices, taskStream } from '../../tasks/stream';
 import type { StructureRegistry } from '../../team/structures';
 import { runEngine } from '../loop/engine';
 import type { BackendModel } from '../scenario/model-plugins';
@@ -115,12 +116,17 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     for (const [id, n] of niches) {
       if (n.skippedRows) log.append({ type: 'dataset.rows-skipped', niche: id, skipped: n.skippedRows });
     }
+    for (const line of repeatedRowNotices({ ...scenario.stream, entries: scenario.stream.niches, niches })) opts.onNotice?.(line);
     const count = preset.pool === 'one' ? 1 : scenario.agents.count;
     for (let i = 0; i < count; i++) {
       const id = `agent-${String(i + 1).padStart(2, '0')}`;
       sendToSupervisor(supervisor, {
         type: 'SPAWN_AGENT',
-        input: { id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 } },
+        input: {
+          id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 },
+          // A bounded archive forgets (memory.capacity); children clone it, merges union it, so the bound follows.
+          ...(scenario.memory.capacity === undefined ? {} : { archive: new Archive({ dim, capacity: scenario.memory.capacity }) }),
+        },
       });
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
     }

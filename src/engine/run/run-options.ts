@@ -4,7 +4,8 @@ import type { BudgetStop } from '../loop/budget';
 import type { Budget } from '../scenario/budget-schema';
 import type { Progress } from '../loop/engine';
 import type { BackendModel, ModelPlugin } from '../scenario/model-plugins';
-import type { InFlight, Scenario } from '../scenario/scenario-schema';
+import type { DeepPartial } from '../scenario/scenario';
+import type { InFlight, Scenario, ScenarioInput } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import type { StructureDescriptor } from '../../team/structures/structure';
 
@@ -85,6 +86,8 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
   /** A model to use instead of the scenario's backend (tests, custom backends). */
   readonly model?: LanguageModel;
   readonly onProgress?: (p: Progress) => void;
+  /** One-line notices about the run as it starts (a dataset niche whose rows will repeat); the CLI prints them. */
+  readonly onNotice?: (line: string) => void;
   /** Called once run.json is written, with the run directory (`run --watch` points its server there before the first task). */
   readonly onRunDir?: (runDir: string) => void;
   readonly clock?: Clock;
@@ -98,7 +101,14 @@ export interface ResumeOptions extends StopOptions, ExtensionOptions {
   readonly model?: LanguageModel;
   /** A new budget for the rest of the run (a run stopped by its budget goes on with a larger one); recorded in run.json. */
   readonly budget?: Budget;
+  /**
+   * A patch of the scenario for the rest of the run (`resume --world`), recorded in run.json. The
+   * resume re-checks the events already written: a patch that changes them fails that check.
+   */
+  readonly overrides?: DeepPartial<ScenarioInput>;
   readonly onProgress?: (p: Progress) => void;
+  /** As `RunOptions.onNotice`. */
+  readonly onNotice?: (line: string) => void;
   readonly clock?: Clock;
   readonly afterRun?: AfterRun;
 }

@@ -22,6 +22,7 @@ import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
 import type { Budget } from '../scenario/budget-schema';
+import { checkOutDir } from './out-dir';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -82,9 +83,9 @@ export async function resumeRun(runDir: string, opts: ResumeOptions = {}): Promi
   if (state === 'finished') throw new Error(`${runDir}: the run already finished; nothing to resume`);
   if (lock && lockLiveness(lock) !== 'dead' && state === 'running') throw new RunLockedError(runDir, lock, lockLiveness(lock));
   let loaded = parseScenario(store.data.config, path.join(dir, 'run.json'), store.data.scenarioDir ?? process.cwd());
-  if (opts.budget) {
-    // The new budget replaces the old one for good: a later resume keeps it.
-    loaded = withOverrides(loaded, { budget: opts.budget });
+  if (opts.budget || opts.overrides) {
+    // The new budget (or patch) replaces the old one for good: a later resume keeps it.
+    loaded = withOverrides(loaded, { ...opts.overrides, ...(opts.budget ? { budget: opts.budget } : {}) });
     await store.update({ config: loaded.scenario as unknown as Record<string, unknown> });
   }
   return executeRun(loaded, dir, opts, store);
@@ -137,6 +138,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
   const persona = loadPersonaTemplate(scenario.agents.template);
   const replaySource = opts.replayFrom ? path.join(path.resolve(opts.replayFrom), JOURNAL_FILE) : undefined;
   if (replaySource && !existsSync(replaySource)) throw new Error(`${opts.replayFrom}: no ${JOURNAL_FILE} to replay from`);
+  if (!resumed) checkOutDir(runDir);
   const backend = opts.shared ? opts.shared.backend.forRun(scenario, opts.shared.key) : backendFor(scenario, opts);
   try {
     // The sandbox's threat is model-written code. The in-process simulator's programs are the niche's own
@@ -149,7 +151,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     try {
       const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), backend.latency);
       // Before anything is written: a wrong address fails in seconds with one line.
-      await backend.probe();
+      for (const line of (await backend.probe()) ?? []) opts.onNotice?.(line);
       if (!resumed) prepareRunDir(runDir, opts.force ?? false);
       const store = resumed ?? await RunStore.create(runDir, {
         id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,

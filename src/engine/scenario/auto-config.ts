@@ -5,7 +5,7 @@ const int = () => z.number().int();
 /**
  * Settings of the adaptive concurrency controller (`engine.auto`, read when `engine.inFlight` is
  * `"auto"`). Every field has a default (`autoConfigSchema.parse({})` is `DEFAULT_AUTO`); the rule
- * that uses them is in `adaptive.ts` and in the README ("Adaptive concurrency").
+ * that uses them is in `adaptive.ts` and in docs/concurrency.md, "Adaptive concurrency".
  */
 export const autoConfigSchema = z
   .strictObject({

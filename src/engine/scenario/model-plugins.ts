@@ -73,9 +73,10 @@ export interface BackendModel {
   close(): Promise<void>;
   /**
    * Check every endpoint answers `GET /models` (and lists its model) before a run starts; rejects
-   * with one line naming the first that does not. Resolves at once for an in-process model.
+   * with one line naming the first that does not. Resolves at once for an in-process model. May
+   * resolve with one-line notices the run should say (a serve-sim reached without its side channel).
    */
-  probe(): Promise<void>;
+  probe(): Promise<void | readonly string[]>;
   /** Endpoint health for the engine's outage pause; undefined for an in-process model. */
   readonly health?: ModelHealth;
   /** True when embeddings cost a remote call (and are worth journaling). */
@@ -87,8 +88,12 @@ export interface BackendModel {
 /** A virtual server shared by the runs of a sweep. */
 export interface SharedLatency {
   readonly profile: string;
-  /** The virtual time of one run of the sweep; `key` orders its requests among the other runs'. */
-  forRun(scenario: Scenario, key: string): VirtualLatency;
+  /**
+   * The virtual time of one run of the sweep; `key` orders its requests among the other runs' at one
+   * instant; `priority`, when given, is read as each request is submitted and becomes its scheduling
+   * priority on the server (lower first, as vLLM's `priority`).
+   */
+  forRun(scenario: Scenario, key: string, priority?: () => number): VirtualLatency;
   /** What the server did for the whole sweep. */
   stats(): VirtualStats;
   /** The shared clock now, in seconds. */
@@ -111,6 +116,12 @@ export interface ScenarioIssue {
 export interface ModelPlugin {
   /** The `model.backend` value it builds models for (`sim`), or a name when it only wraps. */
   readonly name: string;
+  /**
+   * Inline the files the parts of a scenario it owns name (the simulator's `sim.world`), reading
+   * them relative to `dir`, the scenario's directory; called when a scenario is parsed, before
+   * `validate`. Throws one line naming the file and field when one cannot be read.
+   */
+  resolve?(scenario: Scenario, dir: string): Scenario;
   /** Checks the parts of a scenario it owns (e.g. the simulator's `sim` overrides); called when a scenario is parsed. */
   validate?(scenario: Scenario): ScenarioIssue | undefined;
   /**

@@ -43,6 +43,12 @@ const ALONE = {
   pool: 'one', assembler: 'first-agent', chooser: 'fixed', memory: false, codream: 'off', lifecycle: false,
 } as const;
 
+/**
+ * The memory baselines: random teams of three always voting, private memories, a fixed roster. They
+ * differ only in whether CoDream shares what a team learnt, so the pair measures the sharing alone.
+ */
+const MEMORY_TEAM = { ...FULL, assembler: 'random-team', chooser: 'fixed', structure: 'voting', lifecycle: false } as const;
+
 /** Every built-in preset. */
 export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'evochamber', description: 'The full system: private memories, anchor/complement/scout teams with LeadLearn, CoDream routed to below-median agents, lifecycle.' },
@@ -63,19 +69,26 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
     description: `Ablation: the full system with the structure fixed to ${structure} (no LeadLearn choice).`,
   })),
   {
-    ...FULL, name: 'per-agent-memory', assembler: 'random-team', chooser: 'fixed', codream: 'off', lifecycle: false,
-    description: 'Baseline: random teams voting, each agent with a private memory and no transfer or roster change.',
+    ...MEMORY_TEAM, name: 'per-agent-memory', codream: 'off',
+    description: 'Baseline per-agent memory (EvoMem, AgentNet): random teams voting, each agent with a private memory and no transfer or roster change.',
+  },
+  {
+    ...MEMORY_TEAM, name: 'shared-memory', codream: 'symmetric',
+    description: 'Baseline symmetric shared memory (MemCollab): per-agent-memory plus CoDream contrasting the team\'s attempts, its insights given to every agent alike; no team choice, no lifecycle.',
   },
   {
     ...FULL, name: 'structure-only', assembler: 'fixed-team', chooser: 'zero-shot', memory: false, codream: 'off', lifecycle: false,
-    description: 'Baseline: a fixed team whose leader picks a structure per task with no cross-task state (no bank, no memory, no competence).',
+    description: 'Baseline DyLAN (inference-time structure choice): a fixed team whose leader picks a structure per task with no cross-task state (no bank, no memory, no competence).',
   },
   {
     ...FULL, name: 'individual', assembler: 'round-robin', chooser: 'fixed', structure: 'single', codream: 'off', lifecycle: false,
     description: 'A pool of agents takes tasks in turn; each retrieves its own lessons and reflects (individual level only).',
   },
-  { ...ALONE, name: 'self-consistency', structure: 'self-consistency', description: 'One agent samples k answers per task and takes the majority; no memory.' },
-  { ...ALONE, name: 'single-agent', structure: 'single', description: 'One agent, one attempt per task, no memory (SA baseline).' },
+  {
+    ...ALONE, name: 'self-consistency', structure: 'self-consistency',
+    description: 'Baseline SC (self-consistency): one agent samples k = structures.samples answers per task (default 3, the full system\'s team size) and takes the majority; no memory.',
+  },
+  { ...ALONE, name: 'single-agent', structure: 'single', description: 'Baseline SA (single agent): one agent, one attempt per task, no memory.' },
 ] satisfies Preset[]).map((p) => [p.name, p]));
 
 /** Look up a preset; the error lists the known names. */

@@ -56,6 +56,8 @@ export const scenarioSchema = z.strictObject({
     k: int().min(0).default(3),
     /** Meta-insights retrieved from the meta pool. */
     kMeta: int().min(0).default(2),
+    /** Most entries an agent's niche bucket holds; a full bucket forgets its oldest (absent: unbounded). */
+    capacity: int().min(1).optional(),
     /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
     reflectionNote: z.string().max(300).optional(),
     /**
@@ -66,8 +68,8 @@ export const scenarioSchema = z.strictObject({
     embedder: z.enum(EMBEDDER_NAMES).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),
   structures: z.strictObject({
-    /** Samples per task for self-consistency. */
-    samples: int().min(1).max(64).default(5),
+    /** Samples per task for self-consistency: 3 by default, the full system's team size (the roles assembler's), so SC pays a team's solve calls. */
+    samples: int().min(1).max(64).default(3),
     /** Revision rounds after the independent round in debate. */
     debateRounds: int().min(1).max(8).default(2),
     /**
@@ -76,9 +78,9 @@ export const scenarioSchema = z.strictObject({
      * runs that must repeat call for call.
      */
     speculative: z.boolean().default(true),
-  }).default({ samples: 5, debateRounds: 2, speculative: true }),
+  }).default({ samples: 3, debateRounds: 2, speculative: true }),
   team: z.strictObject({
-    /** Assembler weights (README, "How the three levels work"): competence, synergy, overlap, novelty. */
+    /** Assembler weights (docs/how-it-works.md): competence, synergy, overlap, novelty. */
     weights: z.strictObject({
       wc: z.number().default(1),
       ws: z.number().default(0.5),
@@ -128,7 +130,7 @@ export const scenarioSchema = z.strictObject({
     /** What becomes of lessons and insights applied after the pool moved on (src/population/staleness/). */
     staleness: stalenessSchema.prefault({}),
     /**
-     * When evolve outcomes are applied (README, "Solve and evolve stages"): `lag` just before the
+     * When evolve outcomes are applied (docs/runs-on-disk.md, "Solve and evolve stages"): `lag` just before the
      * solve commit of the task `inFlight` places later, never earlier (a resumed run re-executes
      * the same order on any backend); `when-ready` as soon as each is ready (fresher; deterministic
      * in virtual time, timing-dependent on real servers, where a resume can then diverge).
@@ -142,8 +144,9 @@ export const scenarioSchema = z.strictObject({
     z.strictObject({
       backend: z.literal('sim'),
       /**
-       * Run the simulated model behind this serve-sim latency profile in virtual time (README,
-       * "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and utilization.
+       * Run the simulated model behind this serve-sim latency profile in virtual time
+       * (docs/backends.md, "Virtual time"): the summary then reports virtualSeconds, tokensPerSecond and
+       * utilization.
        */
       latency: z.string().refine((name) => Object.hasOwn(PROFILES, name), {
         message: `unknown latency profile (profiles: ${Object.keys(PROFILES).join(', ')})`,

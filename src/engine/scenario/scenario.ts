@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { getPreset, minimumPool } from './presets';
 import { scenarioSchema, type Scenario, type ScenarioInput } from './scenario-schema';
 import { modelPlugins } from './model-plugins';
+import { knownKeys, nearestKey } from './scenario-keys';
 import { DATASET_SPECS } from '../../tasks/datasets/formats';
 import { loadBuiltinNicheSpecs } from '../../tasks/niche-registry';
 
@@ -28,10 +29,14 @@ function fieldPath(p: readonly PropertyKey[]): string {
 }
 
 function firstIssue(file: string, error: z.ZodError): ScenarioError {
-  const issue = error.issues[0]!;
+  // An unknown field first: a misspelt required one ("taks") also leaves "tasks" missing.
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    return new ScenarioError(file, fieldPath([...issue.path, key]), 'unknown field');
+    const known = knownKeys(scenarioSchema, issue.path);
+    const near = nearestKey(key, known);
+    const hint = near !== undefined ? ` (did you mean ${fieldPath([...issue.path, near])}?)` : known.length > 0 ? ` (fields here: ${known.join(', ')})` : '';
+    return new ScenarioError(file, fieldPath([...issue.path, key]), `unknown field${hint}`);
   }
   return new ScenarioError(file, fieldPath(issue.path), issue.message);
 }
@@ -47,7 +52,15 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
   }
   const parsed = scenarioSchema.safeParse(input);
   if (!parsed.success) throw firstIssue(file, parsed.error);
-  const scenario = parsed.data;
+  let scenario = parsed.data;
+  for (const plugin of modelPlugins()) {
+    if (!plugin.resolve) continue;
+    try {
+      scenario = plugin.resolve(scenario, dir);
+    } catch (err) {
+      throw new ScenarioError(file, plugin.name, (err as Error).message);
+    }
+  }
   for (const plugin of modelPlugins()) {
     const issue = plugin.validate?.(scenario);
     if (issue) throw new ScenarioError(file, issue.field, issue.message);

@@ -2,13 +2,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
-import { parseScenario, type LoadedScenario } from '../scenario/scenario';
+import { parseScenario, withOverrides, type DeepPartial, type LoadedScenario } from '../scenario/scenario';
 import type { Budget } from '../scenario/budget-schema';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
-import type { InFlight } from '../scenario/scenario-schema';
+import type { InFlight, ScenarioInput } from '../scenario/scenario-schema';
 import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
+import { deadlineSchedule, describeDeadline, forecastSweep, formatDeadline, prioritiesFor, soloComparison, type DeadlineReport, type PriorityPolicy, type SoloComparison } from './sweep-schedule';
+import type { SweepPlan } from './plan';
+import { stat, type Stat } from './sweep-stat';
+
+export { stat, type Stat };
 
 /** The file in an ablation's directory that says what it runs, so an interrupted one can resume. */
 export const ABLATION_PLAN_FILE = 'ablation-plan.json';
@@ -27,6 +32,8 @@ interface AblationPlanFile {
   readonly parallel?: number | 'auto';
   readonly jobs?: number;
   readonly budget?: Budget;
+  readonly priorities?: PriorityPolicy;
+  readonly deadlineHours?: number;
 }
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
@@ -34,14 +41,9 @@ const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 /** The variants `ablate` runs when none are named: the full system, its ablations, and the baselines. */
 export const DEFAULT_ABLATION_VARIANTS = [
   'evochamber', 'no-codream', 'no-lifecycle', 'no-team', 'no-leadlearn', 'no-population', 'symmetric-codream',
-  'per-agent-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
+  'per-agent-memory', 'shared-memory', 'structure-only', 'individual', 'self-consistency', 'single-agent',
 ] as const;
 
-/** Mean and sample standard deviation. */
-export interface Stat {
-  readonly mean: number;
-  readonly sd: number;
-}
 
 /** One run's figures, as a paper table's per-seed column needs them. */
 export interface SeedResult {
@@ -93,6 +95,8 @@ export interface AblationResult {
   readonly notRun?: { readonly variant: string; readonly seed: number }[];
   /** How the runs ran on this machine (local ablations). */
   readonly execution?: SweepExecution;
+  /** `--deadline`: the windows chosen, and each variant's accuracy against it alone at in-flight 1. */
+  readonly deadline?: DeadlineReport & { readonly solo?: Record<string, SoloComparison> };
 }
 
 /** How a local ablation's runs ran, and what the shared server did. */
@@ -109,6 +113,8 @@ export interface SweepExecution {
   readonly window?: { readonly final: number; readonly changes: number };
   /** The sweep's budget, when it kept runs from starting. */
   readonly budgetStop?: LocalSweepResult['budgetStop'];
+  /** `--priorities critical-path`: the policy the shared server's queue was ordered by. */
+  readonly priorities?: PriorityPolicy;
 }
 
 /**
@@ -117,20 +123,21 @@ export interface SweepExecution {
  */
 export interface AblationOptions extends LocalSweepOptions {
   readonly variants?: readonly string[];
+  /** Scheduling priorities over a shared server (sweep-schedule.ts; default off: today's sweep). */
+  readonly priorities?: PriorityPolicy;
+  /** Plan's prediction of the runs, when made already; otherwise plan's pilots run first when a policy needs it. */
+  readonly forecast?: SweepPlan;
+  /**
+   * Virtual hours the sweep must end in (`--deadline`): each run gets the smallest in-flight window that
+   * lets it (sweep-schedule.ts), and the result compares each variant with it alone at in-flight 1.
+   */
+  readonly deadlineHours?: number;
   /** Number of seeds, counted up from the scenario's seed. */
   readonly seeds?: number;
   /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
   readonly outDir?: string;
 }
 
-/** Mean and sample sd (0 for one value). */
-export function stat(xs: readonly number[]): Stat {
-  const n = xs.length;
-  const mean = n ? xs.reduce((a, b) => a + b, 0) / n : 0;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
-  const r = (x: number) => Math.round(x * 1e4) / 1e4;
-  return { mean: r(mean), sd: r(sd) };
-}
 
 /** What an ablation will run: validated variants, the seed list and where its output goes. */
 export interface AblationPlan {
@@ -252,7 +259,8 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
     ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
     ...(opts.staleness !== undefined ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming !== undefined ? { evolveTiming: opts.evolveTiming } : {}),
     ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
-    ...(opts.budget !== undefined ? { budget: opts.budget } : {}),
+    ...(opts.budget !== undefined ? { budget: opts.budget } : {}), ...(opts.priorities !== undefined ? { priorities: opts.priorities } : {}),
+    ...(opts.deadlineHours !== undefined ? { deadlineHours: opts.deadlineHours } : {}),
   };
   writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}\n`);
   return { result: await executeAblation(loaded, plan, opts, false), outDir };
@@ -262,11 +270,21 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
  * Continue an interrupted ablation from its directory: finished runs are read back, interrupted
  * or crashed ones resumed, missing ones run; then ablation.json is written. Null when stopped again.
  */
-export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> = {}): Promise<AblationResult | null> {
+export async function resumeAblation(
+  dir: string,
+  opts: Omit<AblationOptions, 'variants' | 'seeds' | 'tasks' | 'inFlight' | 'outDir'> & { readonly overrides?: DeepPartial<ScenarioInput> } = {},
+): Promise<AblationResult | null> {
   const outDir = path.resolve(dir);
-  const file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
+  let file = JSON.parse(readFileSync(path.join(outDir, ABLATION_PLAN_FILE), 'utf8')) as AblationPlanFile;
   if (file.schemaVersion !== 1) throw new Error(`${dir}/${ABLATION_PLAN_FILE}: schemaVersion ${String(file.schemaVersion)} is not supported`);
-  const loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  let loaded = parseScenario(file.config, path.join(outDir, ABLATION_PLAN_FILE), file.scenarioDir);
+  if (opts.overrides) {
+    // A patch (`resume --world`) replaces the sweep's scenario for good, as a new budget does.
+    loaded = withOverrides(loaded, opts.overrides);
+    file = { ...file, config: loaded.scenario };
+    writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify(file, null, 2)}
+`);
+  }
   const plan = planAblation(loaded, { variants: file.variants, seeds: file.seeds, outDir });
   // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
   if (opts.budget !== undefined) writeFileSync(path.join(outDir, ABLATION_PLAN_FILE), `${JSON.stringify({ ...file, budget: opts.budget }, null, 2)}\n`);
@@ -274,15 +292,26 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
     ...(file.tasks !== undefined ? { tasks: file.tasks } : {}), ...(file.inFlight !== undefined ? { inFlight: file.inFlight } : {}),
     ...(file.staleness !== undefined ? { staleness: file.staleness } : {}), ...(file.evolveTiming !== undefined ? { evolveTiming: file.evolveTiming } : {}),
     ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
-    ...(file.budget !== undefined ? { budget: file.budget } : {}),
+    ...(file.budget !== undefined ? { budget: file.budget } : {}), ...(file.priorities !== undefined ? { priorities: file.priorities } : {}),
+    ...(file.deadlineHours !== undefined ? { deadlineHours: file.deadlineHours } : {}),
   };
   return executeAblation(loaded, plan, { ...saved, ...opts }, true);
 }
 
 async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {
-  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed, outDir: jobDir(plan.outDir, variant, seed) })));
-  const sweep = await runLocalSweep(loaded, jobs, opts, resume);
+  const on = opts.priorities === 'critical-path';
+  const forecast = on || opts.deadlineHours !== undefined ? await forecastSweep(loaded, { ...opts, variants: plan.variants, seeds: plan.seedList.length }) : undefined;
+  const priorities = prioritiesFor(opts.priorities, forecast);
+  const deadline = opts.deadlineHours !== undefined ? deadlineSchedule(forecast!, opts.deadlineHours, on) : undefined;
+  if (deadline) opts.onNote?.(describeDeadline(deadline.report));
+  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({
+    variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(deadline ? { settings: deadline.settings.get(runKey(variant, seed)) } : {}),
+  })));
+  // A deadline's model starts every run at once.
+  const parallel = opts.parallel ?? (deadline ? jobs.length : undefined);
+  const sweep = await runLocalSweep(loaded, jobs, { ...opts, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { runPriorities: priorities } : {}) }, resume);
   if (sweep.interrupted) return null;
+  const solo = deadline ? await soloComparison(loaded, plan, deadline.report, sweep.results, opts, resume) : undefined;
   const v = sweep.server;
   const execution: SweepExecution = {
     mode: sweep.mode, shared: sweep.shared, speculativeOff: sweep.speculativeOff,
@@ -290,8 +319,10 @@ async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts:
     ...(sweep.endpoints ? { endpoints: sweep.endpoints } : {}),
     ...(sweep.window ? { window: { final: sweep.window.final, changes: sweep.window.changes.length } } : {}),
     ...(sweep.budgetStop ? { budgetStop: sweep.budgetStop } : {}),
+    ...(priorities && sweep.shared !== 'none' ? { priorities: 'critical-path' as const } : {}),
   };
-  const result = aggregateAblation(plan, sweep.results, { notRun: sweep.notRun, execution });
+  const aggregated = aggregateAblation(plan, sweep.results, { notRun: sweep.notRun, execution });
+  const result = deadline ? { ...aggregated, deadline: { ...deadline.report, ...(solo ? { solo } : {}) } } : aggregated;
   writeAblation(result);
   return result;
 }
@@ -331,9 +362,11 @@ export function formatAblationTable(r: AblationResult): string {
   const x = r.execution;
   const how = [
     ...(x?.virtual ? [`virtual time on one ${x.virtual.profile} server: ${(x.virtual.virtualSeconds / 3600).toFixed(2)} h for the whole sweep, ${x.virtual.tokensPerSecond.toFixed(0)} output tokens/s, utilization ${x.virtual.utilization === null ? '–' : `${(100 * x.virtual.utilization).toFixed(1)} %`}`] : []),
+    ...(x?.priorities ? [`priorities: ${x.priorities} (the run with the longest predicted remaining time is served first)`] : []),
     ...(x?.speculativeOff ? ['speculative completion was off in every run (the runs shared one server)'] : []),
     ...(r.notRun?.length ? [`not run: ${r.notRun.length} runs, the sweep's budget was spent first (${x?.budgetStop ? `${x.budgetStop.limit} ${Math.round(x.budgetStop.spent)} of ${x.budgetStop.budget}` : 'budget'})`] : []),
   ];
   return [`ablation of ${r.scenario} over ${r.seeds} seed${r.seeds === 1 ? '' : 's'} (${r.seedList.join(', ')})${r.seeds > 1 ? ': mean ± sd' : ''}`, head.join(' '), ...rows, ...failures, ...how,
+    ...(r.deadline ? formatDeadline(r.deadline, r.deadline.solo, r.seeds) : []),
     `runs and ablation.json: ${r.outDir}`].join('\n');
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { QWEN3_8B_H100_VLLM, getProfile } from '../../llm/latency-profiles';
 import { costOf, type ModelPrice, type Prices } from '../../llm/pricing';
 import { maxTokensPerSecond } from '../../llm/server-capacity';
-import { nicheSequence } from '../../tasks/stream';
+import { nicheCounts } from '../../tasks/stream';
 import { getPreset } from '../scenario/presets';
 import type { ModelPlugin } from '../scenario/model-plugins';
 import { runScenario } from '../run/run-scenario';
@@ -42,7 +42,7 @@ export interface PlannedCost {
   /** Hours the run takes on one server of the profile, alone (run after run for a sweep). */
   readonly virtualHours: number;
   /** CPU seconds the run takes in this process on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
-  readonly cpuSeconds: number;
+  readonly cpuSeconds?: number;
   readonly usd?: number;
 }
 
@@ -114,13 +114,15 @@ export async function planSweep(loaded: LoadedScenario, opts: PlanOptions = {}):
     opts.onPilot?.(variant, pilotTasks);
     shape = { prompt: shape.prompt + pilot.promptTokens, completion: shape.completion + pilot.completionTokens, requests: shape.requests + pilot.requests };
     for (const seed of seeds) {
-      const mix = nicheSequence({ ...loaded.scenario.stream, tasks, entries: loaded.scenario.stream.niches, niches: new Map(), seed });
+      // Per-niche counts, not a walk per task: a plan for a billion tasks costs what one for ten does.
+      const mix = nicheCounts({ ...loaded.scenario.stream, tasks, entries: loaded.scenario.stream.niches, niches: new Map(), seed });
       const sum = { calls: 0, promptTokens: 0, completionTokens: 0 };
-      for (const { niche } of mix) {
+      for (const [niche, n] of mix) {
+        if (n === 0) continue;
         const c = pilot.byNiche.get(niche) ?? meanOver(pilot.byNiche);
-        sum.calls += c.calls / c.tasks + pilot.overhead.calls;
-        sum.promptTokens += c.promptTokens / c.tasks + pilot.overhead.promptTokens;
-        sum.completionTokens += c.completionTokens / c.tasks + pilot.overhead.completionTokens;
+        sum.calls += n * (c.calls / c.tasks + pilot.overhead.calls);
+        sum.promptTokens += n * (c.promptTokens / c.tasks + pilot.overhead.promptTokens);
+        sum.completionTokens += n * (c.completionTokens / c.tasks + pilot.overhead.completionTokens);
       }
       runs.push({
         variant, seed, tasks,
@@ -142,7 +144,7 @@ export async function planSweep(loaded: LoadedScenario, opts: PlanOptions = {}):
   return {
     profile: profile.name, pilotTasks, runs,
     total: {
-      calls: add((r) => r.calls), promptTokens: add((r) => r.promptTokens), completionTokens, virtualHours: add((r) => r.virtualHours), cpuSeconds: add((r) => r.cpuSeconds),
+      calls: add((r) => r.calls), promptTokens: add((r) => r.promptTokens), completionTokens, virtualHours: add((r) => r.virtualHours), cpuSeconds: add((r) => r.cpuSeconds ?? 0),
       ...(price ? { usd: add((r) => r.usd ?? 0) } : {}),
       hoursAtMaxRate: max ? completionTokens / max / 3600 : null,
     },

@@ -16,8 +16,12 @@ import type { RunBackendSource } from '../run/run-options';
 export interface SharedBackend extends RunBackendSource {
   /** What is shared: the pool, a virtual server, or nothing (the zero-time simulator needs no server). */
   readonly kind: 'pool' | 'virtual' | 'none';
-  /** The backend one run of the sweep uses; `key` sets its requests' order among the others' in virtual time. */
-  forRun(scenario: Scenario, key: string): BackendModel;
+  /**
+   * The backend one run of the sweep uses; `key` sets its requests' order among the others' in virtual
+   * time; `priority`, when given, is read as each request is made and sent as its scheduling priority
+   * (vLLM's `priority`, lower first: the virtual server honours it, and over HTTP it is a body field).
+   */
+  forRun(scenario: Scenario, key: string, priority?: () => number): BackendModel;
   /** The shared virtual server's figures for the whole sweep (virtual time only). */
   stats(): VirtualStats | undefined;
   /** The sweep's clock in seconds: the shared virtual clock, or undefined outside virtual time. */
@@ -57,7 +61,7 @@ export function createSharedBackend(scenario: Scenario, plugins: readonly ModelP
     });
     return {
       kind: 'pool',
-      forRun: (s) => wrapped(view(), s, plugins),
+      forRun: (s, _key, priority) => prioritized(wrapped(view(), s, plugins), priority),
       stats: () => undefined,
       now: () => undefined,
       endpointUsage: () => pool.usage(),
@@ -72,13 +76,20 @@ export function createSharedBackend(scenario: Scenario, plugins: readonly ModelP
   }
   return {
     kind: 'virtual',
-    forRun: (s, key) => wrapped(plugin.build!(s, { latency: shared.forRun(s, key) }), s, plugins),
+    forRun: (s, key, priority) => wrapped(plugin.build!(s, { latency: shared.forRun(s, key, priority) }), s, plugins),
     stats: () => shared.stats(),
     now: () => shared.now(),
     endpointUsage: () => undefined,
     pace: () => { const s = shared.stats(); return { ms: s.paceMs ?? 0, tokens: s.paceTokens ?? 0 }; },
     close: async () => {},
   };
+}
+
+/** A run's view whose requests carry `priority()` when they set none (over HTTP, vLLM's body field). */
+function prioritized(b: BackendModel, priority: (() => number) | undefined): BackendModel {
+  if (!priority) return b;
+  const inner = b.model;
+  return { ...b, model: { name: inner.name, complete: (req) => inner.complete({ ...req, priority: req.priority ?? priority() }), embed: (t) => inner.embed(t) } };
 }
 
 /** Let every plug-in wrap a run's view (serve-sim's side channel over the pool, per run). */

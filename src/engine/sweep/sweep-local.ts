@@ -9,16 +9,19 @@ import { modelPlugins, type ModelPlugin, type VirtualStats } from '../scenario/m
 import { RunProcesses } from '../run/run-processes';
 import { runScenario, type RunOptions, type RunResult, type StopOptions } from '../run/run-scenario';
 import { withOverrides, type LoadedScenario } from '../scenario/scenario';
-import type { InFlight } from '../scenario/scenario-schema';
+import type { InFlight, Scenario } from '../scenario/scenario-schema';
 import { createSharedBackend, type SharedBackend } from './shared-backend';
 import type { RunSummary } from '../loop/summary';
 import { RunWindow, type RunWindowChange } from './sweep-window';
+import type { SweepPriorities } from './critical-path';
 
 /** One run of a sweep. */
 export interface SweepJob {
   readonly variant: string;
   readonly seed: number;
   readonly outDir: string;
+  /** This run's own settings, over the sweep's (`ablate --deadline` gives a run a window). */
+  readonly settings?: Pick<RunOptions, 'inFlight' | 'staleness' | 'evolveTiming'>;
 }
 
 /** How a sweep's runs are run on this machine. */
@@ -39,6 +42,11 @@ export interface LocalSweepOptions extends StopOptions {
   readonly jobs?: number;
   /** The script a worker process runs (the CLI's run-child); set by the composition, never by a scenario. */
   readonly childEntry?: string;
+  /**
+   * Scheduling priorities over a shared server (critical-path.ts): the order runs start in, and each
+   * run's requests carry its priority (vLLM's `priority`). Unset: jobs in order, no priority sent.
+   */
+  readonly runPriorities?: SweepPriorities;
   /** The sweep's budget (default: the scenario's `sweepBudget`): a run that has not started does not start once it would be passed. */
   readonly budget?: Budget;
   readonly model?: () => LanguageModel;
@@ -107,6 +115,10 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     ? `${jobs.length} runs over ${limit()} worker processes`
     : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
   const changes: RunWindowChange[] = [];
+  // Priorities mean something only where runs share a server's queue.
+  const priorities = kind === 'virtual' || kind === 'pool' ? opts.runPriorities : undefined;
+  if (opts.runPriorities && !priorities) opts.onNote?.(`priorities (${opts.runPriorities.name}) are off: the runs share no server`);
+  const clock = () => shared?.now() ?? performance.now() / 1000;
   const sweepBudget = opts.budget ?? loaded.scenario.sweepBudget;
   const meter = sweepBudget ? new BudgetMeter(sweepBudget) : null;
   const results = new Map<string, RunSummary>();
@@ -131,8 +143,11 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
       ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.inFlight !== undefined ? { inFlight: opts.inFlight } : {}),
       ...(opts.staleness ? { staleness: opts.staleness } : {}), ...(opts.evolveTiming ? { evolveTiming: opts.evolveTiming } : {}),
       ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}),
+      ...job.settings,
     };
+    const key = runKey(job.variant, job.seed);
     const progress = (p: Progress) => {
+      priorities?.progress(key, p.done, p.total, clock());
       opts.onRunProgress?.(job.variant, job.seed, p);
       observeWindow();
     };
@@ -141,7 +156,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     const runOpts = {
       ...common, ...stopOpts, onProgress: progress, onAbandonable: (a: () => void) => { abandons.add(a); },
       ...(opts.model ? { model: opts.model() } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}),
-      ...(shared && kind !== 'none' ? { shared: { backend: shared, key: runKey(job.variant, job.seed) } } : {}),
+      ...(shared && kind !== 'none' ? { shared: { backend: priorities ? { forRun: (sc: Scenario, k: string) => shared.forRun(sc, k, () => priorities.priority(key)) } : shared, key } } : {}),
     };
     // Resuming: finished runs are read back, interrupted or crashed ones resumed, missing ones run.
     return resume ? continueRun(base, runOpts) : runScenario(base, runOpts);
@@ -157,7 +172,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     }
   };
 
-  const queue = [...jobs];
+  const queue = priorities ? priorities.order(jobs, (j) => runKey(j.variant, j.seed)) : [...jobs];
   const running = new Map<string, Promise<void>>();
   try {
     for (;;) {
@@ -172,6 +187,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
         const job = queue.shift()!;
         const key = runKey(job.variant, job.seed);
         opts.onRunStart?.(job.variant, job.seed);
+        priorities?.started(key, clock());
         running.set(key, runOne(job).then((r) => {
           if (r.interrupted && r.budget) {
             ownBudgetStops++;
@@ -185,7 +201,7 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
           opts.onRunDone?.(job.variant, job.seed, r.summary);
           meter?.add({ total: r.summary.tokens.total });
           meter?.taskCommitted();
-        }).finally(() => running.delete(key)));
+        }).finally(() => { priorities?.finished(key); running.delete(key); }));
       }
       if (running.size === 0) break;
       // Every entry settles (a run always ends, interrupted or not), so nothing is left waiting.

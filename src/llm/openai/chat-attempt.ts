@@ -124,6 +124,8 @@ export function requestBody(ep: Pick<EndpointConfig, 'model' | 'sampling' | 'ext
     // As given: fields the openai client does not know (vLLM's `top_k`, `chat_template_kwargs`) go through.
     ...(ep.extraBody as Partial<ChatCompletionCreateParamsBase> | undefined),
     ...(req.extraBody as Partial<ChatCompletionCreateParamsBase> | undefined),
+    // vLLM's scheduling priority, an extra body field the openai client does not know.
+    ...(req.priority !== undefined ? { priority: req.priority } : {}),
   } as ChatCompletionCreateParamsBase;
 }
 

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { notFoundHint } from './base-url-hint';
 import { resolveApiKey, safeUrlName } from './secrets';
 
 /**
@@ -14,6 +15,6 @@ export async function listModelIds(
     return page.data.map((m) => m.id);
   } catch (err) {
     const status = (err as { status?: number }).status;
-    throw new Error(`could not list the models of ${safeUrlName(baseURL)}${status ? ` (HTTP ${status})` : ' (connection failed): is the server running and the address right?'}`);
+    throw new Error(`could not list the models of ${safeUrlName(baseURL)}${status ? ` (HTTP ${status})${status === 404 ? notFoundHint(baseURL) : ''}` : ' (connection failed): is the server running and the address right?'}`);
   }
 }

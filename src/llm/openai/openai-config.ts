@@ -103,7 +103,7 @@ export const openaiModelSchema = z.strictObject({
   stream: z.boolean().default(false),
   /** `max_tokens` sent when neither the request nor `sampling.max_tokens` sets one. */
   maxTokens: int().positive().optional(),
-  /** Sampling fields sent with every request (README, "Sampling"); unset fields are left to the server. */
+  /** Sampling fields sent with every request (docs/backends.md, "Sampling and request extras"); unset fields are left to the server. */
   sampling: samplingSchema.optional(),
   /** Fields merged into every request as given (vLLM's `chat_template_kwargs`, `repetition_penalty`, …). */
   extraBody: extraBodySchema.optional(),

@@ -1,3 +1,5 @@
+import { notFoundHint } from './base-url-hint';
+import { SERVE_SIM_OWNER } from './simulator-owner';
 import { systemClock, type Clock } from '../../core/clock';
 import { createRng, type Rng } from '../../core/rng';
 import { createHashEmbedder } from '../hash-embedder';
@@ -33,7 +35,7 @@ export class ModelRequestError extends Error {
 }
 
 /**
- * A pool of OpenAI-compatible endpoints behind the one `LanguageModel` interface (README, "GPU inference servers"):
+ * A pool of OpenAI-compatible endpoints behind the one `LanguageModel` interface (docs/backends.md, "GPU inference servers"):
  * least-outstanding routing within each endpoint's `maxConcurrency`, per-attempt timeouts,
  * retries with exponential backoff and seeded jitter that honour `retry-after-ms` /
  * `retry-after` and move to another endpoint, endpoints taken out after repeated failures and
@@ -52,6 +54,8 @@ export class OpenAIPoolModel implements LanguageModel {
   private readonly router = new EndpointRouter();
   private readonly redactor = new Redactor();
   private readonly probes = new Map<Endpoint, AbortController>();
+  /** Endpoints whose model list said they are EvoChamber's serve-sim (found by `probeEndpoints`). */
+  private readonly simulators = new Set<string>();
   private readonly embedder: OpenAIEmbedder | undefined;
   private readonly localEmbedder = createHashEmbedder();
   private readonly rng: Rng;
@@ -234,6 +238,7 @@ export class OpenAIPoolModel implements LanguageModel {
       try {
         const page = await this.timed(timeoutMs, undefined, (signal) => ep.client.models.list({ signal }));
         const ids = page.data.map((m) => m.id);
+        if (page.data.some((m) => m.id === ep.config.model && m.owned_by === SERVE_SIM_OWNER)) this.simulators.add(ep.url);
         if (ids.length > 0 && !ids.includes(ep.config.model)) {
           return `${ep.url} does not serve model "${ep.config.model}" (it lists ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''})`;
         }
@@ -241,11 +246,17 @@ export class OpenAIPoolModel implements LanguageModel {
       } catch (err) {
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
         const why = f.status ? `HTTP ${f.status}` : f.kind === 'timeout' ? `no answer within ${timeoutMs} ms` : f.message;
+        if (f.status === 404) return `the endpoint ${ep.url} has no /models (GET /models: HTTP 404)${notFoundHint(ep.config.baseURL)}`;
         return `cannot reach the endpoint ${ep.url} (GET /models: ${why}); is the server running and the address right?`;
       }
     }));
     const problem = results.find((r) => r !== null);
     if (problem) throw new Error(this.redactor.redact(problem));
+  }
+
+  /** The endpoints (by URL name) that `probeEndpoints` found to be EvoChamber's serve-sim. */
+  simulatorEndpoints(): string[] {
+    return [...this.simulators];
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {

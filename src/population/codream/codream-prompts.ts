@@ -1,13 +1,22 @@
 import { area, formatExperience, type Experience } from '../../individual/agent-prompts';
 import { clip } from '../../core/text';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
 import type { ChatMessage } from '../../llm/model';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 
+/** The five phases' templates, each with the kind of request it is. */
+const TEMPLATES = {
+  reflect: promptTemplate(import.meta.url, 'reflect', 'dream-reflect'),
+  contrast: promptTemplate(import.meta.url, 'contrast', 'dream-contrast'),
+  imagine: promptTemplate(import.meta.url, 'imagine', 'dream-imagine'),
+  debate: promptTemplate(import.meta.url, 'debate', 'dream-debate'),
+  crystallize: promptTemplate(import.meta.url, 'crystallize', 'dream-crystallize'),
+};
 
-function prompt(persona: string, name: string, values: Record<string, string>): ChatMessage[] {
-  return [{ role: 'system', content: persona }, { role: 'user', content: renderTemplate(loadTemplate(import.meta.url, name), values) }];
+function prompt(persona: string, name: keyof typeof TEMPLATES, values: Record<string, string>): ChatMessage[] {
+  return [{ role: 'system', content: persona }, { role: 'user', content: renderTemplate(TEMPLATES[name].text(), values) }];
 }
 
 /** One member's attempt as CoDream sees it: its answer, its reward and the feedback it may see (never the gold). */

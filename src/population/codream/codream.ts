@@ -214,7 +214,7 @@ const addCalls = (c: SessionContext, calls: PhaseCalls) => ({
 type PhaseIn<T> = { input: DreamInput } & T;
 
 /**
- * One CoDream session as an xstate machine (README, "How the three levels work"): attempts → Reflect → Contrast →
+ * One CoDream session as an xstate machine (docs/how-it-works.md): attempts → Reflect → Contrast →
  * Imagine → Debate → Crystallize, each phase an actor with a real prompt and a parsed, validated
  * output. Debate and Crystallize are skipped when there is nothing to vote on or keep; Reflect and
  * Debate when the input's `phases` leaves them out. Phases
@@ -301,7 +301,7 @@ export const codreamMachine = setup({
 });
 
 /**
- * One CoDream session (README, "How the three levels work"): runs `codreamMachine` to its end. Feedback is the
+ * One CoDream session (docs/how-it-works.md): runs `codreamMachine` to its end. Feedback is the
  * reward (plus public-test output for code), never the gold answer. Rejects only on a bug or a
  * grader error in the attempts phase (public tests), which the task run records as a failure.
  */

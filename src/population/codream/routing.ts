@@ -22,7 +22,7 @@ export interface Delivery {
 }
 
 /**
- * Route insights (README, "How the three levels work"). Asymmetric: each insight goes to every active agent whose
+ * Route insights (docs/how-it-works.md). Asymmetric: each insight goes to every active agent whose
  * competence on the insight's niche (the task's niche for cross-domain insights) is strictly
  * below the pool median — never to agents at or above it; strong agents produce, weak ones
  * consume. Cross-domain insights go to the recipients' meta pools. Symmetric: to every agent.

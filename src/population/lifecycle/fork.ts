@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { meetsThreshold, nicheLead, type NicheLead } from '../specialization';
-import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
 import { spawnChild } from './spawn-child';
 
 /** Fork: an agent that dominates a niche is cloned (parent kept), the clone aimed at that niche. */
@@ -72,12 +72,12 @@ export const fork: LifecycleOperator<ForkDecision> = (ctx: LifecycleContext): Fo
 
 /** The fork operator: decide above; applied by spawning the clone with a mutated persona. */
 export const forkOperator: LifecycleOperatorDescriptor<ForkDecision, typeof forkConfigSchema> = {
-  knobs: [
+  knobs: configKnobs(forkConfigSchema, [
     { kind: 'bool', path: 'enabled', description: 'fork runs' },
     { kind: 'number', path: 'margin', min: 0.05, max: 0.5, description: 'lead over the next best agent needed to dominate a niche' },
     { kind: 'number', path: 'minCompetence', min: 0.5, max: 0.95, description: 'competence the dominant agent must reach' },
     { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'forks per window at most' },
-  ],
+  ]),
   name: 'fork',
   planRank: 40,
   config: forkConfigSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold, nicheLead, specialistOf } from '../specialization';
-import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
 import { spawnChild } from './spawn-child';
 
 /** Genesis: a recurring niche with no specialist gets a new agent spawned from the most generalist parent. */
@@ -102,11 +102,11 @@ export const genesis: LifecycleOperator<GenesisDecision> = (ctx: LifecycleContex
 
 /** The genesis operator: decide above; applied by spawning the child with a persona aimed at the niche. */
 export const genesisOperator: LifecycleOperatorDescriptor<GenesisDecision, typeof genesisConfigSchema> = {
-  knobs: [
+  knobs: configKnobs(genesisConfigSchema, [
     { kind: 'bool', path: 'enabled', description: 'genesis runs' },
     { kind: 'int', path: 'minRecurrence', min: 3, max: 60, description: 'tasks of a niche in the last window that make it recurring' },
     { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'new agents per window at most' },
-  ],
+  ]),
   name: 'genesis',
   planRank: 30,
   config: genesisConfigSchema,

@@ -3,7 +3,7 @@ import { competenceOf } from '../../individual/competence';
 import { styleOverlap } from '../../team/style-overlap';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, unitInterval, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
 import { sendToSupervisor } from '../supervisor-ops';
 
 /** Merge: two agents with near-identical competence profiles become one; the other retires. */
@@ -102,12 +102,12 @@ export const merge: LifecycleOperator<MergeDecision> = (ctx: LifecycleContext): 
 
 /** The merge operator: decide above; applied by the supervisor's MERGE_AGENTS. */
 export const mergeOperator: LifecycleOperatorDescriptor<MergeDecision, typeof mergeConfigSchema> = {
-  knobs: [
+  knobs: configKnobs(mergeConfigSchema, [
     { kind: 'bool', path: 'enabled', description: 'merge runs' },
     { kind: 'number', path: 'minOverlap', min: 0.9, max: 1, description: 'style overlap a pair must reach' },
     { kind: 'number', path: 'maxGap', min: 0, max: 0.2, description: 'largest competence difference on any niche a pair may have' },
     { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'merges per window at most' },
-  ],
+  ]),
   name: 'merge',
   planRank: 20,
   config: mergeConfigSchema,

@@ -1,4 +1,4 @@
-import type { Knob } from '../../core/knob';
+import type { Knob, SettingPath } from '../../core/knob';
 import type { ActorRefFrom } from 'xstate';
 import { z } from 'zod';
 import type { Rng } from '../../core/rng';
@@ -122,9 +122,15 @@ export interface LifecycleOperatorDescriptor<D extends DecisionBase = DecisionBa
   apply(w: ApplyContext, d: D): Promise<string[]>;
   /**
    * Its trigger settings a meta-editor may change between segments, with bounds tighter than the
-   * schema's where a value would make it fire every window; paths relative to `population.lifecycle.<name>`.
+   * schema's where a value would make it fire every window; paths relative to `population.lifecycle.<name>`
+   * (declared with `configKnobs`, so a path `config` does not have fails to compile).
    */
   readonly knobs?: readonly Knob[];
+}
+
+/** An operator's knobs, their paths typed by its trigger config's schema (relative to its block). */
+export function configKnobs<S extends z.ZodType>(_config: S, knobs: readonly Knob<SettingPath<z.infer<S>>>[]): readonly Knob[] {
+  return knobs;
 }
 
 /** A setting in [0, 1] (margins, competences, overlaps), as every operator's trigger config uses. */

@@ -1,10 +1,13 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import type { LanguageModel } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { NicheSpec } from '../../tasks/niche';
 import { ask } from '../../llm/ask';
 import type { AgentView } from '../../individual/agent-view';
+
+const PERSONA_TEMPLATE = promptTemplate(import.meta.url, 'persona', 'persona');
 
 /** Parse a persona reply: the JSON field, or the plain text when it reads like a persona. */
 export function parsePersona(text: string): string | null {
@@ -19,7 +22,7 @@ export function parsePersona(text: string): string | null {
  * specialize). An unusable reply keeps the current persona rather than inventing one.
  */
 export async function writePersona(model: LanguageModel, agent: AgentView, spec: NicheSpec, purpose: string, tag: string, note?: string): Promise<string> {
-  const user = renderTemplate(loadTemplate(import.meta.url, 'persona'), {
+  const user = renderTemplate(PERSONA_TEMPLATE.text(), {
     purpose, persona: agent.persona, area: area(spec), keywords: spec.keywords.join(', '), note: note ? `${note}\n` : '',
   });
   const r = await ask(model, [{ role: 'system', content: agent.persona }, { role: 'user', content: user }], 'lifecycle', agent.id, `lifecycle-${tag}`, `lifecycle/${tag}/${agent.id}`);

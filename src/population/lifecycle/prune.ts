@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, fmt, rosterFloor, unitInterval, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, fmt, rosterFloor, unitInterval, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
 import { sendToSupervisor } from '../supervisor-ops';
 
 /** Prune: an agent whose recent score lags the pool mean is retired. */
@@ -87,12 +87,12 @@ export const prune: LifecycleOperator<PruneDecision> = (ctx: LifecycleContext): 
 
 /** The prune operator: decide above; applied by the supervisor's RETIRE_AGENT. */
 export const pruneOperator: LifecycleOperatorDescriptor<PruneDecision, typeof pruneConfigSchema> = {
-  knobs: [
+  knobs: configKnobs(pruneConfigSchema, [
     { kind: 'bool', path: 'enabled', description: 'prune runs' },
     { kind: 'int', path: 'window', min: 10, max: 100, description: 'recent observations averaged into an agent\'s score' },
     { kind: 'number', path: 'lag', min: 0.05, max: 0.5, description: 'how far below the pool an agent\'s recent score must fall' },
     { kind: 'int', path: 'maxPerWindow', min: 0, max: 2, description: 'prunes per window at most' },
-  ],
+  ]),
   name: 'prune',
   planRank: 10,
   config: pruneConfigSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
 import { viewAgent, type AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
-import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor } from './operator';
+import { activeRoster, unitInterval, fmt, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
 import { writePersona } from './persona-writer';
 import { sendToSupervisor } from '../supervisor-ops';
 
@@ -139,12 +139,12 @@ export const specialize: LifecycleOperator<SpecializeDecision> = (ctx: Lifecycle
 
 /** The specialize operator: decide above; applied by writing the nudged persona and the supervisor's SET_PERSONA. */
 export const specializeOperator: LifecycleOperatorDescriptor<SpecializeDecision, typeof specializeConfigSchema> = {
-  knobs: [
+  knobs: configKnobs(specializeConfigSchema, [
     { kind: 'bool', path: 'enabled', description: 'specialize runs' },
     { kind: 'number', path: 'minCompetence', min: 0.5, max: 0.95, description: 'competence on its niche an agent must reach' },
     { kind: 'number', path: 'margin', min: 0.05, max: 0.5, description: 'lead needed on that niche' },
     { kind: 'int', path: 'maxPerWindow', min: 0, max: 3, description: 'persona rewrites per window at most' },
-  ],
+  ]),
   name: 'specialize',
   planRank: 50,
   config: specializeConfigSchema,

@@ -4,7 +4,7 @@ import { guarded } from './guarded';
 import type { StalenessPolicy } from './policy';
 import { reflective } from './reflective';
 
-/** The staleness policies (DESIGN §7), one descriptor file each, in the order docs list them. */
+/** The staleness policies (docs/how-it-works.md, "Staleness policies"), one descriptor file each, in the order docs list them. */
 export const STALENESS_POLICIES: readonly StalenessPolicy[] = [full, guarded, reflective];
 
 /** Their names, in registry order (the scenario schema and the CLI check against these). */

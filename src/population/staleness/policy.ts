@@ -92,7 +92,7 @@ export type StalenessDecision = DecisionBase & (
 );
 
 /**
- * A staleness policy (DESIGN §7; FlashEvolve §3.2): decides what becomes of one lesson or insight
+ * A staleness policy (docs/how-it-works.md, "Staleness policies"; FlashEvolve §3.2): decides what becomes of one lesson or insight
  * computed against an older pool version. Contract: never throws for a failed model call or an
  * unusable reply (it keeps the item and says why); deterministic for the same item, context and
  * seed key; rewards are never offered to it. A policy does not apply anything: the engine does.

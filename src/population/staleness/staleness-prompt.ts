@@ -1,7 +1,10 @@
 import { clip, collapseSpaces } from '../../core/text';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import type { ChatMessage } from '../../llm/model';
 import type { AppliedEntry, AppliedSinceEntry, StaleItem } from './policy';
+
+const STALE_TEMPLATE = promptTemplate(import.meta.url, 'stale', 'stale');
 
 /** Updates shown in the prompt at most: the receiver's first, then its bucket's, most recent first. */
 export const MAX_SHOWN_UPDATES = 24;
@@ -41,7 +44,7 @@ export function formatSince(since: readonly AppliedSinceEntry[], receivers: Read
 /** The reflective policy's prompt: the stale item, the updates stored since its version, and the KEEP / PATCH / DROP question. */
 export function buildStalePrompt(item: StaleItem, since: readonly AppliedSinceEntry[], current: number, receivers: ReadonlySet<string>): ChatMessage[] {
   const { entry, agentId } = item.request;
-  const user = renderTemplate(loadTemplate(import.meta.url, 'stale'), {
+  const user = renderTemplate(STALE_TEMPLATE.text(), {
     kind: item.kind, version: String(item.version), current: String(current), gap: String(current - item.version),
     receiver: agentId, bucket: bucketLabel(entry.niche), text: oneLine(entry.text, 1200),
     since: formatSince(since, receivers),

@@ -27,18 +27,25 @@ function pickUnknown(candidates: readonly Strategy[], known: ReadonlySet<string>
 }
 
 /**
- * The discovery draw (README "Discovery"): reflecting on a task with the given reward, the model
+ * The discovery draw (docs/simulated-model.md, "Discovery"): reflecting on a task with the given reward, the model
  * may name one of the task's required strategies — else one of its domain's — that `known` lacks,
  * with chance `discoverOnSuccess` (reward ≥ 0.5) or `discoverOnFailure`. The only way the
  * simulator adds knowledge no prompt carried; post-task reflection and CoDream's private reflect
- * phase both use it, once per member.
+ * phase both use it, once per member. With chance `wrongLesson` a discovery names one of the
+ * niche's decoys instead (a technique that helps no task).
  */
 export function discoveryDraw(entry: SideChannelEntry, reward: number, known: ReadonlySet<string>, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
   const { task } = entry;
   const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
   if (!rng.chance(pDiscover)) return undefined;
-  return pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
+  const found = pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
     ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
+  // A wrong lesson (`wrongLesson`): the discovery names a decoy instead. No draw at 0, so worlds without it draw as before.
+  if (found && params.wrongLesson > 0 && rng.chance(params.wrongLesson)) {
+    const decoys = world.decoyStrategies(task.niche);
+    return pickUnknown(decoys, known, rng) ?? rng.pick(decoys);
+  }
+  return found;
 }
 
 /**

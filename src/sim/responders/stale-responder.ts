@@ -18,7 +18,7 @@ function patchText(fresh: readonly Strategy[], bucket: string): string {
 }
 
 /**
- * Answers the reflective staleness check (README, "The simulated model") reading ONLY its prompt,
+ * Answers the reflective staleness check (docs/simulated-model.md) reading ONLY its prompt,
  * never the side channel. It takes the strategies the stale item names and those named by the
  * updates the prompt lists for the item's receiver (followed through the merges it lists): all of
  * the item's already there → DROP (nothing new; an item naming none is dropped only when the

@@ -1,5 +1,5 @@
 import type { Rng } from '../../core/rng';
-import type { KvCacheState, LatencyScheduler, SchedulerLoad, SeqEvents, SeqHandle, SeqRequest } from './latency-scheduler';
+import type { KvCacheState, LatencyScheduler, PriorityLoad, SchedulerLoad, SeqEvents, SeqHandle, SeqRequest } from './latency-scheduler';
 import type { BatchProfile } from '../../llm/latency-profiles';
 import type { SimTimer } from './sim-timer';
 
@@ -30,6 +30,8 @@ interface Jump {
 
 interface Seq {
   readonly req: SeqRequest;
+  /** The request's priority (lower first; 0 when it gives none). */
+  readonly priority: number;
   readonly ev: SeqEvents;
   state: 'arriving' | 'waiting' | 'running' | 'gone';
   /** Tokens held in the KV cache. */
@@ -45,8 +47,9 @@ interface Seq {
 
 /**
  * Continuous batching in the style of vLLM (docs/latency-profiles.md, `qwen3-8b-h100-vllm`): the engine runs
- * steps back to back while there is work; each step admits waiting requests (FIFO, while
- * sequences and KV blocks allow), prefills up to `maxPrefillTokensPerStep` prompt tokens in
+ * steps back to back while there is work; each step admits waiting requests (by `priority`, lower
+ * first, as vLLM's `--scheduling-policy priority`; FIFO within one priority; while sequences and KV
+ * blocks allow), prefills up to `maxPrefillTokensPerStep` prompt tokens in
  * chunks, and emits one token for every decoding sequence. Step time grows with the batch, the
  * KV cache read and the prefill chunk. When the KV cache runs out the longest sequence is
  * preempted and recomputed later. A prefix cache (LRU over block hashes) makes repeated prompt
@@ -82,7 +85,7 @@ export class BatchScheduler implements LatencyScheduler {
   }
 
   submit(req: SeqRequest, ev: SeqEvents): SeqHandle {
-    const seq: Seq = { req, ev, state: 'arriving', context: 0, prefillLeft: 0, chunk: 0, generated: 0, blocks: 0 };
+    const seq: Seq = { req, ev, priority: req.priority ?? 0, state: 'arriving', context: 0, prefillLeft: 0, chunk: 0, generated: 0, blocks: 0 };
     this.arriving.add(seq);
     seq.cancelArrival = this.timer.after(this.p.overheadMs, () => {
       this.arriving.delete(seq);
@@ -90,14 +93,39 @@ export class BatchScheduler implements LatencyScheduler {
       // The step in flight at this moment admits it when it ends, as step by step.
       this.cutJump(this.timer.now());
       seq.state = 'waiting';
-      this.waiting.push(seq);
+      this.enqueue(seq, 'back');
       this.kick();
     });
     return { cancel: () => this.drop(seq) };
   }
 
   load(): SchedulerLoad {
-    return { running: this.running.length, waiting: this.waiting.length + this.arriving.size };
+    const by = new Map<number, { running: number; waiting: number }>();
+    const at = (p: number) => { let e = by.get(p); if (!e) by.set(p, e = { running: 0, waiting: 0 }); return e; };
+    for (const s of this.running) at(s.priority).running++;
+    for (const s of [...this.waiting, ...this.arriving]) at(s.priority).waiting++;
+    const byPriority: PriorityLoad[] = [...by].sort((a, b) => a[0] - b[0]).map(([priority, e]) => ({ priority, ...e }));
+    return { running: this.running.length, waiting: this.waiting.length + this.arriving.size, ...(byPriority.length > 0 ? { byPriority } : {}) };
+  }
+
+  /**
+   * Put a sequence in the waiting queue, which is ordered by priority (lower first): a new arrival
+   * after every sequence of its priority or a lower value (first come, first served within one
+   * priority), a preempted one before every sequence of its priority or a higher value (it resumes
+   * first within its priority). With one priority for all this is today's FIFO with preempted
+   * sequences at the front.
+   */
+  private enqueue(seq: Seq, where: 'back' | 'front'): void {
+    const p = seq.priority;
+    let i: number;
+    if (where === 'back') {
+      i = this.waiting.length;
+      while (i > 0 && this.waiting[i - 1]!.priority > p) i--;
+    } else {
+      i = 0;
+      while (i < this.waiting.length && this.waiting[i]!.priority < p) i++;
+    }
+    this.waiting.splice(i, 0, seq);
   }
 
   kvCache(): KvCacheState {
@@ -190,11 +218,12 @@ export class BatchScheduler implements LatencyScheduler {
       let need = 0;
       for (const s of this.running) if (s.prefillLeft === 0 && this.blocksFor(s.context + 1) > s.blocks) need++;
       if (this.usedBlocks + need <= this.totalBlocks || this.running.length <= 1) break;
-      const victim = this.running.reduce((a, b) => (b.context > a.context ? b : a));
+      // The lowest priority (highest value) goes first, as vLLM's priority policy does; the longest among them.
+      const victim = this.running.reduce((a, b) => (b.priority > a.priority || (b.priority === a.priority && b.context > a.context) ? b : a));
       this.preemptions++;
       this.release(victim);
       victim.state = 'waiting';
-      this.waiting.unshift(victim);
+      this.enqueue(victim, 'front');
     }
     for (const s of this.running) {
       if (s.prefillLeft === 0 && this.blocksFor(s.context + 1) > s.blocks) { s.blocks++; this.usedBlocks++; }

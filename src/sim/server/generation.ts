@@ -64,6 +64,18 @@ function optionalPositiveInt(body: Record<string, unknown>, key: string): number
   return v;
 }
 
+/**
+ * The request's `priority` (an integer, default 0), as vLLM reads it: under `--scheduling-policy fcfs`
+ * a non-zero one is refused with vLLM's message.
+ */
+function readPriority(ctx: SimServerContext, body: Record<string, unknown>): number {
+  const v = body.priority;
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new WireError(400, "'priority' must be an integer", 'invalid_request_error', null, 'priority');
+  if (v !== 0 && ctx.schedulingPolicy !== 'priority') throw new WireError(400, `Got priority ${v} but Priority scheduling is not enabled.`, 'invalid_request_error', null, 'priority');
+  return v;
+}
+
 /** The side-channel entry a request carries (`evochamber_sim: {task, spec}`), checked for shape; undefined when absent. */
 function readSideChannelEntry(body: Record<string, unknown>): SideChannelEntry | undefined {
   const raw = body[SIDE_CHANNEL_FIELD];
@@ -121,6 +133,7 @@ export async function serveGeneration(
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw new WireError(400, "serve-sim supports only 'n' = 1", 'invalid_request_error', null, 'n');
   const maxTokens = optionalPositiveInt(body, 'max_tokens') ?? optionalPositiveInt(body, 'max_completion_tokens') ?? optionalPositiveInt(body, 'max_output_tokens');
   const sampling = readWireSampling(body);
+  const priority = readPriority(ctx, body);
   const stream = body.stream === true;
   const promptText = messages.map((m) => `${m.role}\n${m.content}`).join('\n');
   const promptEstimate = estimateTokens(promptText);
@@ -187,7 +200,7 @@ export async function serveGeneration(
     ttftSeconds: (tFirst - t0) / 1000, e2eSeconds: (ctx.timer.now() - t0) / 1000,
   });
 
-  const handle = ctx.scheduler.submit({ promptTokens, outputTokens: Math.max(1, completionTokens), prefixBlocks: prefixBlocks(promptText) }, {
+  const handle = ctx.scheduler.submit({ promptTokens, outputTokens: Math.max(1, completionTokens), prefixBlocks: prefixBlocks(promptText), priority }, {
     onFirstToken: () => {
       started = true;
       tFirst = ctx.timer.now();

@@ -8,6 +8,12 @@ export interface SeqRequest {
    * (so equal hashes mean an equal prefix). Used by the prefix cache; optional.
    */
   readonly prefixBlocks?: readonly number[];
+  /**
+   * vLLM's request `priority` under `--scheduling-policy priority`: lower is served first, ties first
+   * come, first served (default 0). A batching scheduler orders its waiting queue by it and preempts
+   * the lowest-priority sequence first; a hosted API's scheduler has no queue and ignores it.
+   */
+  readonly priority?: number;
 }
 
 /** What a latency model reports about one request while it runs (model time). */
@@ -27,6 +33,15 @@ export interface SeqHandle {
 
 /** Current load, for `/metrics`-like introspection and tests. */
 export interface SchedulerLoad {
+  readonly running: number;
+  readonly waiting: number;
+  /** Running and waiting requests per priority value, lowest first (schedulers that order by priority). */
+  readonly byPriority?: readonly PriorityLoad[];
+}
+
+/** Requests of one priority value, running and waiting (`/metrics`' per-priority gauges). */
+export interface PriorityLoad {
+  readonly priority: number;
   readonly running: number;
   readonly waiting: number;
 }

@@ -115,7 +115,9 @@ export class SimMetrics {
    * `vllm:request_success_total{finished_reason}` (`stop`, `length`, and `abort` for requests
    * whose client disconnected); histograms `vllm:time_to_first_token_seconds`,
    * `vllm:e2e_request_latency_seconds`, `vllm:request_prompt_tokens`,
-   * `vllm:request_generation_tokens`; plus serve-sim's own `evochamber_sim:*` counters.
+   * `vllm:request_generation_tokens`; plus serve-sim's own `evochamber_sim:*` counters and, per
+   * request priority, `evochamber_sim:num_requests_running_by_priority{priority}` and
+   * `evochamber_sim:num_requests_waiting_by_priority{priority}` (vLLM has no per-priority gauge).
    */
   render(modelName: string, load: SchedulerLoad, kv: KvCacheState = { usage: 0, preemptions: 0 }): string {
     const l = `model_name="${modelName.replace(/["\\\n]/g, '_')}"`;
@@ -136,8 +138,21 @@ export class SimMetrics {
       ...this.e2e.render('vllm:e2e_request_latency_seconds', 'Histogram of end to end request latency in seconds.', l),
       ...this.promptHist.render('vllm:request_prompt_tokens', 'Number of prefill tokens processed.', l),
       ...this.generationHist.render('vllm:request_generation_tokens', 'Number of generation tokens processed.', l),
+      ...byPriority(load, l),
       ...gauge('evochamber_sim:abort_generation_tokens_total', 'Generation tokens of requests aborted by their client (serve-sim only; part of vllm:generation_tokens_total).', this.abortedGenerationTokens, 'counter'),
       '',
     ].join('\n');
   }
+}
+
+/** The per-priority gauges: one line per priority value with requests (none without any). */
+function byPriority(load: SchedulerLoad, l: string): string[] {
+  const rows = load.byPriority ?? [];
+  const of = (name: string, help: string, v: (r: (typeof rows)[number]) => number) => [
+    `# HELP ${name} ${help}`, `# TYPE ${name} gauge`, ...rows.map((r) => `${name}{priority="${r.priority}",${l}} ${v(r)}`),
+  ];
+  return [
+    ...of('evochamber_sim:num_requests_running_by_priority', 'Requests in model execution batches, by request priority (lower is served first).', (r) => r.running),
+    ...of('evochamber_sim:num_requests_waiting_by_priority', 'Requests waiting to be processed, by request priority (lower is served first).', (r) => r.waiting),
+  ];
 }

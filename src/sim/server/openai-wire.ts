@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The `owned_by` of the model ids serve-sim lists; clients recognise a simulator by it. */
-export const SERVE_SIM_OWNER = 'evochamber-sim';
+export { SERVE_SIM_OWNER } from '../../llm/openai/simulator-owner';
 
 /** An error to answer in OpenAI's shape: `{error: {message, type, param, code}}`. */
 export class WireError extends Error {

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../../core/clock';
 import { createRng } from '../../core/rng';
 import { SimModel } from '../sim-model';
 import type { SimParams } from '../sim-params';
+import type { WorldFile } from '../sim-world-file';
 import { ApiScheduler } from './api-scheduler';
 import { BatchScheduler } from './batch-scheduler';
 import { chatHandler } from './chat-handler';
@@ -16,7 +17,7 @@ import type { LatencyScheduler } from './latency-scheduler';
 import { parseJsonObject, readBody, sendError, sendJson, SERVE_SIM_OWNER, WireError } from './openai-wire';
 import { getProfile, type LatencyProfile } from '../../llm/latency-profiles';
 import { RateLimiter } from './rate-limiter';
-import type { RouteHandler, SimServerContext } from './sim-server-context';
+import type { RouteHandler, SchedulingPolicy, SimServerContext } from './sim-server-context';
 import { realTimer, type SimTimer } from './sim-timer';
 
 /** One request as the server saw it (for tests that check what crosses the wire). */
@@ -48,10 +49,18 @@ export interface ServeSimOptions {
   readonly tokensPerMinute?: number;
   /** Overrides of the simulated model's parameters. */
   readonly simParams?: Partial<SimParams>;
+  /** A world (docs/calibration.md): its global and per-niche parameters over `simParams`. */
+  readonly world?: Pick<WorldFile, 'params' | 'niches'>;
   /** Clock behind the real timer and `created` timestamps. */
   readonly clock?: Clock;
   /** A timer instead of the real one (virtual-time tests). */
   readonly timer?: SimTimer;
+  /**
+   * vLLM's `--scheduling-policy` (default `fcfs`): under `priority` the batch scheduler serves each
+   * request by its body field `priority` (lower first, ties first come, first served); under `fcfs` a
+   * non-zero `priority` is a 400, as from vLLM.
+   */
+  readonly schedulingPolicy?: SchedulingPolicy;
   /** Called for every request with its raw body, before it is handled. */
   readonly onRequest?: (r: RecordedRequest) => void;
 }
@@ -121,7 +130,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     : undefined;
   let ids = 0;
   const ctx: SimServerContext = {
-    sim: new SimModel({ seed, ...(opts.simParams ? { params: opts.simParams } : {}) }),
+    sim: new SimModel({ seed, ...(opts.simParams ? { params: opts.simParams } : {}), ...(opts.world ? { world: opts.world } : {}) }),
     scheduler, timer, timeScale, limiter, faults,
     faultRng: createRng(`${seed}/serve-sim/faults`),
     modelId: opts.modelId ?? 'sim',
@@ -130,6 +139,7 @@ export async function startServeSim(opts: ServeSimOptions = {}): Promise<ServeSi
     nextId: (prefix) => `${prefix}-sim${(ids++).toString(36)}`,
     hung: new Set<ServerResponse>(),
     metrics: new SimMetrics(profile.maxModelLen),
+    schedulingPolicy: opts.schedulingPolicy ?? 'fcfs',
   };
 
   const server = createServer((req, res) => { void handle(ctx, req, res, opts.onRequest); });

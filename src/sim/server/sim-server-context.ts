@@ -30,7 +30,12 @@ export interface SimServerContext {
   readonly hung: Set<ServerResponse>;
   /** Counters behind `/metrics`. */
   readonly metrics: SimMetrics;
+  /** vLLM's `--scheduling-policy`: under `fcfs` a request with a non-zero `priority` is refused (400), as vLLM refuses it. */
+  readonly schedulingPolicy: SchedulingPolicy;
 }
+
+/** vLLM's `--scheduling-policy` values: first come, first served, or by each request's `priority`. */
+export type SchedulingPolicy = 'fcfs' | 'priority';
 
 /** A route handler: answers one request whose JSON body (for POST) is already parsed. */
 export type RouteHandler = (ctx: SimServerContext, req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => Promise<void> | void;

@@ -23,7 +23,7 @@ export interface VirtualClockStats {
 
 /**
  * A discrete-event clock for running async code against a latency model in virtual time
- * (README, "Virtual time"). Model requests are timer events on `timer`; the clock fires them in
+ * (docs/backends.md, "Virtual time"). Model requests are timer events on `timer`; the clock fires them in
  * time order, never sleeping, and moves on to the next instant only when the JavaScript side is
  * quiescent:
  *

@@ -52,6 +52,8 @@ type State = 'preparing' | 'queued' | 'running' | 'done';
 interface Call {
   readonly req: CompletionRequest;
   readonly tenant: Tenant;
+  /** The scheduling priority it was submitted with (lower first). */
+  readonly priority: number;
   readonly submittedAt: number;
   readonly resolve: (c: Completion) => void;
   readonly reject: (e: unknown) => void;
@@ -88,16 +90,19 @@ interface Tenant {
   readonly key: string;
   /** Virtual ms when the tenant joined (its run started). */
   readonly since: number;
+  /** The priority its requests carry when they set none (a sweep's critical-path policy); 0 without. */
+  readonly priority?: () => number;
   readonly tally: Tally;
 }
 
 /**
- * serve-sim's latency model in virtual time, shared by every run that joins it (README, "Virtual
- * time"; a sweep's runs join one server, as they would share one GPU server): one scheduler, one
+ * serve-sim's latency model in virtual time, shared by every run that joins it (docs/backends.md,
+ * "Virtual time"; a sweep's runs join one server, as they would share one GPU server): one scheduler, one
  * discrete-event clock. Each request is answered at once by its run's own model and delivered when
  * the profile's BatchScheduler or ApiScheduler says its last token exists. Requests submitted at one
  * instant are admitted in the order of (run key, seed key, prompt hash), whatever order the runs
- * made them in. With an api profile the rate limiter delays an admission until it fits, as a client
+ * made them in; the batch scheduler then serves them by priority (vLLM's `--scheduling-policy
+ * priority`: a request's own `priority`, else its run's, else 0; lower first). With an api profile the rate limiter delays an admission until it fits, as a client
  * honouring retry-after would, instead of answering 429.
  */
 export class VirtualServer {
@@ -122,10 +127,12 @@ export class VirtualServer {
 
   /**
    * A run joins: its requests are answered by `inner` and timed by this server. `key` sets the
-   * order of its requests among other runs' at one instant (each run of a sweep has its own).
+   * order of its requests among other runs' at one instant (each run of a sweep has its own);
+   * `priority`, when given, is read as each request is submitted and becomes its scheduling priority
+   * (vLLM's `priority`: lower first) unless the request sets its own.
    */
-  join(inner: LanguageModel, key = ''): VirtualServerModel {
-    return new VirtualServerModel(inner, { server: this, key });
+  join(inner: LanguageModel, key = '', priority?: () => number): VirtualServerModel {
+    return new VirtualServerModel(inner, { server: this, key, ...(priority ? { priority } : {}) });
   }
 
   /** What the server did for everyone: the sweep's virtual time and utilization. */
@@ -158,7 +165,8 @@ export class VirtualServer {
     this.clock.touch();
     if (req.signal?.aborted) return Promise.reject(new CompletionAbortedError(null, 0));
     return new Promise<Completion>((resolve, reject) => {
-      const call: Call = { req, tenant, submittedAt: this.clock.now(), resolve, reject, state: 'preparing', generated: 0 };
+      const priority = req.priority ?? tenant.priority?.() ?? 0;
+      const call: Call = { req, tenant, priority, submittedAt: this.clock.now(), resolve, reject, state: 'preparing', generated: 0 };
       if (req.signal) {
         const onAbort = () => this.abort(call);
         req.signal.addEventListener('abort', onAbort, { once: true });
@@ -206,7 +214,7 @@ export class VirtualServer {
       t.promptSum += promptTokens;
     }
     const outputTokens = Math.max(1, completionTokens);
-    call.handle = this.scheduler.submit({ promptTokens, outputTokens, prefixBlocks: prefixBlocks(call.promptText!) }, {
+    call.handle = this.scheduler.submit({ promptTokens, outputTokens, prefixBlocks: prefixBlocks(call.promptText!), priority: call.priority }, {
       onFirstToken: () => { call.firstAt = this.clock.now(); },
       onTokens: (g) => { call.generated = g; },
       onDone: () => {
@@ -266,7 +274,7 @@ export class VirtualServer {
 /**
  * A LanguageModel that answers with `inner` (the simulated model, or a journal in front of it)
  * at once and delivers each answer when serve-sim's latency model says its last token exists, in
- * virtual time (README, "Virtual time"): a run on a VirtualServer of its own, or one of a sweep's
+ * virtual time (docs/backends.md, "Virtual time"): a run on a VirtualServer of its own, or one of a sweep's
  * runs on a shared one (`VirtualServer.join`). `timing` is in virtual milliseconds. An aborted
  * request is cancelled in the scheduler and rejects with CompletionAbortedError(tokens not
  * generated, tokens generated); one already answered resolves.
@@ -279,12 +287,15 @@ export class VirtualServerModel implements LanguageModel {
   private readonly tenant: Tenant;
 
   /** A run alone on a server of its own (`opts` as VirtualServer's), or, with `opts.server`, joining a shared one. */
-  constructor(inner: LanguageModel, opts: VirtualServerOptions | { readonly server: VirtualServer; readonly key: string }) {
+  constructor(inner: LanguageModel, opts: VirtualServerOptions | { readonly server: VirtualServer; readonly key: string; readonly priority?: () => number }) {
     this.name = inner.name;
     this.server = 'server' in opts ? opts.server : new VirtualServer(opts);
     this.clock = this.server.clock;
     this.profile = this.server.profile;
-    this.tenant = { inner, key: 'key' in opts ? opts.key : '', since: this.clock.now(), tally: emptyTally() };
+    this.tenant = {
+      inner, key: 'key' in opts ? opts.key : '', since: this.clock.now(), tally: emptyTally(),
+      ...('priority' in opts && opts.priority ? { priority: opts.priority } : {}),
+    };
   }
 
   /** Keep virtual time still until `work` settles (see VirtualClock.hold). */

@@ -1,6 +1,7 @@
 import type { TaskGenerator } from '../niche';
 import { algebraGenerator } from './algebra';
 import { arithmeticGenerator } from './arithmetic';
+import { competitionMathGenerator } from './competition-math';
 import type { GeneratorDescriptor } from './generator';
 import { listFunctionsGenerator } from './list-functions';
 import { peopleQaGenerator } from './people-qa';
@@ -10,6 +11,7 @@ import { timelineQaGenerator } from './timeline-qa';
 /** The built-in task generators, one descriptor file each. */
 export const BUILTIN_GENERATORS: readonly GeneratorDescriptor[] = [
   arithmeticGenerator, algebraGenerator, listFunctionsGenerator, stringFunctionsGenerator, peopleQaGenerator, timelineQaGenerator,
+  competitionMathGenerator,
 ];
 
 /** Task generators by the name a niche spec's `generator` field uses (derived from the descriptors; `registerGenerator` adds one). */

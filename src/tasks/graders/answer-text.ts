@@ -25,6 +25,11 @@ export function readBraceGroup(text: string, open: number, limit = text.length):
  * or of `\boxed 5` without braces; null when there is none.
  */
 export function lastBoxed(text: string): string | null {
+  return lastBoxedAt(text)?.content ?? null;
+}
+
+/** As `lastBoxed`, with the index just past the box (what follows it may restate the answer). */
+export function lastBoxedAt(text: string): { content: string; end: number } | null {
   // Walk backwards, command by command, with one lastIndexOf cursor per command name (no list of
   // every match; a cursor moves only when its command was consumed). A group that did not close
   // before the next box command never closes (that command's own group stays open to the end), so
@@ -43,11 +48,11 @@ export function lastBoxed(text: string): string | null {
     while (start < text.length && /\s/.test(text[start]!)) start++;
     if (text[start] === '{') {
       const group = readBraceGroup(text, start, limit);
-      if (group) return group.content.trim();
+      if (group) return { content: group.content.trim(), end: group.end };
       limit = at;
     } else if (isBoxed && start > name) {
       const token = /^[^\s$]+/.exec(text.slice(start, start + 200));
-      if (token) return token[0];
+      if (token) return { content: token[0], end: start + token[0].length };
     }
   }
   return null;

@@ -10,7 +10,7 @@ import { collapseSpaces, isSpace, stripThinking } from '../../core/text';
 import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
 import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
-import { createTestPlanner, judge, type TestPlan } from './test-plan';
+import { createTestPlanner, judge, type ProbeCall, type TestPlan } from './test-plan';
 import type { GraderDescriptor } from './grader-descriptor';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
@@ -150,7 +150,7 @@ function clip(text: string, n: number): string {
 
 /** A sandbox job for `tests` under their plans, and how to read each test's verdict back. */
 export function buildJob(code: string, tests: readonly string[], plans: readonly TestPlan[]): { job: SandboxJob; verdicts: (run: SandboxResult) => TestOutcome[] } {
-  const probes: string[] = [];
+  const probes: ProbeCall[] = [];
   const scripts: string[] = [];
   const setup = new Set<string>();
   const slots = plans.map((plan) => {
@@ -159,11 +159,11 @@ export function buildJob(code: string, tests: readonly string[], plans: readonly
       return { kind: 'script' as const, at: scripts.length - 1 };
     }
     for (const line of plan.setup.split('\n')) if (line.trim()) setup.add(line);
-    const at = plan.checks.map((c) => (c.op === 'fail' ? -1 : probes.push(c.expr) - 1));
+    const at = plan.checks.map((c) => (c.op === 'fail' ? -1 : probes.push(c.call) - 1));
     return { kind: 'probe' as const, checks: plan.checks, at };
   });
   // Something must load the candidate, even when every test turned out trivially true.
-  if (probes.length === 0 && scripts.length === 0) probes.push('None');
+  if (probes.length === 0 && scripts.length === 0) scripts.push('pass');
   const job: SandboxJob = { code, setup: [...setup].join('\n'), probes, scripts };
   const verdicts = (run: SandboxResult): TestOutcome[] => slots.map((slot, k): TestOutcome => {
     const test = tests[k]!;

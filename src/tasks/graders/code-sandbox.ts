@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planWorkerLaunch, type SandboxIsolation, type WorkerLaunch } from './sandbox-isolation';
 import { decodePlain } from './plain-value';
-import type { ProbeOutcome } from './test-plan';
+import type { ProbeCall, ProbeOutcome } from './test-plan';
 
 /** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
 export interface SandboxOptions {
@@ -47,8 +47,8 @@ export interface SandboxJob {
   readonly code: string;
   /** Statements run once after the candidate loads, before the probes (the tests' imports). */
   readonly setup?: string;
-  /** Expressions evaluated one at a time in the candidate's process; values come back as data. */
-  readonly probes?: readonly string[];
+  /** Calls answered one at a time by the candidate's process; values come back as plain data. */
+  readonly probes?: readonly ProbeCall[];
   /**
    * Arbitrary test programs, run in the trusted checker process (sandbox/sandbox_checker.py); each call
    * they make to a candidate function is answered, as plain data, by the candidate's process.
@@ -112,6 +112,10 @@ interface Job extends Required<SandboxJob> {
 /** The trusted process that runs a worker's script tests (one per worker, started on first use). */
 interface Checker {
   readonly proc: ChildProcessWithoutNullStreams;
+  /** Resolves once the process has exited and Node has reaped it (or it never started). */
+  readonly exited: Promise<void>;
+  /** True once `exited` has resolved: its pid may then belong to another process. */
+  reaped: boolean;
   buf: string;
   dead: boolean;
   /** It said {"ready": true}: a death before that is the harness's failure, not the candidate's. */
@@ -135,6 +139,27 @@ interface Worker {
   markExited: () => void;
   /** Fallback only: the worker's own temporary directory (its TMPDIR), removed when it dies. */
   readonly scratch: string | null;
+}
+
+/**
+ * How long a closing pool, or a checker being stopped, waits for its processes to end on their own
+ * (stdin closed: a worker ends its candidates and exits, bubblewrap and unshare reap what they
+ * started) before it kills their process groups. A group kill leaves a sandbox's inner processes to
+ * the host's init, as zombies until it reaps them.
+ */
+const STOP_GRACE_MS = 2000;
+
+/** Sync killers of every open pool's processes, run when Node exits without closing them (a second Ctrl-C). */
+const openPools = new Set<() => void>();
+let exitHook = false;
+
+function killGroupNow(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** A worker that dies this many times in a row before saying "ready" marks the pool broken. */
@@ -189,7 +214,7 @@ function toProbe(raw: unknown): ProbeOutcome | null {
   const r = raw as { v?: unknown; err?: unknown };
   if ('v' in r) {
     const value = decodePlain(r.v);
-    return value ? { value } : { error: 'TypeError: value is not plain data' };
+    return value ? { value } : { error: 'not plain data: the answer did not decode' };
   }
   return typeof r.err === 'string' ? { error: r.err } : null;
 }
@@ -228,17 +253,28 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   let startFailures = 0;
   let broken: string | null = null;
   let closing: Promise<void> | null = null;
+  /** Every checker not yet reaped, its worker's or one being stopped: close() waits for them all. */
+  const checkers = new Set<Checker>();
+  const killAllNow = (): void => {
+    for (const w of workers) if (!w.dead) killGroupNow(w.proc.pid);
+    for (const c of checkers) if (!c.reaped) killGroupNow(c.proc.pid);
+  };
+  openPools.add(killAllNow);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => { for (const kill of openPools) kill(); });
+  }
 
+  /** Stop the worker's checker: it is trusted, so first ask (end its stdin), then kill its group after the grace. */
   function killChecker(w: Worker): void {
     const c = w.checker;
     w.checker = null;
     if (!c || c.dead || c.proc.pid === undefined) return;
     c.dead = true;
-    try {
-      process.kill(-c.proc.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    c.proc.stdin.end();
+    const timer = setTimeout(() => { if (!c.reaped) killGroupNow(c.proc.pid); }, STOP_GRACE_MS);
+    timer.unref();
+    void c.exited.then(() => clearTimeout(timer));
   }
 
   /** The worker has loaded the candidate for the scripts: hand them, and its names, to the checker. */
@@ -259,7 +295,17 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
   function spawnChecker(w: Worker): Checker {
     const spec = launch.checker;
     const proc = spawn(spec.command, [...spec.args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...spec.env }, cwd: tmpdir() });
-    const c: Checker = { proc, buf: '', dead: false, ready: false, stderr: '' };
+    let markExited = (): void => {};
+    const exited = new Promise<void>((res) => { markExited = res; });
+    const c: Checker = { proc, exited, reaped: false, buf: '', dead: false, ready: false, stderr: '' };
+    checkers.add(c);
+    const reaped = (): void => {
+      c.reaped = true;
+      checkers.delete(c);
+      markExited();
+    };
+    proc.once('exit', reaped);
+    proc.once('error', () => { if (proc.pid === undefined) reaped(); });
     proc.stdout.setEncoding('utf8');
     proc.stderr.setEncoding('utf8');
     proc.stderr.on('data', (chunk: string) => { c.stderr = (c.stderr + chunk).slice(-500); });
@@ -466,9 +512,21 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
           const live = [...workers];
           for (const w of live) {
             hold(w, true); // an unref'd handle would let Node exit before the awaited 'exit' event
-            killGroup(w);
+            killChecker(w);
+            w.retired = true;
+            // Asked to end: a worker whose stdin closes ends its candidates and exits, and bubblewrap
+            // or unshare reap their inner processes; only one that has not ended after the grace is killed.
+            w.proc.stdin.end();
           }
-          await Promise.all(live.map((w) => w.exited));
+          const stopping = [...checkers];
+          for (const c of stopping) hold({ proc: c.proc, checker: null }, true);
+          const grace = setTimeout(() => {
+            for (const w of live) if (!w.dead) killGroupNow(w.proc.pid);
+            for (const c of stopping) if (!c.reaped) killGroupNow(c.proc.pid);
+          }, STOP_GRACE_MS);
+          await Promise.all([...live.map((w) => w.exited), ...stopping.map((c) => c.exited)]);
+          clearTimeout(grace);
+          openPools.delete(killAllNow);
         })();
       }
       return closing;

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { Grade, Grader, Task } from '../task';
 import { createRng } from '../../core/rng';
 import { stripThinking } from '../../core/text';
-import { lastBoxed } from './answer-text';
+import { lastBoxedAt } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
 import type { GraderDescriptor } from './grader-descriptor';
 
@@ -49,12 +49,59 @@ const HASH_LINE = /^[ \t]*####[ \t]*([^\n]+)/gm;
  */
 const NUMBER = /(?:(?<![\w)])[-\u2212])?(?:\\?\$[ \t]?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/g;
 
-/** The final answer in a raw completion: last `\boxed{}`, else an answer line, else the last number. */
+/**
+ * "…, actually it's 3", "it is actually 3", "that's actually 3": a correction that states a value.
+ * The frame around `actually` is required, so "this is actually 3 times 4" states nothing.
+ */
+const ACTUALLY = /\b(?:it'?s|it\s+is|that'?s|that\s+is|answer'?s|answer\s+is|result\s+is)[ \t]+actually\b[ \t,:]*([^\n]+)|\bactually[, \t]+(?:it'?s|it\s+is|it\s+should\s+be)\b[ \t:]*([^\n]+)/gi;
+
+/** "answer is X" / "answer: X" inside one stated line, to peel "Final Answer: The final answer is 3". */
+const ANSWER_IN_LINE = /(?:final\s+answer|answer)[ \t*]*(?::|is\b)[\s*]*(.+)$/i;
+
+/** The leading math of a stated answer: it stops at the first word ("3 apples" is 3; `\frac`, sqrt, `2xy` are math). */
+function mathPrefix(line: string): string {
+  let end = line.length;
+  for (const w of line.matchAll(/(?<![\\\w^])[a-zA-Z]{2,}/g)) {
+    if (KNOWN_NAMES.has(w[0])) continue;
+    end = w.index;
+    break;
+  }
+  return line.slice(0, end).replace(/[\s.;,:=]+$/, '').trim();
+}
+
+/** A value a reply states as its answer: it has a digit or a LaTeX command, or is one short expression. */
+const statesValue = (s: string): boolean => /\d|\\/.test(s) || /^[a-zA-Z](?:[ \t]*[-+*/^][ \t]*[\w()]+)*$/.test(s);
+
+/**
+ * The last answer a reply states in `text` (the text after its last box): an answer line ("the
+ * answer is 3", "Answer: 3", "the final answer is 3"), a correction ("it's actually 3") or a `####`
+ * line; null when it states none. Only values count: "the answer is correct" states nothing.
+ */
+function statedAfterBox(text: string): string | null {
+  const stated: { at: number; value: string }[] = [];
+  const consider = (at: number, raw: string | undefined): void => {
+    let line = cleanLine(raw ?? '');
+    for (let peel = 0, inner = ANSWER_IN_LINE.exec(line); inner && peel < 3; peel++, inner = ANSWER_IN_LINE.exec(line)) line = cleanLine(inner[1] ?? '');
+    const value = mathPrefix(line);
+    if (value !== '' && statesValue(value)) stated.push({ at, value });
+  };
+  for (const m of text.matchAll(ANSWER_PHRASE)) consider(m.index, m[1]);
+  for (const m of text.matchAll(ACTUALLY)) consider(m.index, m[1] ?? m[2]);
+  for (const m of text.matchAll(HASH_LINE)) consider(m.index, m[1]);
+  stated.sort((a, b) => a.at - b.at);
+  return stated.pop()?.value ?? null;
+}
+
+/**
+ * The final answer in a raw completion: the last one it states. That is the last `\boxed{}`, unless
+ * the text after it states an answer again ("Wait, actually the answer is 3"), which then counts
+ * (a restatement of the same value grades the same); else an answer line, else the last number.
+ */
 export function extractMathAnswer(completion: string): string | null {
   const text = tail(stripThinking(completion), MAX_ANSWER_TEXT);
   if (text === '') return null;
-  const boxed = lastBoxed(text);
-  if (boxed !== null && boxed !== '') return boxed;
+  const box = lastBoxedAt(text);
+  if (box !== null && box.content !== '') return statedAfterBox(text.slice(box.end)) ?? box.content;
   const hash = [...text.matchAll(HASH_LINE)].pop()?.[1];
   if (hash !== undefined && cleanLine(hash) !== '') return cleanLine(hash);
   for (const m of [...text.matchAll(ANSWER_PHRASE)].reverse()) {

@@ -85,7 +85,8 @@ function resolvePythonNow(python: string): PythonInstall {
   const probe = 'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,list(sys.version_info[:2])]))';
   let info: [string, string, string, string, [number, number]];
   try {
-    const out = execFileSync(python, ['-c', probe], { encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A guard against a hang, not a speed check: a pyenv shim on a machine at load 20+ took over 15 s.
+    const out = execFileSync(python, ['-c', probe], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
     info = JSON.parse(out.trim().split('\n').pop() ?? '');
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
@@ -107,7 +108,11 @@ function resolvePythonNow(python: string): PythonInstall {
  * create (see `SANDBOX_MODES`).
  */
 function bwrapArgs(py: PythonInstall, namespaces: readonly string[]): string[] {
-  const args = [...namespaces, '--die-with-parent', '--ro-bind', '/usr', '/usr'];
+  // --as-pid-1: the worker (or checker) is pid 1 of its namespace, not a bwrap init above it. That
+  // init tells the outer bwrap the exit status and the outer exits without waiting for it, leaving
+  // a zombie to the host's init on every exit; with the command as pid 1 the outer bwrap reaps it.
+  // The worker reaps the candidates' orphans itself (sandbox_worker.py, reap_orphans).
+  const args = [...namespaces, '--as-pid-1', '--die-with-parent', '--ro-bind', '/usr', '/usr'];
   for (const dir of ['/bin', '/sbin', '/lib', '/lib32', '/lib64']) {
     if (!existsSync(dir)) continue;
     const st = lstatSync(dir);

@@ -1,7 +1,8 @@
 /**
- * Test plans: each hidden test is split, outside the sandbox, into probe expressions plus expected
- * values (compared here, in Node), or kept as a script run by the checker (sandbox/sandbox_checker.py). The splitter is
- * a trusted Python process (sandbox/test_splitter.py) that parses only the task's own tests.
+ * Test plans: each hidden test is split, outside the sandbox, into probes (plain calls of candidate
+ * functions) plus the operator and expected value applied to each answer here, in Node; or kept as a
+ * script run by the checker (sandbox/sandbox_checker.py), when any operator or builtin wraps a call.
+ * The splitter is a trusted Python process (sandbox/test_splitter.py) that parses only the task's own tests.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -10,40 +11,65 @@ import { decodePlain, pyEqual, pyNumber, pyRepr, pyTruthy, type PlainValue } fro
 
 const SPLITTER = fileURLToPath(new URL('./sandbox/test_splitter.py', import.meta.url));
 
-/** One comparison of a probe's value with an expected value, done on the trusted side. */
+/**
+ * One call of a candidate function, the only thing a probe asks the candidate's process: the
+ * function's name and its arguments as tagged plain JSON (computed by the splitter from the test's
+ * literals). `text` is the call as the test wrote it, for failure details.
+ */
+export interface ProbeCall {
+  readonly fn: string;
+  readonly args: readonly unknown[];
+  readonly kwargs: readonly (readonly [string, unknown])[];
+  readonly text: string;
+}
+
+/** One operator applied to a probe's plain answer and an expected value, on the trusted side. */
 export type Check =
   | { readonly op: 'fail' }
-  | { readonly op: 'truthy' | 'falsy'; readonly expr: string }
-  | { readonly op: 'eq' | 'ne' | 'is' | 'isnot'; readonly expr: string; readonly expected: PlainValue }
-  | { readonly op: 'abs_lt' | 'abs_le'; readonly expr: string; readonly expected: PlainValue; readonly tol: PlainValue }
-  | { readonly op: 'isclose'; readonly expr: string; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue };
+  | { readonly op: 'truthy' | 'falsy'; readonly call: ProbeCall }
+  | { readonly op: 'eq' | 'ne' | 'is' | 'isnot'; readonly call: ProbeCall; readonly expected: PlainValue }
+  | { readonly op: 'abs_lt' | 'abs_le'; readonly call: ProbeCall; readonly expected: PlainValue; readonly tol: PlainValue }
+  | { readonly op: 'isclose'; readonly call: ProbeCall; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue };
 
 /** How one test statement is run: probes (values back, compared here) or a script the checker runs. */
 export type TestPlan =
   | { readonly kind: 'probe'; readonly setup: string; readonly checks: readonly Check[] }
   | { readonly kind: 'script'; readonly source: string };
 
-/** What a probe produced in the sandbox: a value, or the exception it raised. */
+/** What a probe produced in the sandbox: a plain value, or the exception it raised (or why its answer was not plain data). */
 export type ProbeOutcome = { readonly value: PlainValue } | { readonly error: string };
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A probe call by exact shape; its arguments must decode as plain values (they are the test's own). */
+function decodeCall(raw: unknown): ProbeCall | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const c = raw as { fn?: unknown; args?: unknown; kwargs?: unknown; text?: unknown };
+  if (typeof c.fn !== 'string' || !IDENTIFIER.test(c.fn) || !Array.isArray(c.args) || !Array.isArray(c.kwargs) || typeof c.text !== 'string') return null;
+  if (!c.args.every((a) => decodePlain(a) !== null)) return null;
+  const kwargs = c.kwargs as unknown[];
+  if (!kwargs.every((k) => Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && IDENTIFIER.test(k[0]) && decodePlain(k[1]) !== null)) return null;
+  return { fn: c.fn, args: c.args, kwargs: kwargs as [string, unknown][], text: c.text };
+}
 
 function decodeCheck(raw: unknown): Check | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const c = raw as Record<string, unknown>;
   if (c.op === 'fail') return { op: 'fail' };
-  if (typeof c.expr !== 'string') return null;
-  const expr = c.expr;
-  if (c.op === 'truthy' || c.op === 'falsy') return { op: c.op, expr };
+  const call = decodeCall(c.call);
+  if (call === null) return null;
+  if (c.op === 'truthy' || c.op === 'falsy') return { op: c.op, call };
   const expected = decodePlain(c.expected);
   if (expected === null) return null;
-  if (c.op === 'eq' || c.op === 'ne' || c.op === 'is' || c.op === 'isnot') return { op: c.op, expr, expected };
+  if (c.op === 'eq' || c.op === 'ne' || c.op === 'is' || c.op === 'isnot') return { op: c.op, call, expected };
   if (c.op === 'abs_lt' || c.op === 'abs_le') {
     const tol = decodePlain(c.tol);
-    return tol ? { op: c.op, expr, expected, tol } : null;
+    return tol ? { op: c.op, call, expected, tol } : null;
   }
   if (c.op === 'isclose') {
     const rel = decodePlain(c.rel);
     const abs = decodePlain(c.abs);
-    return rel && abs ? { op: 'isclose', expr, expected, rel, abs } : null;
+    return rel && abs ? { op: 'isclose', call, expected, rel, abs } : null;
   }
   return null;
 }

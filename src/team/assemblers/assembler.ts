@@ -4,7 +4,7 @@ import type { AgentView } from '../../individual/agent-view';
 import type { Task } from '../../tasks/task';
 import type { Team } from '../team';
 
-/** The assembler weights of README, "How the three levels work". */
+/** The assembler weights of docs/how-it-works.md. */
 export interface AssemblyWeights {
   /** Complement: weight of competence. */
   readonly wc: number;

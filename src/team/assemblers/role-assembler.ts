@@ -4,7 +4,7 @@ import { rosterNiches, styleOverlap } from '../style-overlap';
 import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
- * Anchor / complement / scout (README, "How the three levels work"), for niche n:
+ * Anchor / complement / scout (docs/how-it-works.md), for niche n:
  *   anchor     = argmax c[n]
  *   complement = argmax_j  wc·c_j[n] + ws·S[a][j][n] − wo·O[a][j]
  *   scout      = argmax_k  wx·novelty_k[n] − wo·mean(O[k][a], O[k][j]),  novelty = 1/√(1+e_k[n])

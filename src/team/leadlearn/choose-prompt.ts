@@ -1,5 +1,6 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import type { ChatMessage } from '../../llm/model';
 import { parseJsonLoose } from '../../llm/parse-json';
 import type { NicheSpec } from '../../tasks/niche';
@@ -7,6 +8,8 @@ import { choosableStructures } from '../structures';
 import type { StructureDescriptor } from '../structures/structure';
 import { STRUCTURE_NAMES, type LeadershipEntry, type StructureName } from './leadership-bank';
 import { wilsonInterval, MIN_AREA_RECORDS, type AreaPrior, type StructureStat } from './leadership-stats';
+
+const CHOOSE_TEMPLATE = promptTemplate(import.meta.url, 'choose-structure', 'choose');
 
 const f2 = (x: number) => x.toFixed(2);
 
@@ -59,7 +62,7 @@ export function chooseStructurePrompt(
     records: records.length ? records.map(formatRecord).join('\n') : '(none yet)',
     minArea: String(MIN_AREA_RECORDS),
   };
-  const user = renderTemplate(loadTemplate(import.meta.url, 'choose-structure'), {
+  const user = renderTemplate(CHOOSE_TEMPLATE.text(), {
     ...values,
     structures: structures.map((d) => `- ${d.name}: ${renderTemplate(d.description, values)}`).join('\n'),
     choices: structures.map((d) => JSON.stringify(d.name)).join(' | '),

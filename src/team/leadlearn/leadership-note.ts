@@ -1,10 +1,13 @@
 import { area } from '../../individual/agent-prompts';
-import { loadTemplate, renderTemplate } from '../../core/template';
+import { renderTemplate } from '../../core/template';
+import { promptTemplate } from '../../llm/prompt-kinds';
 import type { LanguageModel, Usage } from '../../llm/model';
 import { stripThinking } from '../../core/text';
 import type { NicheSpec } from '../../tasks/niche';
 import type { Task } from '../../tasks/task';
 import { ask } from '../../llm/ask';
+
+const NOTE_TEMPLATE = promptTemplate(import.meta.url, 'leadership-note', 'note');
 
 /** What the leader writes into the bank after a task. */
 export interface LeadershipNote {
@@ -18,7 +21,7 @@ export interface LeadershipNote {
 export async function writeLeadershipNote(
   model: LanguageModel, leader: { id: string; persona: string }, spec: NicheSpec, task: Task, structure: string, reward: number, disagreement: boolean,
 ): Promise<LeadershipNote> {
-  const user = renderTemplate(loadTemplate(import.meta.url, 'leadership-note'), {
+  const user = renderTemplate(NOTE_TEMPLATE.text(), {
     area: area(spec), structure, reward: reward.toFixed(2), disagreement: disagreement ? 'yes' : 'no',
   });
   const reply = await ask(model, [{ role: 'system', content: leader.persona }, { role: 'user', content: user }], 'leadlearn', leader.id, task.id, `${task.id}/${leader.id}/note`);

@@ -4,7 +4,8 @@ import { generate, type Attempt } from '../operators/generate';
 import { decomposePrompt, solvePartPrompt, synthesizePrompt } from '../team-prompts';
 import { memberContext, type Structure, type StructureDescriptor } from './structure';
 
-function parseParts(text: string, want: number): string[] | null {
+/** The parts of a leader's decomposition reply (`{"parts": [...]}` or a bare list), at most `want`; null when it has none. */
+export function parseParts(text: string, want: number): string[] | null {
   const parsed = parseJsonLoose(text) as { parts?: unknown } | unknown[] | undefined;
   const list = Array.isArray(parsed) ? parsed : (parsed as { parts?: unknown } | undefined)?.parts;
   if (!Array.isArray(list)) return null;

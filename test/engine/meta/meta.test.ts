@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  buildReportData, loadScenario, resumeRun, runScenario, SimModel, systemClock, withOverrides,
-  type Completion, type CompletionRequest, type LanguageModel, type NicheSpec, type RunSummary, type Task,
-} from '../../../src/index';
+import { loadScenario, resumeRun, runScenario, withOverrides, type Completion, type CompletionRequest, type LanguageModel, type NicheSpec, type RunSummary, type Task } from '../../../src/index';
+import { buildReportData } from '../../../src/report';
+import { SimModel } from '../../../src/sim/sim-model';
+import { systemClock } from '../../../src/core/clock';
 import { knobViolation } from '../../../src/core/knob';
 import { procedureKnobs, procedureOf, procedureSchema, procedureViolations } from '../../../src/engine/meta/procedure';
 import { getPreset } from '../../../src/engine/scenario/presets';

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRng, loadScenario, runScenario, runState, RunStore, type RunSummary } from '../../../src/index';
+import { createRng, loadScenario, runScenario, type RunSummary } from '../../../src/index';
+import { runState, RunStore } from '../../../src/store/run-store';
 
 // A short stream that still exercises every level: teams, CoDream, and lifecycle windows every 6 tasks.
 const TASKS = 24;

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, RunStore, type RunSummary } from '../../../src/index';
+import { loadScenario, runScenario, type RunSummary } from '../../../src/index';
+import { RunStore } from '../../../src/store/run-store';
+import { ASSEMBLERS } from '../../../src/engine/scenario/presets';
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-run-'));
@@ -60,7 +62,8 @@ describe('runScenario on the simulated model', () => {
     expect(sa.summary.agents.count).toBe(1);
     expect(sa.summary.tokens.reflect).toBeUndefined();
     const sc = await runScenario(quickstart, { tasks: 12, variant: 'self-consistency', report: false, outDir: out() });
-    expect(sc.summary.tokens.solve!.calls).toBe(12 * 5);
+    // k matched to the full system's team size: SC pays a team's solve calls.
+    expect(sc.summary.tokens.solve!.calls).toBe(12 * ASSEMBLERS.roles!.teamSize);
   });
 
   it('records a task whose model call keeps failing instead of dropping it', async () => {

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyRunOptions, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { applyRunOptions } from '../../../src/engine/run/run-scenario';
 
 const base = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
 
@@ -30,12 +31,18 @@ describe('scenario validation', () => {
     expect(scenario.engine.auto).toMatchObject({ initial: 4, min: 1, max: 16, periodSeconds: 60 });
     expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'fast' } }, 'a.json'))).toBe('a.json: engine.inFlight: expected a whole number 1–1024, or "auto"');
     expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'auto', auto: { max: 2 } } }, 'a.json'))).toBe('a.json: engine.auto.initial: initial (4) must lie within min..max (1..2)');
-    expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'auto', auto: { perod: 9 } } }, 'a.json'))).toBe('a.json: engine.auto.perod: unknown field');
+    expect(errorOf(() => parseScenario({ ...base, engine: { inFlight: 'auto', auto: { perod: 9 } } }, 'a.json'))).toMatch(/^a\.json: engine\.auto\.perod: unknown field \(fields here: .*periodSeconds/);
   });
 
   it('names the file and the path of an unknown field', () => {
     const msg = errorOf(() => parseScenario({ ...base, stream: { ...base.stream, niches: [{ id: 'algebra', wieght: 2 }] } }, 'bad.json'));
-    expect(msg).toBe('bad.json: stream.niches[0].wieght: unknown field');
+    expect(msg).toBe('bad.json: stream.niches[0].wieght: unknown field (did you mean stream.niches[0].weight?)');
+  });
+
+  it('names a misspelt required field, not the field it leaves missing, with the nearest known one', () => {
+    const { tasks: _t, ...stream } = base.stream as Record<string, unknown>;
+    expect(errorOf(() => parseScenario({ ...base, stream: { ...stream, taks: 5 } }, 'typo.json'))).toBe('typo.json: stream.taks: unknown field (did you mean stream.tasks?)');
+    expect(errorOf(() => parseScenario({ ...base, egnine: {} }, 'typo.json'))).toBe('typo.json: egnine: unknown field (did you mean engine?)');
   });
 
   it('names the field of a wrong type', () => {

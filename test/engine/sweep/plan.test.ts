@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, planSweep, withOverrides } from '../../../src/index';
+import { loadScenario, withOverrides } from '../../../src/index';
+import { planSweep } from '../../../src/engine/sweep/plan';
 
 const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 40 } });
 

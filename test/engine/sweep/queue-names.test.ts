@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateAblation, formatAblationTable, parseRedisTarget, redactRedisUrl, type RunSummary } from '../../../src/index';
+import { formatAblationTable, type RunSummary } from '../../../src/index';
+import { aggregateAblation } from '../../../src/engine/sweep/ablate';
+import { parseRedisTarget } from '../../../src/engine/sweep/redis-target';
+import { redactRedisUrl } from '../../../src/engine/sweep/queue-names';
 import { sweepJobId } from '../../../src/engine/sweep/queue-names';
 
 describe('sweep queue names and URLs', () => {

@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main';
-import {
-  attachSweep, formatAblationTable, loadScenario, parseRedisTarget, probeRedis, runAblation, runQueuedAblation, runScenario, startSweepWorker,
-  type AblationResult, type SweepWorker,
-} from '../../../src/index';
+import { formatAblationTable, loadScenario, runAblation, runScenario, type AblationResult } from '../../../src/index';
+import { attachSweep, runQueuedAblation } from '../../../src/engine/sweep/sweep-coordinator';
+import { parseRedisTarget } from '../../../src/engine/sweep/redis-target';
+import { probeRedis } from '../../../src/engine/sweep/redis-connection';
+import { startSweepWorker, type SweepWorker } from '../../../src/engine/sweep/sweep-worker';
 import { sweepRunDirName } from '../../../src/engine/sweep/queue-names';
 
 // A real Redis (Debian's redis-server, which .ci/run installs) and real worker processes: no mocks.

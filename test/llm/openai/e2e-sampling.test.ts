@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScenario, SIDE_CHANNEL_FIELD } from '../../../src/index';
+import { runScenario } from '../../../src/index';
+import { SIDE_CHANNEL_FIELD } from '../../../src/sim/served-side-channel';
 import { startServeSim, type RecordedRequest, type ServeSim } from '../../../src/sim/server/serve-sim';
 import { outDir, quickstartOver } from './e2e-helpers';
 

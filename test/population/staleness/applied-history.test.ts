@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppliedHistory, collectSince, createRng, type AgentView, type UpdateChanges } from '../../../src/index';
+import { createRng, type AgentView } from '../../../src/index';
+import { AppliedHistory, collectSince } from '../../../src/population/staleness/applied-history';
+import type { UpdateChanges } from '../../../src/population/supervisor-machine';
 import { agentView } from '../../fakes/agents';
 import { changes, item } from './staleness-fixtures';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createHashEmbedder, getStalenessPolicy, stalenessEvent, STALENESS_POLICIES, type AgentView, type AppliedSinceEntry, type StalenessContext,
-} from '../../../src/index';
+import { STALENESS_POLICIES, type AgentView, type AppliedSinceEntry, type StalenessContext } from '../../../src/index';
+import { createHashEmbedder } from '../../../src/llm/hash-embedder';
+import { getStalenessPolicy } from '../../../src/population/staleness';
+import { stalenessEvent } from '../../../src/population/staleness/staleness-events';
 import { agentView } from '../../fakes/agents';
 import { RecordingModel } from '../../fakes/recording-model';
 import { item } from './staleness-fixtures';

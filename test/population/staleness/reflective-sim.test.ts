@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { getStalenessPolicy, SimModel, type AgentView, type AppliedSinceEntry, type SimParams, type StalenessContext } from '../../../src/index';
+import { type AgentView, type AppliedSinceEntry, type SimParams, type StalenessContext } from '../../../src/index';
+import { getStalenessPolicy } from '../../../src/population/staleness';
+import { SimModel } from '../../../src/sim/sim-model';
 import { agentView } from '../../fakes/agents';
 import { item } from './staleness-fixtures';
 

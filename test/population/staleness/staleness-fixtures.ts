@@ -1,4 +1,6 @@
-import type { ArchiveEntry, ExperienceRequest, StaleItem, UpdateChanges } from '../../../src/index';
+import type { StaleItem } from '../../../src/index';
+import type { ArchiveEntry } from '../../../src/individual/archive';
+import type { ExperienceRequest, UpdateChanges } from '../../../src/population/supervisor-machine';
 
 /** A lesson (or, with `niche: null`, a meta-insight) entry with a zero key of dimension `dim`. */
 export function entry(id: string, text: string, niche: string | null = 'algebra', dim = 256): ArchiveEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStaleVerdict } from '../../../src/index';
+import { parseStaleVerdict } from '../../../src/population/staleness/staleness-parse';
 
 describe('parseStaleVerdict', () => {
   it('reads the JSON the prompt asks for', () => {

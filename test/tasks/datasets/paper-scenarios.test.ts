@@ -2,7 +2,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildNiches, DATASET_FORMATS, GraderSet, parseScenario, runScenario, ScenarioError } from '../../../src/index';
+import { parseScenario, runScenario, ScenarioError } from '../../../src/index';
+import { buildNiches, GraderSet } from '../../../src/tasks/niche-registry';
+import { DATASET_FORMATS } from '../../../src/tasks/datasets/dataset-rows';
 import { FIXTURES } from './fixture-files';
 
 const FIXTURE_FILE: Record<string, string> = {

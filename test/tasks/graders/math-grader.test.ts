@@ -157,6 +157,32 @@ describe('math grader: hostile replies', () => {
   });
 });
 
+describe('math grader: the final answer is the last one stated', () => {
+  const grade = (reply: string, gold: string) => grader.grade(reply, taskOf('math', gold));
+  it.each([
+    ['\\boxed{1}\n\nWait, actually the answer is 3.', '1', '3'],
+    ['So \\boxed{1}. Hmm, let me recheck: so it\'s actually 3.', '1', '3'],
+    ['\\boxed{1}\nActually, it is 3 apples.', '1', '3'],
+    ['\\boxed{\\frac{1}{2}}\nFinal Answer: The final answer is 3. I hope it is correct.', '\\frac{1}{2}', '3'],
+    ['\\boxed{1}\n#### 3', '1', '3'],
+  ])('rejects %j for gold %s: it states %s after the box', async (reply, gold, stated) => {
+    const g = await grade(reply, gold);
+    expect(g).toMatchObject({ correct: false, extracted: stated });
+  });
+
+  it.each([
+    ['\\boxed{3}\n\nWait, let me verify... yes, the answer is 3.', '3'],
+    ['\\boxed{\\frac{1}{2}}. So the answer is 1/2 of the pie.', '\\frac{1}{2}'],
+    ['\\boxed{3}\nIt\'s actually 3, as computed.', '3'],
+    ['\\boxed{5}. I am confident the answer is correct.', '5'],
+    ['\\boxed{12}. This is actually 3 times 4.', '12'],
+    ['The answer is 7, no wait: \\boxed{12}', '12'],
+    ['\\boxed{x^2+1}\nThe answer is x^2 + 1.', 'x^2+1'],
+  ])('accepts %j for gold %s: the same answer, or no other one, after the box', async (reply, gold) => {
+    expect((await grade(reply, gold)).correct).toBe(true);
+  });
+});
+
 describe('math grader: a gold decides where rounding is allowed', () => {
   it('accepts a rounded answer only for a decimal gold', async () => {
     expect((await grader.grade('\\boxed{\\frac{\\sqrt{3}}{2}}', taskOf('math', '0.8660254037844386'))).correct).toBe(true);

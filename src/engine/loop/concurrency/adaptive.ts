@@ -3,8 +3,8 @@ import { WindowClimb } from './window-climb';
 
 /**
  * Adaptive concurrency (`engine.inFlight: "auto"`): how many solve tasks and evolve jobs run at
- * once, re-decided at most once per control period from what the engine reports. README,
- * "Adaptive concurrency", states the same rule with tables.
+ * once, re-decided at most once per control period from what the engine reports.
+ * docs/concurrency.md, "Adaptive concurrency", states the same rule with tables.
  *
  * Measured per period, for each stage:
  * - throughput: items finished / period seconds (solve: tasks committed; evolve: jobs finished);

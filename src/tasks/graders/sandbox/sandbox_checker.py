@@ -70,6 +70,15 @@ class CandidateError(Exception):
     """The candidate raised an exception that is not a Python builtin one."""
 
 
+class NotPlain(BaseException):
+    """The candidate answered a call with something that is not plain data. Not an Exception: a
+    test's `except Exception` (or `except TypeError`) cannot turn it into a pass, and the test
+    fails whatever it catches (Run.not_plain)."""
+
+
+NOT_PLAIN = 'NotPlainData'  # the etype the worker gives an answer it could not encode
+
+
 def send(obj):
     data = (json.dumps(obj) + '\n').encode()
     while data:
@@ -151,6 +160,7 @@ class Run:
     def __init__(self, job):
         self.job = job
         self.gone = None
+        self.not_plain = None  # why the current test fails, once an answer was not plain data
 
     def stub(self, name):
         run = self
@@ -176,11 +186,19 @@ class Run:
             if 'v' in ret:
                 try:
                     return decode(ret['v'])
-                except (ValueError, OverflowError) as exc:
-                    raise TypeError(f'{name}() returned something that is not plain data') from exc
+                except (ValueError, OverflowError):
+                    run.not_plain = f'not plain data: {name}() returned something else'
+                    raise NotPlain(run.not_plain) from None
             err, etype = str(ret.get('err', 'error')), ret.get('etype')
+            if etype == NOT_PLAIN:
+                run.not_plain = err if err.startswith('not plain data') else f'not plain data: {err}'
+                raise NotPlain(run.not_plain)
             cls = EXCEPTIONS.get(etype) if type(etype) is str else None
-            raise (cls or CandidateError)(err)
+            if cls is None:
+                raise CandidateError(err)
+            # The worker sends "Name: message" (or "Name"): raise Name(message), as the candidate did.
+            text = err[len(etype) + 2:] if err.startswith(etype + ': ') else '' if err == etype else err
+            raise cls(text) if text else cls()
 
         call.__name__ = call.__qualname__ = name
         return call
@@ -237,6 +255,7 @@ def run_tests(job, tests, names, values):
             continue
         out = Capped()
         ok, why = True, None
+        run.not_plain = None
         saved = (sys.stdin, sys.stdout, sys.stderr)
         try:
             tree = ast.parse(source)
@@ -256,6 +275,8 @@ def run_tests(job, tests, names, values):
         sys.stdin, sys.stdout, sys.stderr = saved
         if run.gone is not None:
             ok, why = False, f'candidate {run.gone}'
+        elif run.not_plain is not None:
+            ok, why = False, run.not_plain
         text = out.getvalue()
         results.append({'ok': ok, 'out': text + (why or '') if not ok else text})
     return results

@@ -14,10 +14,10 @@ candidates that sleep or block; one cut there is a timeout too, the candidate's 
 RLIMIT_CPU stays as the kernel's backstop.
 
 No verdict is computed here, nor anywhere the candidate runs (docs/sandbox-threat-model.md):
-- Probe tests (`probes`, expressions such as `add(1, 2)`): the candidate runs in a forked child
-  created BEFORE the job is read. Probes are sent one at a time; every value returns as tagged
-  plain JSON (exact types) and Node compares it with the expected value, which never enters
-  the sandbox.
+- Probe tests (`probes`, calls such as `add(1, 2)` as {fn, args, kwargs}): the candidate runs in a
+  forked child created BEFORE the job is read. Probes are sent one at a time; every value returns
+  as tagged plain JSON (exact types) and Node applies the test's operator and compares with the
+  expected value, which never enters the sandbox. No expression is evaluated here.
 - Every other test (loops of asserts, HumanEval check(), stdin/stdout) runs in the checker
   (sandbox_checker.py), a trusted process outside this sandbox. Each call the test makes to a
   candidate function reaches the candidate's own forked child (`call_child`) as plain data,
@@ -54,6 +54,7 @@ OUTPUT_CAP = 2000
 RECORD_CAP = 4 * MB
 CALL_OUTPUT_CAP = 1 * MB  # what a call may print (a stdin/stdout test's answer)
 PLAIN_DEPTH = 100
+NOT_PLAIN = 'NotPlainData'  # the etype of an answer that is not plain data (sandbox_checker.py)
 
 
 def send(obj):
@@ -223,13 +224,16 @@ def encode_plain(value, depth=0, wide=False):
                 raise TypeError('returned an iterator of more than a million items')
             items.append(encode_plain(v, depth + 1, wide))
         return ['iter', items]
-    raise TypeError(f'returned a {t.__name__}, not plain data')
+    raise TypeError(f'returned a {t.__name__}')
 
 
 # --- the forked candidate process -------------------------------------------------------------
 
 def probe_child(req, rep, tmp):
-    """Load the candidate, then answer probes one by one with tagged plain values."""
+    """Load the candidate, then answer probes one by one: each is a call {"i", "fn", "args",
+    "kwargs"} of one of its functions with plain arguments, answered with a tagged plain value.
+    Nothing is evaluated here but the call itself: the operator the test applies to the answer is
+    applied in Node, on the plain data."""
     buf = [b'']
     limits = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     confine(tmp, limits)  # the audit hook is in before any candidate code is read
@@ -252,11 +256,20 @@ def probe_child(req, rep, tmp):
         msg = json.loads(line)
         out = CappedText()
         try:
+            if msg['fn'] not in env:
+                raise NameError(f"name '{msg['fn']}' is not defined")
+            fn = env[msg['fn']]
+            args = [decode_plain(a) for a in msg['args']]
+            kwargs = {k: decode_plain(v) for k, v in msg['kwargs']}
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-                value = eval(compile(msg['expr'], f'<probe {msg["i"]}>', 'eval'), env)
-            rec = {'i': msg['i'], 'v': encode_plain(value)}
+                value = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001
             rec = {'i': msg['i'], 'err': describe(exc)}
+        else:
+            try:
+                rec = {'i': msg['i'], 'v': encode_plain(value)}
+            except (TypeError, ValueError, RecursionError) as exc:
+                rec = {'i': msg['i'], 'err': f'not plain data: {msg["fn"]}() {exc}'}
         data = (json.dumps(rec) + '\n').encode()
         if len(data) > RECORD_CAP:
             data = (json.dumps({'i': msg['i'], 'err': 'value too large'}) + '\n').encode()
@@ -342,9 +355,14 @@ def call_child(req, rep, tmp):
             sys.stdin = io.TextIOWrapper(io.BytesIO((msg.get('stdin') or '').encode()), encoding='utf-8')
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 value = fn(*args, **kwargs)
-                rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
             rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__}
+        else:
+            try:
+                rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
+            except (TypeError, ValueError, RecursionError) as exc:
+                # Not an exception the test may catch: the checker fails the test (NOT_PLAIN).
+                rec = {'n': msg['n'], 'err': f'not plain data: {msg["fn"]}() {exc}', 'etype': NOT_PLAIN}
         sys.stdin = saved_in
         try:
             out.flush()
@@ -475,8 +493,8 @@ def run_probes(job, child, budget, reply):
     reply['load'], reply['violation'] = load, violation
     results = [None] * len(job['probes'])
     if load is None and violation is None:
-        for i, expr in enumerate(job['probes']):
-            if not send_to(child, {'i': i, 'expr': expr}):
+        for i, probe in enumerate(job['probes']):
+            if not send_to(child, {'i': i, 'fn': probe['fn'], 'args': probe['args'], 'kwargs': probe['kwargs']}):
                 break
             rec = read_record(child, budget)
             if rec is None:

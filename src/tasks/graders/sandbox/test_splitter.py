@@ -3,13 +3,16 @@
 Runs OUTSIDE the sandbox and never sees candidate code: it only parses the task's own tests.
 Protocol: one JSON request per stdin line {id, tests}; one JSON reply per line {id, plans}.
 
-A test made only of imports and `assert <probe> == <literal>`-like statements (also `!=`, `is`,
-`not`, truthiness, `abs(a - b) < tol`, `math.isclose`, and HumanEval's `def check(candidate)`
-followed by `check(f)`) becomes a probe plan: the sandbox evaluates each probe expression and
-returns its value as tagged plain JSON; Node compares it with the expected value computed here,
-which therefore never enters the sandbox. Anything else becomes a script plan: the test runs as
-written in the trusted checker (sandbox_checker.py), where every call to a candidate function
-is answered by the candidate's own process with plain data.
+A test made only of imports and asserts of one call against a literal (`f(1, 2) == 3`, also `!=`,
+`is`/`is not` None/True/False, `not f(x)`, bare `f(x)`, `abs(f(x) - y) < tol`, `math.isclose(f(x), y)`,
+and HumanEval's `def check(candidate)` followed by `check(f)`) becomes a probe plan. A probe is a
+call and nothing else: a candidate function's name and arguments evaluated here, from the test's
+literals, as tagged plain JSON. The candidate's process only answers the call; its answer comes back
+as plain data and Node applies the operator to it, with the expected value computed here (which
+never enters the sandbox). Anything else (an operator, a builtin or a comparison around the call:
+`f(x) in (2, 20)`, `f(x) > 5`, `all(...)`, `set(f(x)) == ...`, `len(f(x))`) becomes a script plan: the
+test runs as written in the trusted checker (sandbox_checker.py), with the checker's own builtins,
+where every call to a candidate function is answered by the candidate's own process with plain data.
 """
 import ast
 import json
@@ -59,9 +62,15 @@ def evaluate(node):
 
 
 def probe_of(node):
-    if evaluable(node):
-        raise NotSplittable('no candidate call')
-    return ast.unparse(node)
+    """The call `name(literal args)` as {fn, args, kwargs, text}; NotSplittable for anything else.
+    Only the call crosses to the candidate: every operator around it is applied on this side."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in SAFE_NAMES):
+        raise NotSplittable('not a plain call of a candidate function')
+    if any(isinstance(a, ast.Starred) or not evaluable(a) for a in node.args) \
+            or any(kw.arg is None or not evaluable(kw.value) for kw in node.keywords):
+        raise NotSplittable('a call argument is not a literal')
+    return {'fn': node.func.id, 'args': [evaluate(a)[1] for a in node.args],
+            'kwargs': [[kw.arg, evaluate(kw.value)[1]] for kw in node.keywords], 'text': ast.unparse(node)}
 
 
 def split_assert(test):
@@ -70,7 +79,7 @@ def split_assert(test):
         value, _ = evaluate(test)
         return None if value else {'op': 'fail'}
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return {'op': 'falsy', 'expr': probe_of(test.operand)}
+        return {'op': 'falsy', 'call': probe_of(test.operand)}
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)):
@@ -83,7 +92,7 @@ def split_assert(test):
                     isinstance(op, (ast.Is, ast.IsNot)) and type(value) is int):
                 raise NotSplittable('identity test on a non-singleton')
             name = {ast.Eq: 'eq', ast.NotEq: 'ne', ast.Is: 'is', ast.IsNot: 'isnot'}[type(op)]
-            return {'op': name, 'expr': probe_of(left), 'expected': expected}
+            return {'op': name, 'call': probe_of(left), 'expected': expected}
         if isinstance(op, (ast.Lt, ast.LtE)) and evaluable(right) and isinstance(left, ast.Call) \
                 and isinstance(left.func, ast.Name) and left.func.id == 'abs' and len(left.args) == 1 \
                 and not left.keywords and isinstance(left.args[0], ast.BinOp) and isinstance(left.args[0].op, ast.Sub):
@@ -94,7 +103,7 @@ def split_assert(test):
                 raise NotSplittable('no literal side')
             _, expected = evaluate(b)
             _, tol = evaluate(right)
-            return {'op': 'abs_lt' if isinstance(op, ast.Lt) else 'abs_le', 'expr': probe_of(a), 'expected': expected, 'tol': tol}
+            return {'op': 'abs_lt' if isinstance(op, ast.Lt) else 'abs_le', 'call': probe_of(a), 'expected': expected, 'tol': tol}
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == 'isclose' \
             and isinstance(test.func.value, ast.Name) and test.func.value.id == 'math' and len(test.args) == 2:
         a, b = test.args
@@ -103,13 +112,13 @@ def split_assert(test):
         if not evaluable(b):
             raise NotSplittable('no literal side')
         _, expected = evaluate(b)
-        check = {'op': 'isclose', 'expr': probe_of(a), 'expected': expected, 'rel': ['float', '1e-09'], 'abs': ['float', '0.0']}
+        check = {'op': 'isclose', 'call': probe_of(a), 'expected': expected, 'rel': ['float', '1e-09'], 'abs': ['float', '0.0']}
         for kw in test.keywords:
             if kw.arg not in ('rel_tol', 'abs_tol') or not evaluable(kw.value):
                 raise NotSplittable('isclose keyword')
             check['rel' if kw.arg == 'rel_tol' else 'abs'] = evaluate(kw.value)[1]
         return check
-    return {'op': 'truthy', 'expr': probe_of(test)}
+    return {'op': 'truthy', 'call': probe_of(test)}
 
 
 class Rename(ast.NodeTransformer):

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AdaptiveConcurrency, autoConfigSchema, autoGapBound, concurrencyEvent, recordedChanges, ReplayedConcurrency, type AutoConfigInput } from '../../../../src/index';
+import { AdaptiveConcurrency } from '../../../../src/engine/loop/concurrency/adaptive';
+import { autoConfigSchema, autoGapBound, type AutoConfigInput } from '../../../../src/engine/scenario/auto-config';
+import { concurrencyEvent, recordedChanges } from '../../../../src/engine/loop/concurrency/concurrency-event';
+import { ReplayedConcurrency } from '../../../../src/engine/loop/concurrency/replayed';
 import { runStageLoop as simulate, type Load } from '../../../fakes/stage-loop';
 
 const controller = (cfg: AutoConfigInput, tau = Infinity) => new AdaptiveConcurrency(autoConfigSchema.parse(cfg), tau);

@@ -1,0 +1,174 @@
+import { availableParallelism } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { calibrate, unmovableTarget, type CalibrationResult } from '../../engine/sweep/calibrate/calibrate';
+import { EvaluationInterrupted } from '../../engine/sweep/calibrate/evaluate';
+import { loadTargets, targetsFileOf, targetsFromRuns, TargetsError, type Target } from '../../engine/sweep/calibrate/targets';
+import { loadScenario } from '../../engine/scenario/scenario';
+import { fitTables, renderFitPage, type FitReportData } from '../../report/fit-report';
+import { scenarioWorld } from '../../sim/sim-plugin';
+import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type WorldFile, type WorldFitParameter } from '../../sim/sim-world-file';
+import { RUN_CHILD_ENTRY } from '../composition';
+import { EXIT } from '../exit-codes';
+import { UsageError, intFlag } from '../usage';
+import { applyWorldFlag, WORLD_FLAG_OPTIONS } from '../world-flag';
+
+/** Help text of `evochamber calibrate`. */
+export const CALIBRATE_HELP = `Usage: evochamber calibrate <scenario.json> --targets FILE --out WORLD.json [options]
+       evochamber calibrate <scenario.json> --out WORLD.json [options] --from-runs DIR [DIR …]
+
+Fit the simulated model's parameters so that the simulated accuracy of each target's variant
+matches the target (docs/calibration.md): objective Σ (sim − target)²/(se² + se_sim²), the
+same seeds and streams at every evaluation, Nelder–Mead, then a profile of each parameter for its interval.
+Writes the world (WORLD.json), its fit report (WORLD.fit.json and WORLD.fit.html) and the journal
+of evaluations (WORLD.journal.jsonl): run the same command again after an interruption and it
+pays for nothing twice and ends at the same world.
+
+Options:
+  --targets FILE    measured accuracies (docs/calibration.md, "Targets")
+  --from-runs DIR …  build the targets from run (or ablation) directories instead: per-niche
+                    accuracy and counts (DIR DIR, DIR,DIR or the flag repeated); written to
+                    WORLD.targets.json
+  --out FILE        the world file to write (required)
+  --fit a,b@niche   parameters to fit: name (global) or name@niche (that niche only); default:
+                    base@<niche> for every niche a target names (base when only "all"), plus
+                    coverage when the targets name two variants or more
+  --seeds N         seeds of every evaluation, counted up from --seed (default 2)
+  --seed N          the first seed (default: the scenario's)
+  --tasks N         tasks per run (default: the scenario's stream; fewer is faster, and a
+                    shorter stream learns less: fit to targets measured on the same length)
+  --budget N        evaluations in all: the search's, then 8 per parameter for its profile
+                    (default 40 + 8 per parameter)
+  --jobs N          worker processes (default: the core count; 1 runs in this process)
+  --world FILE      the world to start from (default: the scenario's sim.world)
+  --name NAME       the world's name (default: the --out file's name)
+  --json            print the fit report as one JSON line last
+  --quiet           no progress bar
+
+Exit code 0 when the fit is written, 1 on bad input (a malformed targets file, an unknown variant
+or niche, a target no fitted parameter can move: one line naming it), 2 on a bad command line,
+4 when interrupted (run the same command again to resume).
+`;
+
+/** `evochamber calibrate`. */
+export async function calibrateCommand(argv: string[]): Promise<number | void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      targets: { type: 'string' }, 'from-runs': { type: 'string', multiple: true }, out: { type: 'string' }, fit: { type: 'string' },
+      seeds: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, budget: { type: 'string' }, jobs: { type: 'string' },
+      name: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
+    },
+  });
+  if (values.help) { process.stdout.write(CALIBRATE_HELP); return; }
+  const fromRuns = (values['from-runs'] ?? []).flatMap((d) => d.split(',')).filter(Boolean);
+  // `--from-runs a b c`: the directories after the first are positionals after the scenario.
+  if (fromRuns.length > 0) fromRuns.push(...positionals.splice(1));
+  if (positionals.length !== 1) throw new UsageError('calibrate takes exactly one scenario file', CALIBRATE_HELP);
+  if ((values.targets === undefined) === (fromRuns.length === 0)) throw new UsageError('give --targets FILE or --from-runs DIR (one of them)', CALIBRATE_HELP);
+  if (!values.out) throw new UsageError('--out WORLD.json is required', CALIBRATE_HELP);
+  const seedCount = intFlag(values.seeds, '--seeds', 1) ?? 2;
+  const jobs = intFlag(values.jobs, '--jobs', 1) ?? availableParallelism();
+  const tasks = intFlag(values.tasks, '--tasks', 1);
+
+  const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
+  const targets: Target[] = values.targets !== undefined ? loadTargets(values.targets, loaded) : targetsFromRuns(fromRuns, loaded);
+  const { inline, world: baseWorld } = scenarioWorld(loaded.scenario.sim);
+  const fitNames = values.fit?.split(',').map((s) => s.trim()).filter(Boolean) ?? defaultFit(targets);
+  if (fitNames.length === 0) throw new UsageError('--fit needs at least one parameter');
+  let fit: WorldFitParameter[];
+  try {
+    fit = fitNames.map((n) => parseFitName(n, baseWorld, inline));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + 8 * fit.length;
+  if (budget < 9 * fit.length + 2) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters: the profiles take 8 each and the search at least ${fit.length + 2} (give ${9 * fit.length + 2} or more)`);
+  const unmovable = unmovableTarget(targets, fit);
+  if (unmovable) {
+    throw new TargetsError(values.targets ?? '--from-runs', `targets[${unmovable.index}]`,
+      `no fitted parameter can move ${unmovable.variant} on ${unmovable.niche} (fitted: ${fitNames.join(', ')}; add a global parameter or one @${unmovable.niche})`);
+  }
+  const seed0 = intFlag(values.seed, '--seed', 0) ?? loaded.scenario.seed;
+  const seeds = Array.from({ length: seedCount }, (_, i) => seed0 + i);
+  const out = path.resolve(values.out);
+  const stem = out.replace(/\.json$/, '');
+  const worldName = values.name ?? path.basename(stem);
+  mkdirSync(path.dirname(out), { recursive: true });
+  const targetsFile = values.targets ?? `${stem}.targets.json`;
+  if (values.targets === undefined) writeFileSync(targetsFile, `${JSON.stringify(targetsFileOf(targets, `built by evochamber calibrate --from-runs ${fromRuns.join(' ')}`), null, 2)}\n`);
+  const worldOf = (v: readonly number[]) => worldWithValues(baseWorld, fit, v);
+
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const bar = !values.quiet && process.stderr.isTTY
+    ? new cliProgress.SingleBar({ stream: process.stderr, format: 'calibrate {bar} {value}/{total} evaluations | χ² best {best} | eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic)
+    : null;
+  bar?.start(budget, 0, { best: '-' });
+  const t0 = performance.now();
+  let result: CalibrationResult;
+  try {
+    result = await calibrate({
+      targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal,
+      ...(tasks !== undefined ? { tasks } : {}),
+      journal: `${stem}.journal.jsonl`, workDir: `${stem}.runs`,
+      identity: { world: baseWorld ? { params: baseWorld.params, niches: baseWorld.niches } : null, inline },
+      patch: (v) => ({ sim: { world: { schemaVersion: WORLD_SCHEMA_VERSION, name: worldName, ...worldOf(v) } } }),
+      onEvaluation: (e) => {
+        bar?.update(e.done, { best: e.best.toFixed(2) });
+        if (!bar && !values.quiet && e.done % 10 === 0) process.stderr.write(`calibrate: ${e.done} evaluations, best χ² ${e.best.toFixed(2)}\n`);
+      },
+    });
+  } catch (err) {
+    if (err instanceof EvaluationInterrupted) {
+      bar?.stop();
+      process.stderr.write(`calibrate: interrupted; the journal keeps every evaluation paid — run the same command again to continue\n`);
+      return EXIT.interrupted;
+    }
+    throw err;
+  } finally {
+    bar?.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const wallSeconds = (performance.now() - t0) / 1000;
+  const world: WorldFile = {
+    schemaVersion: WORLD_SCHEMA_VERSION, name: worldName,
+    description: `Fitted by evochamber calibrate on ${loaded.scenario.name} against ${path.basename(targetsFile)}`,
+    ...worldOf(result.values),
+    fit: {
+      scenario: loaded.scenario.name, targets: path.basename(targetsFile), seeds, tasks: tasks ?? null,
+      chi2: result.chi2, dof: result.dof, converged: result.converged,
+      parameters: result.parameters.map((p) => ({ name: p.name, value: p.value, interval: p.interval, pinned: p.pinned })),
+      notPinned: result.notPinned,
+    },
+  };
+  writeFileSync(out, `${JSON.stringify(world, null, 2)}\n`);
+  const report: FitReportData = {
+    schemaVersion: 1, world: worldName, scenario: loaded.scenario.name, targetsFile: path.basename(targetsFile), seeds, tasks: tasks ?? null,
+    chi2: result.chi2, dof: result.dof, converged: result.converged, evaluations: { ...result.evaluations, budget },
+    wallSeconds: Math.round(wallSeconds * 10) / 10,
+    evaluationsPerMinute: result.evaluations.paid > 0 ? Math.round((result.evaluations.paid / wallSeconds) * 600) / 10 : 0,
+    parameters: result.parameters, targets: result.targets, notPinned: result.notPinned, unmoved: result.unmoved,
+    ...(result.betterInProfile ? { betterInProfile: result.betterInProfile } : {}),
+  };
+  writeFileSync(`${stem}.fit.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${stem}.fit.html`, (await renderFitPage(report)).html);
+  process.stdout.write(`${fitTables(report)}\n`);
+  process.stdout.write(`world: ${out}\nreport: ${stem}.fit.html (${report.evaluations.paid} evaluations paid in ${report.wallSeconds} s, ${report.evaluationsPerMinute}/min)\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  return EXIT.ok;
+}
+
+/** The default parameters: each target niche's own `base` (or the global one), and `coverage` when two variants or more are targets. */
+export function defaultFit(targets: readonly Target[]): string[] {
+  const niches = [...new Set(targets.map((t) => t.niche).filter((n) => n !== 'all'))];
+  const variants = new Set(targets.map((t) => t.variant));
+  const bases = niches.length === 0 ? ['base'] : niches.map((n) => `base@${n}`);
+  return [...bases, ...(variants.size >= 2 ? ['coverage'] : [])];
+}

@@ -1,0 +1,156 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { ModelPlugin } from '../../scenario/model-plugins';
+import { RunProcesses } from '../../run/run-processes';
+import { runScenario } from '../../run/run-scenario';
+import type { RunResult } from '../../run/run-options';
+import { withOverrides, type DeepPartial, type LoadedScenario } from '../../scenario/scenario';
+import type { ScenarioInput } from '../../scenario/scenario-schema';
+import { nicheOutcomes, outcomeOf, outcomeSe, type NicheOutcome, type Target } from './targets';
+
+/** What the simulator gave for one target at one parameter vector. */
+export interface SimulatedTarget {
+  /** Mean reward over the target's niche (or the whole stream), pooled over the seeds. */
+  readonly value: number;
+  /** Graded tasks behind it, over the seeds. */
+  readonly n: number;
+  /** Its standard error (the rewards' spread over n). */
+  readonly se: number;
+}
+
+/** How an evaluation runs its runs. */
+export interface EvaluatorOptions {
+  readonly targets: readonly Target[];
+  /** Seeds of every evaluation (common random numbers): the same runs, only the parameters move. */
+  readonly seeds: readonly number[];
+  /** Tasks per run (default: each scenario's stream). */
+  readonly tasks?: number;
+  /** Where the runs go while they run (each is read, then removed). */
+  readonly workDir: string;
+  /** Worker processes (with `childEntry`): more than 1 runs an evaluation's runs side by side. */
+  readonly jobs?: number;
+  readonly childEntry?: string;
+  readonly plugins?: readonly ModelPlugin[];
+  readonly stop?: AbortSignal;
+}
+
+/** A stop request ended an evaluation before its runs finished: nothing of it is kept. */
+export class EvaluationInterrupted extends Error {
+  constructor() {
+    super('calibration interrupted');
+    this.name = 'EvaluationInterrupted';
+  }
+}
+
+interface Group {
+  readonly loaded: LoadedScenario;
+  readonly variant: string;
+  readonly targets: Target[];
+}
+
+/**
+ * Runs the targets' (scenario, variant) pairs over the same seeds for a scenario patch (a world),
+ * and reads back each target's simulated accuracy from the runs' event logs. Runs go to the sweep
+ * machinery's worker processes (RunProcesses) when `jobs` > 1, else run in this process. One
+ * evaluator serves a whole calibration, so its workers start once.
+ */
+export class Evaluator {
+  private readonly groups: Group[] = [];
+  private readonly pool: RunProcesses | null;
+  /** Runs under way over every evaluation in flight, and the runs waiting for a worker. */
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly slots: number;
+  readonly runsPerEvaluation: number;
+
+  constructor(private readonly opts: EvaluatorOptions) {
+    for (const t of opts.targets) {
+      let g = this.groups.find((x) => x.loaded === t.loaded && x.variant === t.variant);
+      if (!g) {
+        g = { loaded: t.loaded, variant: t.variant, targets: [] };
+        this.groups.push(g);
+      }
+      g.targets.push(t);
+    }
+    this.runsPerEvaluation = this.groups.length * opts.seeds.length;
+    // Several evaluations may be in flight at once (a simplex's points, the profiles): the workers serve them all.
+    const jobs = opts.jobs ?? 1;
+    this.pool = jobs > 1 && opts.childEntry ? new RunProcesses(opts.childEntry, jobs) : null;
+    this.slots = this.pool ? jobs : 1;
+  }
+
+  /** The simulated value of every target (in the targets' order) under `patch`; `key` names the evaluation's run directories. */
+  async evaluate(patch: DeepPartial<ScenarioInput>, key: string): Promise<SimulatedTarget[]> {
+    const dir = path.join(this.opts.workDir, key);
+    rmSync(dir, { recursive: true, force: true });
+    const jobs = this.groups.flatMap((g, gi) => this.opts.seeds.map((seed) => ({ g, gi, seed })));
+    const outcomes = this.groups.map(() => [] as Map<string, NicheOutcome>[]);
+    const one = async ({ g, gi, seed }: (typeof jobs)[number]) => {
+      await this.acquire();
+      try {
+        if (this.opts.stop?.aborted) throw new EvaluationInterrupted();
+        const outDir = path.join(dir, `${gi}-${g.variant}-s${seed}`);
+        const loaded = withOverrides(g.loaded, patch);
+        const r = await this.runOne(loaded, g.variant, seed, outDir);
+        if (r.interrupted) throw new EvaluationInterrupted();
+        return { gi, seed, outcome: nicheOutcomes(outDir) };
+      } finally {
+        this.release();
+      }
+    };
+    try {
+      // Settle every run before reading any (a failed one must not leave others writing into a removed directory).
+      const settled = await Promise.allSettled(jobs.map(one));
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      // Pooled in seed order, whatever order the runs finished in.
+      for (const s of settled) {
+        const { gi, outcome } = (s as PromiseFulfilledResult<{ gi: number; seed: number; outcome: Map<string, NicheOutcome> }>).value;
+        outcomes[gi]!.push(outcome);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const byTarget = new Map<Target, SimulatedTarget>();
+    this.groups.forEach((g, gi) => {
+      for (const t of g.targets) {
+        const pooled = { n: 0, sum: 0, sumSq: 0 };
+        for (const o of outcomes[gi]!) {
+          const x = outcomeOf(o, t.niche);
+          pooled.n += x.n; pooled.sum += x.sum; pooled.sumSq += x.sumSq;
+        }
+        byTarget.set(t, { value: pooled.n ? pooled.sum / pooled.n : 0, n: pooled.n, se: outcomeSe(pooled) });
+      }
+    });
+    return this.opts.targets.map((t) => byTarget.get(t)!);
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.slots) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => { this.running++; resolve(); }));
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting.shift()?.();
+  }
+
+  private runOne(loaded: LoadedScenario, variant: string, seed: number, outDir: string): Promise<RunResult> {
+    const opts = { variant, seed, outDir, ...(this.opts.tasks !== undefined ? { tasks: this.opts.tasks } : {}) };
+    if (this.pool) return this.pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts, resume: false });
+    return runScenario(loaded, { ...opts, ...(this.opts.stop ? { stop: this.opts.stop } : {}), ...(this.opts.plugins ? { plugins: this.opts.plugins } : {}) });
+  }
+
+  /** Ask the worker processes' runs to stop (a stop request). */
+  stop(): void {
+    this.pool?.stop();
+  }
+
+  /** Let the worker processes go. */
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}

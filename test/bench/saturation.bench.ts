@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadScenario, runScenario, withOverrides, type SimParams } from '../../src/index';
+import { systemClock } from '../../src/core/clock';
+import { resolveSimParams } from '../../src/sim/sim-params';
+import { experienceSaturation, readEvents, type Saturation } from './signal-analysis';
+import { strategyReader } from './signal.bench';
+
+/** A world of the bench: today's, or one with a world-form mechanism turned on (illustrative settings, not fitted). */
+interface World {
+  readonly name: string;
+  readonly sim?: Partial<SimParams>;
+  readonly capacity?: number;
+}
+
+const WORLDS: readonly World[] = [
+  { name: 'today\'s world' },
+  { name: 'rarer strategies (24 per niche, strategyRarity 1.2)', sim: { strategiesPerNiche: 24, strategyRarity: 1.2 } },
+  { name: 'context budget 2', sim: { contextBudget: 2 } },
+  { name: 'wrong lessons 0.3', sim: { wrongLesson: 0.3 } },
+  { name: 'forgetting (memory.capacity 4)', capacity: 4 },
+];
+const PRESETS = ['evochamber', 'per-agent-memory', 'shared-memory'];
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : ' n/a');
+const quarters = (xs: readonly number[]) => xs.map(f2).join(' → ');
+
+function print(name: string, acc: readonly number[], ss: readonly Saturation[], perNiche: number): void {
+  const q = (f: (s: Saturation, i: number) => number) => [0, 1, 2, 3].map((i) => mean(ss.map((s) => f(s, i))));
+  console.log(`  ${name} (accuracy ${f2(mean(acc))})`);
+  console.log(`    niche strategies held per agent and niche, of ${perNiche}, by quarter: ${quarters(q((s, i) => s.held[i]!.mean))}; pairs holding all: ${quarters(q((s, i) => s.held[i]!.full))}`);
+  console.log(`    two agents' holdings on a niche, overlap (Jaccard): ${quarters(q((s, i) => s.held[i]!.overlap))}`);
+  const t = ss.map((s) => s.tasksToFull);
+  console.log(`    niche tasks of the stream before a pair holds all: quartiles ${f2(mean(t.map((x) => x.q1)))}, ${f2(mean(t.map((x) => x.median)))}, ${f2(mean(t.map((x) => x.q3)))}; never ${f2(mean(t.map((x) => x.never)))} of the pairs`);
+  console.log(`    share of a task's required strategies its retrieved experience names: ${quarters(q((s, i) => s.carried[i]!.mean))}; all of them: ${quarters(q((s, i) => s.carried[i]!.full))}`);
+  console.log(`    spread of that share between agents on a niche (best − worst): ${quarters(q((s, i) => s.spread[i]!))}`);
+  const buckets = ['none', 'up to half', 'most', 'all'];
+  console.log(`    a member's reward by what its experience carried: ${buckets.map((b) => {
+    const n = mean(ss.map((s) => s.rewardByCarried[b]?.n ?? 0));
+    return `${b} ${f2(mean(ss.filter((s) => s.rewardByCarried[b]).map((s) => s.rewardByCarried[b]!.reward)))} (n ${n.toFixed(0)})`;
+  }).join(', ')}`);
+}
+
+/**
+ * Does experience saturate? (docs/signal.md, "Why this world cannot separate the methods".) On hard
+ * (600 tasks) and hard-math, 3 seeds, the full system and the two memory baselines, in today's
+ * world and with each world-form mechanism on: per quarter, how many of a niche's strategies each
+ * agent holds, how alike agents' holdings are, how soon an agent holds them all, and what retrieval
+ * carries into its prompts. Prints; asserts nothing. `SATURATION_TASKS`, `SATURATION_SEEDS`,
+ * `SATURATION_FILES` (hard,hard-math) and `SATURATION_WORLDS=today` shrink it.
+ */
+export async function benchSaturation(): Promise<void> {
+  const t0 = systemClock.now();
+  const seeds = Array.from({ length: Number(process.env.SATURATION_SEEDS ?? 3) }, (_, i) => i + 1);
+  const files = (process.env.SATURATION_FILES ?? 'hard,hard-math').split(',');
+  const worlds = process.env.SATURATION_WORLDS === 'today' ? WORLDS.slice(0, 1) : WORLDS;
+  for (const file of files) {
+    const base = loadScenario(path.resolve(`scenarios/${file}.json`));
+    const tasks = Number(process.env.SATURATION_TASKS ?? base.scenario.stream.tasks);
+    for (const world of worlds) {
+      console.log(`\n${base.scenario.name}, ${world.name}: ${tasks} tasks, seeds ${seeds.join(', ')}`);
+      const loaded = withOverrides(base, {
+        ...(world.sim ? { sim: { ...(base.scenario.sim ?? {}), ...world.sim } } : {}),
+        ...(world.capacity ? { memory: { capacity: world.capacity } } : {}),
+      } as never);
+      const perNiche = resolveSimParams(loaded.scenario.sim as never).strategiesPerNiche;
+      for (const preset of PRESETS) {
+        const acc: number[] = [];
+        const ss: Saturation[] = [];
+        for (const seed of seeds) {
+          const { summary, runDir } = await runScenario(loaded, { variant: preset, seed, tasks, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-sat-')) });
+          acc.push(summary.accuracy);
+          ss.push(experienceSaturation(readEvents(runDir), strategyReader(loaded, seed), perNiche));
+        }
+        print(preset, acc, ss, perNiche);
+      }
+    }
+  }
+  console.log(`(${((systemClock.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchSaturation();

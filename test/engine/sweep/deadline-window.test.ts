@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatAblationTable, loadScenario, runAblation, withOverrides } from '../../../src/index';
+import { QWEN3_8B_H100_VLLM } from '../../../src/llm/latency-profiles';
+import { chooseWindows, predictSweep, type RunWork } from '../../../src/engine/sweep/deadline-window';
+import type { SweepPlan } from '../../../src/engine/sweep/plan';
+
+/** A run of plan's shape: hours alone at in-flight 1, 3 calls a task of 1k prompt and 800 completion tokens. */
+const run = (key: string, hours: number): RunWork => {
+  const completionTokens = hours * 3600 * 200;
+  const calls = completionTokens / 800;
+  return { key, hours, calls, promptTokens: calls * 1000, completionTokens };
+};
+
+describe('ablate --deadline: the smallest window that fits', () => {
+  it('a sweep lasts at least its longest run, and sharing slows every run', () => {
+    const work = [run('long', 9), run('short', 2)];
+    const alone = predictSweep(QWEN3_8B_H100_VLLM, [work[0]!], new Map(), false).get('long')!;
+    expect(alone).toBeCloseTo(9, 1);
+    const shared = predictSweep(QWEN3_8B_H100_VLLM, work, new Map(), false);
+    expect(shared.get('long')!).toBeGreaterThan(9);
+    expect(shared.get('short')!).toBeLessThan(shared.get('long')!);
+  });
+
+  it('widens only the runs that bound the sweep, as little as the deadline allows, and refuses one nothing meets', () => {
+    const work = [run('long', 9), run('mid', 5), run('short', 1)];
+    const easy = chooseWindows(QWEN3_8B_H100_VLLM, work, 20, false);
+    expect(easy.fits).toBe(true);
+    expect(easy.choices.map((c) => c.window)).toEqual([1, 1, 1]);
+    const eight = chooseWindows(QWEN3_8B_H100_VLLM, work, 8, false);
+    expect(eight.fits).toBe(true);
+    expect(eight.predictedHours).toBeLessThanOrEqual(8);
+    const w = Object.fromEntries(eight.choices.map((c) => [c.key, c.window]));
+    expect(w.long).toBeGreaterThan(1);
+    expect(w.short).toBe(1);
+    // The next smaller window for the long run would miss the deadline: it is the smallest that fits.
+    const smaller = new Map(eight.choices.map((c) => [c.key, c.window === w.long ? c.window / 2 : c.window]));
+    expect(Math.max(...predictSweep(QWEN3_8B_H100_VLLM, work, smaller, false).values())).toBeGreaterThan(8);
+    const never = chooseWindows(QWEN3_8B_H100_VLLM, work, 0.2, false);
+    expect(never.fits).toBe(false);
+    expect(never.predictedHours).toBeGreaterThan(0.2);
+  });
+
+  it('runs the sweep with the chosen windows, says them first, and compares each variant with it alone at in-flight 1', async () => {
+    const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { tasks: 16 }, model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
+    // plan's prediction given, so no pilots run: evochamber is the long one.
+    const planned = (variant: string, seed: number, hours: number) => ({ variant, seed, tasks: 16, ...run('', hours), virtualHours: hours });
+    const forecast: SweepPlan = {
+      profile: 'qwen3-8b-h100-vllm', pilotTasks: 0,
+      runs: [planned('evochamber', 1, 1), planned('evochamber', 2, 1), planned('single-agent', 1, 0.1), planned('single-agent', 2, 0.1)],
+      total: { calls: 0, promptTokens: 0, completionTokens: 0, virtualHours: 2.2, hoursAtMaxRate: null },
+    };
+    const notes: string[] = [];
+    const r = await runAblation(hard, {
+      variants: ['evochamber', 'single-agent'], seeds: 2, deadlineHours: 0.5, forecast, onNote: (l) => notes.push(l),
+      outDir: path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate'),
+    });
+    const said = notes.find((l) => l.startsWith('deadline 0.5 h: predicted'))!;
+    expect(said).toMatch(/in-flight windows \(per seed\) evochamber \d+,\d+ · 1 variant at 1/);
+    expect(r.deadline!.windows['single-agent']).toEqual([1, 1]);
+    expect(r.deadline!.windows.evochamber!.every((w) => w > 1)).toBe(true);
+    const solo = r.deadline!.solo!;
+    expect(solo.evochamber!.soloRan).toBe(true);
+    expect(solo['single-agent']).toMatchObject({ soloRan: false, solo: r.variants['single-agent']!.accuracy });
+    const table = formatAblationTable(r);
+    expect(table).toMatch(/evochamber\s+window \d+,\d+\s+\d\.\d{3}±\d\.\d{3}\s+alone at 1\s+\d\.\d{3}±\d\.\d{3}\s+[+-]\d+\.\d points/);
+    expect(table).toContain('(in-flight 1: the same runs)');
+  }, 60_000);
+});
+
+describe('the deadline and priority flags', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+  it('gives one line and exit 2 for a bad flag, and refuses a deadline nothing meets in one line with the shortest time (exit 1)', () => {
+    for (const [args, msg] of [
+      [['ablate', 'scenarios/quickstart.json', '--priorities', 'fastest'], /--priorities takes critical-path or off, got "fastest"/],
+      [['ablate', 'scenarios/quickstart.json', '--deadline', '0'], /--deadline takes a positive number of hours, got "0"/],
+      [['ablate', 'scenarios/quickstart.json', '--deadline', '8', '--in-flight', '4'], /--deadline chooses each run's in-flight window: leave out --in-flight/],
+    ] as const) {
+      const r = cli(...args);
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    }
+    const refused = cli('plan', 'scenarios/hard.json', '--tasks', '24', '--pilot-tasks', '8', '--deadline', '0.001');
+    expect(refused.status, refused.stderr).toBe(1);
+    expect(refused.stderr.trim().split('\n').filter((l) => !l.startsWith('plan: pilot')).join('\n')).toMatch(/^evochamber: error: --deadline 0\.001 h cannot be met: the shortest this sweep can take is \d+\.\d\d h/);
+  }, 60_000);
+});

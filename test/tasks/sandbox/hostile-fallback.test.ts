@@ -1,0 +1,4 @@
+/** The hostile suite (hostile-suite.ts) under the fallback isolation (no bubblewrap). */
+import { hostileSuite } from './hostile-suite';
+
+hostileSuite('fallback');
