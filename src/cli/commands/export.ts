@@ -7,7 +7,7 @@ export const EXPORT_HELP = `Usage: evochamber export <run-dir | ablate-dir> [--f
 
 Write a run's event log (or every run of an ablation) as tables a notebook reads directly
 (pandas, polars, DuckDB): tasks, attempts, competence, codream_routes, lineage, agents, and for
-an ablation runs (one row per run). Columns: docs/runs-on-disk.md, "Exporting".
+an ablation runs (one row per run). Columns: docs/runs-on-disk.md, "Exporting: a run as tables".
 
 Options:
   --format F   parquet (default) or csv

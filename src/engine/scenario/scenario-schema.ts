@@ -61,7 +61,7 @@ export const scenarioSchema = z.strictObject({
     /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
     reflectionNote: z.string().max(300).optional(),
     /**
-     * The embedder of lessons, insights and queries (docs/backends.md, "Embeddings"): `hashed` (the
+     * The embedder of lessons, insights and queries (docs/backends.md, "Embeddings: hashed, use-lite, or an endpoint"): `hashed` (the
      * local hashed n-grams) or `use-lite` (Universal Sentence Encoder Lite, in-process, offline).
      * Absent: the backend's own (`model.embeddings` over HTTP when set, else hashed).
      */

@@ -31,7 +31,7 @@ async function foldRun(dir: string, into: Record<TableName, Row[]>, fallback?: {
 /**
  * Export a run directory, or an ablation's (every run's rows in one table each, plus `runs`), as
  * Parquet or CSV tables into `outDir` (default `<dir>/export/`). The tables and their columns are
- * `EXPORT_TABLES` (docs/runs-on-disk.md, "Exporting"). Fails with the directory's name when it is
+ * `EXPORT_TABLES` (docs/runs-on-disk.md, "Exporting: a run as tables"). Fails with the directory's name when it is
  * neither, or when an ablation's run directory is not on this machine.
  */
 export async function exportTables(dir: string, opts: { readonly format: ExportFormat; readonly outDir?: string }): Promise<ExportResult> {
