@@ -42,6 +42,8 @@ export interface AgentInput extends CompetenceParams {
   readonly archive?: Archive;
   readonly competence?: Record<string, number>;
   readonly exposure?: Record<string, number>;
+  /** Reward-history entries held at least (`RewardHistory.empty`; default all). */
+  readonly historyWindow?: number;
 }
 
 /** Events an agent accepts. */
@@ -106,7 +108,7 @@ export const agentMachine = setup({
     archive: input.archive ?? new Archive({ dim: input.dim }),
     competence: input.competence ?? {},
     exposure: input.exposure ?? {},
-    history: RewardHistory.empty(),
+    history: RewardHistory.empty(input.historyWindow),
     origin: input.origin,
     successor: null,
     eta: input.eta,

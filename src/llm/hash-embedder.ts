@@ -46,6 +46,76 @@ export function tokenizeWords(text: string): string[] {
   return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
+/** A feature's place in the vector: bucket << 1 | (sign hash & 1). */
+function placeOf(kind: 'w' | 'b' | 'c', raw: string, dim: number): number {
+  const feature = `${kind}\u0001${raw}`;
+  return ((hash32(`h\u0001${feature}`) % dim) << 1) | (hash32(`s\u0001${feature}`) & 1);
+}
+
+/** What a word contributes whatever text it is in: its feature id and its char n-grams' ids, in order. */
+interface WordFeatures { readonly id: number; readonly grams: readonly number[] }
+
+/** Distinct features a vocabulary holds before it starts over (a language's worth, a few tens of MiB at most). */
+const VOCABULARY_CAPACITY = 500_000;
+
+/**
+ * The features seen by embedders of one (dim, ngram) in this process, each with an id and its place:
+ * a feature's hashes, and a word's n-grams, are computed once per process instead of once per
+ * occurrence (they are pure). Ids only name features while counting one text.
+ */
+class Vocabulary {
+  private readonly words = new Map<string, WordFeatures>();
+  private readonly grams = new Map<string, number>();
+  private readonly bigrams = new Map<number, Map<number, number>>();
+  /** Feature id → place. */
+  readonly places: number[] = [];
+
+  constructor(private readonly dim: number, private readonly ngram: number) {}
+
+  /** Start over when full (between texts only: ids stay valid while one text is counted). */
+  trim(): void {
+    if (this.places.length < VOCABULARY_CAPACITY) return;
+    this.words.clear();
+    this.grams.clear();
+    this.bigrams.clear();
+    this.places.length = 0;
+  }
+
+  word(word: string): WordFeatures {
+    let w = this.words.get(word);
+    if (!w) {
+      const grams: number[] = [];
+      if (this.ngram > 0) {
+        const padded = `<${word}>`;
+        for (let j = 0; j + this.ngram <= padded.length; j++) {
+          const gram = padded.slice(j, j + this.ngram);
+          let id = this.grams.get(gram);
+          if (id === undefined) this.grams.set(gram, id = this.add(placeOf('c', gram, this.dim)));
+          grams.push(id);
+        }
+      }
+      w = { id: this.add(placeOf('w', word, this.dim)), grams };
+      this.words.set(word, w);
+    }
+    return w;
+  }
+
+  bigram(first: string, a: WordFeatures, second: string, b: WordFeatures): number {
+    let row = this.bigrams.get(a.id);
+    if (!row) this.bigrams.set(a.id, row = new Map());
+    let id = row.get(b.id);
+    if (id === undefined) row.set(b.id, id = this.add(placeOf('b', `${first}\u0002${second}`, this.dim)));
+    return id;
+  }
+
+  private add(place: number): number {
+    this.places.push(place);
+    return this.places.length - 1;
+  }
+}
+
+const vocabularies = new Map<string, Vocabulary>();
+
 /** Create a hashed n-gram embedder; throws RangeError on a non-positive `dim` or negative `ngram`. */
 export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder {
   const dim = opts.dim ?? 256;
@@ -54,29 +124,43 @@ export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder
   if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`hash embedder: dim must be a positive integer, got ${dim}`);
   if (!Number.isInteger(ngram) || ngram < 0) throw new RangeError(`hash embedder: ngram must be a non-negative integer, got ${ngram}`);
 
+  // A feature's bucket and sign, and a word's n-grams, depend only on them and dim: computed once per process.
+  const vocabKey = `${dim}/${ngram}`;
+  let vocabulary = vocabularies.get(vocabKey);
+  if (!vocabulary) vocabularies.set(vocabKey, vocabulary = new Vocabulary(dim, ngram));
+  const vocab = vocabulary;
   const embedSync = (text: string): Float32Array => {
-    // Features carry a kind prefix so the word "the" and the trigram "the" land in different buckets.
-    const counts = new Map<string, { weight: number; tf: number }>();
-    const count = (feature: string, weight: number): void => {
-      const seen = counts.get(feature);
-      if (seen) seen.tf += 1;
-      else counts.set(feature, { weight, tf: 1 });
+    vocab.trim();
+    // Features are words ("w"), word bigrams ("b") and char n-grams inside words ("c"), each kind
+    // hashed with its own prefix so the word "the" and the trigram "the" land in different buckets.
+    // Counted by feature id; `order` keeps the first-seen order, the order the vector is summed in.
+    const seen = new Map<number, { readonly id: number; readonly weight: number; tf: number }>();
+    const order: { readonly id: number; readonly weight: number; tf: number }[] = [];
+    const count = (id: number, weight: number): void => {
+      const f = seen.get(id);
+      if (f) f.tf += 1;
+      else {
+        const fresh = { id, weight, tf: 1 };
+        seen.set(id, fresh);
+        order.push(fresh);
+      }
     };
     const words = tokenizeWords(text.length > MAX_EMBED_TEXT ? text.slice(0, MAX_EMBED_TEXT) : text);
+    let next = words.length > 0 ? vocab.word(words[0]!) : undefined;
     for (let i = 0; i < words.length; i++) {
-      const word = words[i] as string;
-      count(`w\u0001${word}`, WORD_WEIGHT);
-      if (wordBigrams && i + 1 < words.length) count(`b\u0001${word}\u0002${words[i + 1]}`, BIGRAM_WEIGHT);
-      if (ngram > 0) {
-        const padded = `<${word}>`;
-        for (let j = 0; j + ngram <= padded.length; j++) count(`c\u0001${padded.slice(j, j + ngram)}`, CHAR_WEIGHT);
-      }
+      const w = next!;
+      next = i + 1 < words.length ? vocab.word(words[i + 1]!) : undefined;
+      count(w.id, WORD_WEIGHT);
+      if (wordBigrams && next) count(vocab.bigram(words[i]!, w, words[i + 1]!, next), BIGRAM_WEIGHT);
+      for (const g of w.grams) count(g, CHAR_WEIGHT);
     }
+    const { places } = vocab;
     const vec = new Float32Array(dim);
-    for (const [feature, { weight, tf }] of counts) {
+    for (const { id, weight, tf } of order) {
       // A separate sign hash makes bucket collisions cancel on average instead of piling up.
-      const bucket = hash32(`h\u0001${feature}`) % dim;
-      const sign = (hash32(`s\u0001${feature}`) & 1) === 0 ? 1 : -1;
+      const place = places[id]!;
+      const bucket = place >>> 1;
+      const sign = (place & 1) === 0 ? 1 : -1;
       vec[bucket] = (vec[bucket] as number) + sign * weight * (1 + Math.log(tf));
     }
     let norm = 0;

@@ -4,6 +4,7 @@ import { agentMachine, type AgentInput, type AgentRef } from '../individual/agen
 import { AgentFailedError } from '../individual/agent-view';
 import { LeadershipBank, type LeadershipEntry } from '../team/leadlearn/leadership-bank';
 import { SynergyTable, type SynergyChange } from './synergy';
+import { DEFAULT_STATE_BOUNDS, type StateBounds } from './state-bounds';
 
 /** A CoDream delivery an experience entry came from: which insight, and why this agent got it. */
 export interface InsightRouting {
@@ -85,6 +86,8 @@ export interface SupervisorContext {
   readonly synergy: SynergyTable;
   /** The bank as of `poolVersion` (a versioned view: later versions never show through it). */
   readonly bank: LeadershipBank;
+  /** What the pool keeps in memory however long the stream (scenario `bounds`). */
+  readonly bounds: StateBounds;
   readonly synergyEta: number;
   readonly synergy0: number;
   /** Why the supervisor failed (state `failed`): an event it refused, or an agent that failed; null while it runs. */
@@ -97,6 +100,8 @@ export interface SupervisorInput {
   readonly dim: number;
   readonly synergyEta: number;
   readonly synergy0: number;
+  /** What the pool keeps in memory however long the stream (default: every bound at its default). */
+  readonly bounds?: StateBounds;
 }
 
 /** Events the supervisor accepts. */
@@ -215,7 +220,8 @@ export const supervisorMachine = setup({
   actions: {
     spawnAgent: assign(({ context, event, spawn }) => {
       if (event.type !== 'SPAWN_AGENT') return {};
-      const { input } = event;
+      // The pool's bounds apply to every agent it spawns (an agent's own setting, if any, wins).
+      const input = { historyWindow: context.bounds.historyWindow, ...event.input };
       const ref = spawn('agent', { id: input.id, input }) as AgentRef;
       const agents = new Map(context.agents);
       agents.set(input.id, ref);
@@ -302,7 +308,8 @@ export const supervisorMachine = setup({
 }).createMachine({
   id: 'supervisor',
   context: ({ input }) => ({
-    agents: new Map(), active: new Map(), poolVersion: 0, synergy: new SynergyTable(), bank: new LeadershipBank(input.dim),
+    agents: new Map(), active: new Map(), poolVersion: 0, synergy: new SynergyTable(), bank: new LeadershipBank(input.dim, undefined, Infinity, (input.bounds ?? DEFAULT_STATE_BOUNDS).leadlearnWindow),
+    bounds: input.bounds ?? DEFAULT_STATE_BOUNDS,
     synergyEta: input.synergyEta, synergy0: input.synergy0, failure: null,
   }),
   initial: 'running',

@@ -1,18 +1,21 @@
 // One measured run for `npm run bench -- scale`, in its own process so that its peak RSS and CPU
 // are its own: quickstart's niches with N agents (agents.count = lifecycle.maxAgents = N, lifecycle
-// on; N = 0: quickstart as shipped), T tasks. Prints one JSON line. Run with `node --expose-gc --import tsx`.
+// on; N = 0: quickstart as shipped), T tasks, [BOUNDS as JSON]. Prints one JSON line. Run with `node --expose-gc --import tsx`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadScenario, runScenario, withOverrides } from '../../src/index';
 
-const [agents, tasks, every] = process.argv.slice(2).map(Number) as [number, number, number];
+const [agents, tasks, every] = process.argv.slice(2, 5).map(Number) as [number, number, number];
+/** Optional fifth argument: the scenario's `bounds` as JSON (the state bounds a growth run measures). */
+const bounds = process.argv[5] ? JSON.parse(process.argv[5]) as Record<string, number> : undefined;
 const gc = (globalThis as { gc?: () => void }).gc;
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 
 const base = loadScenario(path.resolve('scenarios/quickstart.json'));
 // 0 agents: quickstart as shipped (4 agents, lifecycle up to 8).
-const scenario = agents === 0 ? base : withOverrides(base, { agents: { count: agents }, population: { lifecycle: { maxAgents: agents } } });
+const sized = agents === 0 ? base : withOverrides(base, { agents: { count: agents }, population: { lifecycle: { maxAgents: agents } } });
+const scenario = bounds ? withOverrides(sized, { bounds }) : sized;
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-scale-'));
 // Heap after a full collection at checkpoints: what the run keeps, without the garbage not yet collected.
 const samples: { tasks: number; heapMiB: number; heapTotalMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] = [];

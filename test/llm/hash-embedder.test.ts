@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
 import { createHashEmbedder, MAX_EMBED_TEXT, tokenizeWords } from '../../src/llm/hash-embedder';
 import { normalizeArchiveText } from '../../src/individual/archive';
+import { hash32 } from '../../src/core/hash';
+import { createRng } from '../../src/core/rng';
 
 const norm = (v: Float32Array): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 
@@ -87,5 +89,43 @@ describe('archive text normalization', () => {
   it('normalizes ASCII and non-ASCII text as NFKC, collapsed spaces and lower case', () => {
     expect(normalizeArchiveText('  Check   THE\tedge\n cases ')).toBe('check the edge cases');
     expect(normalizeArchiveText(' \uff21\uff22  Caf\u00e9 ')).toBe('ab café');
+  });
+});
+
+describe('hash embedder: memoized features', () => {
+  // The embedder as first written: every feature string built and hashed at each occurrence. The
+  // memoized one (per-process vocabulary of words, n-grams and bigrams) must give the same bits.
+  function reference(text: string, dim: number, ngram: number, wordBigrams: boolean): Float32Array {
+    const counts = new Map<string, { weight: number; tf: number }>();
+    const count = (f: string, weight: number) => { const s = counts.get(f); if (s) s.tf += 1; else counts.set(f, { weight, tf: 1 }); };
+    const words = tokenizeWords(text);
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i]!;
+      count(`w\u0001${word}`, 1);
+      if (wordBigrams && i + 1 < words.length) count(`b\u0001${word}\u0002${words[i + 1]}`, 0.5);
+      if (ngram > 0) { const p = `<${word}>`; for (let j = 0; j + ngram <= p.length; j++) count(`c\u0001${p.slice(j, j + ngram)}`, 0.25); }
+    }
+    const vec = new Float32Array(dim);
+    for (const [f, { weight, tf }] of counts) {
+      const b = hash32(`h\u0001${f}`) % dim;
+      vec[b] = vec[b]! + ((hash32(`s\u0001${f}`) & 1) === 0 ? 1 : -1) * weight * (1 + Math.log(tf));
+    }
+    let norm = 0;
+    for (let i = 0; i < dim; i++) norm += vec[i]! ** 2;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let i = 0; i < dim; i++) vec[i] = vec[i]! / norm;
+    return vec;
+  }
+
+  it('gives bit for bit the vectors of the unmemoized embedder, for every option, texts repeating words', () => {
+    const rng = createRng(33);
+    const words = ['carry', 'the', 'digit', 'Ünïcode', 'Ⅻ', 'x2', 'sort', 'list', 'a', 'the', 'reverse'];
+    for (const [dim, ngram, wordBigrams] of [[256, 3, true], [64, 2, false], [17, 0, true], [256, 4, true]] as const) {
+      const e = createHashEmbedder({ dim, ngram, wordBigrams });
+      for (let t = 0; t < 60; t++) {
+        const text = Array.from({ length: 1 + rng.int(30) }, () => words[rng.int(words.length)]).join(rng.int(2) ? ' ' : ', ');
+        expect(Array.from(e.embedSync(text))).toEqual(Array.from(reference(text, dim, ngram, wordBigrams)));
+      }
+    }
   });
 });

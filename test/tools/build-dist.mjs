@@ -9,7 +9,12 @@
 // 3. Every non-TypeScript file under src/ (prompt templates, the sandbox's Python scripts) is copied
 //    to the same place under dist/, where the code finds it through import.meta.url. Files the code
 //    reads from the package root (niches/, agents/) are two levels above both src/x/ and dist/x/.
-// 4. dist/.build-stamp records a hash of everything the build read; `--if-stale` (npm start) skips
+// 4. esbuild bundles dist/cli/main.js (and run-child.js, a sweep's worker) and everything they import (packages too, hnswlib-node's native
+//    addon apart) into dist/bundle/ (main.js, and one chunk per lazily loaded command or library), which
+//    bin/evochamber.js loads: one file's compile instead of a few hundred resolved and read at start
+//    (docs/benchmarks.md, "Speed"). Each module's import.meta.url is rewritten to its dist/ file's URL,
+//    so prompt templates, the sandbox's scripts and worker entry points are found where they were.
+// 5. dist/.build-stamp records a hash of everything the build read; `--if-stale` (npm start) skips
 //    the build when the stamp matches, and rebuilds after any edit, move or deletion under src/.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -75,5 +80,24 @@ for (const rel of filesUnder(SRC)) {
   assets++;
 }
 
+const { build } = await import('esbuild');
+const BUNDLE = path.join(DIST, 'bundle');
+const moduleUrls = {
+  name: 'module-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!args.path.startsWith(DIST + path.sep) || !text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      const rel = path.relative(BUNDLE, args.path).split(path.sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`), loader: 'js' };
+    });
+  },
+};
+await build({
+  entryPoints: { main: path.join(DIST, 'cli', 'main.js'), 'run-child': path.join(DIST, 'cli', 'run-child.js') }, outdir: BUNDLE, bundle: true, splitting: true, format: 'esm',
+  platform: 'node', target: 'node20', external: ['hnswlib-node'], plugins: [moduleUrls], logLevel: 'warning',
+  // Packages written as CommonJS call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+});
 writeFileSync(STAMP, `${hash}\n`);
 console.error(`build: dist/ from src/ in ${((performance.now() - started) / 1000).toFixed(1)} s (${assets} asset files copied)`);

@@ -98,7 +98,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
 
   const dim = (await model.embed(['dimension probe']))[0]!.length;
   const supervisor = createActor(supervisorMachine, {
-    input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0 },
+    input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0, bounds: scenario.bounds },
   });
   // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
   // with run.json left `running`. Senders read the failure from the snapshot instead

@@ -4,6 +4,7 @@ import { PROFILES } from '../../llm/latency-profiles';
 import { EMBEDDER_NAMES } from '../../llm/text-embedder';
 import { nicheEntrySchema } from '../../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../../population/lifecycle/lifecycle-config';
+import { stateBoundsSchema } from '../../population/state-bounds';
 import { DREAM_OPTIONAL_PHASES, DREAM_TRIGGER_MODES } from '../../population/codream/codream';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { DEFAULT_STALENESS_TAU } from '../../population/staleness/policy';
@@ -183,6 +184,8 @@ export const scenarioSchema = z.strictObject({
   sweepBudget: budgetSchema.optional(),
   /** US dollars per million tokens, by model name (as the backend reports it; the simulator is `sim`): costs in the summary, and `budget.usd`. */
   prices: pricesSchema.optional(),
+  /** What the run keeps in memory however long the stream (src/population/state-bounds.ts; docs/running.md, "Bounded state"). */
+  bounds: stateBoundsSchema.prefault({}),
   grading: z.strictObject({
     /** Long-lived sandbox workers for code grading. */
     codeWorkers: int().min(1).max(32).default(2),
@@ -195,6 +198,9 @@ export const scenarioSchema = z.strictObject({
     allowUnsandboxed: z.boolean().default(false),
   }).default({ codeWorkers: 2, codeTimeoutMs: 3000, allowUnsandboxed: false }),
 }).superRefine((s, ctx) => {
+  if (s.population.lifecycle.prune.window > s.bounds.historyWindow) {
+    ctx.addIssue({ code: 'custom', path: ['bounds', 'historyWindow'], message: `must be at least population.lifecycle.prune.window (${s.population.lifecycle.prune.window}): prune reads that many of an agent's latest rewards` });
+  }
   if (s.budget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['budget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });
   }

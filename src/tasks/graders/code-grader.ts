@@ -12,9 +12,16 @@ import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
 import { createTestPlanner, judge, type ProbeCall, type TestPlan } from './test-plan';
 import type { GraderDescriptor } from './grader-descriptor';
+import { VerdictCache, type Cacheable } from './verdict-cache';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
-export type CodeGraderOptions = SandboxOptions;
+export interface CodeGraderOptions extends SandboxOptions {
+  /**
+   * Reuse a verdict the process already has for the same program, tests and limits (`VERDICTS`;
+   * default true). Off runs every candidate in the sandbox: tests of the sandbox itself.
+   */
+  readonly verdictCache?: boolean;
+}
 
 /** Result of running a candidate against a list of tests (public tests, for critics). */
 export interface TestRunReport {
@@ -205,6 +212,12 @@ export function summarizeRun(run: SandboxResult, results: readonly TestOutcome[]
   return { ...base, error: run.exit ? `candidate ${run.exit}` : null, detail };
 }
 
+/** One sandbox run's report, and the harness's own failure if it had one. */
+interface RunVerdict { readonly report: TestRunReport; readonly infrastructure: string | null }
+
+/** Verdicts of every code grader of the process, by program, tests and limits (never a timeout). */
+export const VERDICTS = new VerdictCache<RunVerdict>();
+
 /**
  * Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers.
  * The verdict is computed outside the candidate's reach (see sandbox/sandbox_worker.py and test-plan.ts).
@@ -215,12 +228,18 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
   const pool = createSandboxPool(opts);
   const planner = createTestPlanner(resolvePython(opts.python).executable);
 
-  const run = async (code: string, tests: readonly string[]): Promise<{ report: TestRunReport; infrastructure: string | null }> => {
+  // Everything a verdict depends on besides the program and its tests (verdict-cache.ts).
+  const limits = [pool.timeoutMs, opts.memoryMb ?? null, opts.wallFactor ?? null, resolvePython(opts.python).executable, pool.isolation.summary];
+  const runOnce = async (code: string, tests: readonly string[]): Promise<Cacheable<RunVerdict>> => {
     const plans = await planner.plan(tests);
     const { job, verdicts } = buildJob(code, tests, plans);
     const result = await pool.run(job);
-    return { report: summarizeRun(result, verdicts(result), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
+    const value = { report: summarizeRun(result, verdicts(result), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
+    return { value, keep: !result.timedOut && result.failure === null && !result.infrastructure && !/\bSIG[A-Z]+/.test(result.exit ?? '') };
   };
+  const run = async (code: string, tests: readonly string[]): Promise<RunVerdict> => (opts.verdictCache === false
+    ? (await runOnce(code, tests)).value
+    : VERDICTS.get(VerdictCache.key([code, tests, limits]), () => runOnce(code, tests)));
 
   const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> => {
     try {

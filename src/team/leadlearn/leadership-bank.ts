@@ -1,4 +1,4 @@
-import { VectorIndex } from '../../store/vector-index';
+import { BankWindow } from './bank-window';
 import { choosableStructures } from '../structures';
 import { LeadershipStats } from './leadership-stats';
 
@@ -45,7 +45,10 @@ export function leadershipKey(nicheEmbedding: Float32Array, profile: readonly nu
 
 /** The append-only storage every version of a bank shares. */
 export interface BankStore {
-  readonly index: VectorIndex<LeadershipEntry>;
+  /** The latest records of each niche (`bounds.leadlearnWindow`), searched by queries. */
+  readonly index: BankWindow<LeadershipEntry>;
+  /** The commit version of every record ever added, in order (what `size` counts as of a version). */
+  readonly committed: number[];
   readonly stats: LeadershipStats;
   readonly byId: Map<string, LeadershipEntry>;
   /** Each entry's notes in the order applied, with the version each was applied at. */
@@ -57,7 +60,8 @@ export type LeadershipStatsReader = Pick<LeadershipStats, 'forNiche' | 'priorFor
 
 /**
  * LeadLearn's shared bank (owned by the population supervisor; written only through its
- * updates). Grows without a cap; queries return the most similar entries first, deterministically.
+ * updates). Holds the latest `window` records of each niche (older ones live in the event log;
+ * the statistics count every record); queries return the most similar entries first, deterministically.
  *
  * Versioned: every version shares one append-only store, and a bank value reads the store as of
  * its own pool version (`upTo`), so a bank held in an old snapshot never changes. `with` returns
@@ -69,8 +73,8 @@ export class LeadershipBank {
   /** The pool version this bank reads the store as of (Infinity: everything, now and later). */
   private readonly upTo: number;
 
-  constructor(readonly embeddingDim: number, store?: BankStore, upTo = Infinity) {
-    this.store = store ?? { index: new VectorIndex<LeadershipEntry>(embeddingDim + 3), stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
+  constructor(readonly embeddingDim: number, store?: BankStore, upTo = Infinity, window = Infinity) {
+    this.store = store ?? { index: new BankWindow<LeadershipEntry>(embeddingDim + 3, window), committed: [], stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
     this.upTo = upTo;
   }
 
@@ -89,10 +93,19 @@ export class LeadershipBank {
     return this.at(version);
   }
 
-  /** Number of entries (committed by this bank's version). */
+  /** Number of records ever committed by this bank's version (held or not). */
   get size(): number {
-    if (this.upTo === Infinity) return this.store.index.size;
-    return this.store.index.all().filter((e) => this.visible(e)).length;
+    const { committed } = this.store;
+    if (this.upTo === Infinity) return committed.length;
+    // Commit versions only grow: the count is a binary search.
+    let lo = 0;
+    let hi = committed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (committed[mid]! <= this.upTo) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Per-niche statistics of every structure (and the cross-niche prior), as of this bank's version at most. */
@@ -110,8 +123,13 @@ export class LeadershipBank {
     if (this.store.byId.has(entry.id)) throw new Error(`leadership bank: entry ${entry.id} added twice`);
     // Stored as a copy: a note applied later is kept beside it, never written into the caller's object.
     const stored = { ...entry };
-    this.store.index.add(stored);
     this.store.byId.set(entry.id, stored);
+    this.store.committed.push(entry.committedAt ?? 0);
+    // A record its niche's window drops is forgotten here too (a later note for it is not applied).
+    for (const old of this.store.index.add(stored)) {
+      this.store.byId.delete(old.id);
+      this.store.notes.delete(old.id);
+    }
     this.store.stats.add(entry.niche, entry.structure, entry.outcome, entry.committedAt ?? 0);
   }
 
@@ -137,7 +155,7 @@ export class LeadershipBank {
     return this.asOf(entry, version);
   }
 
-  /** All entries in insertion order, as of this bank's version (each with its note as of then). */
+  /** All held entries in insertion order, as of this bank's version (each with its note as of then). */
   entries(): readonly LeadershipEntry[] {
     return this.store.index.all().filter((e) => this.visible(e)).map((e) => this.asOf(e, this.upTo));
   }

@@ -242,7 +242,8 @@ describe('code sandbox: process lifetime', () => {
 });
 
 describe('code sandbox: fallback without bubblewrap', () => {
-  const weak = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true });
+  // verdictCache off: these check the sandbox run itself, which a verdict the process has would skip.
+  const weak = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true, verdictCache: false });
   afterAll(() => weak.close());
 
   it('still grades, and still refuses project files and sockets', async () => {
@@ -260,7 +261,7 @@ describe('code sandbox: fallback without bubblewrap', () => {
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = root;
     try {
-      const g = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true });
+      const g = createCodeGrader({ workers: 1, timeoutMs: 30_000, isolation: 'fallback', allowUnsandboxed: true, verdictCache: false });
       expect((await g.grade(fenced(GOOD), addTask)).reward).toBe(1);
       const [own] = readdirSync(root);
       expect(own).toMatch(/^evochamber-sandbox-/);

@@ -1,0 +1,75 @@
+/**
+ * A content-addressed cache of code verdicts, shared by every code grader of the process: the
+ * same program run against the same tests under the same limits and isolation gets the verdict it
+ * got before without going back to the sandbox (what OpenEvolve and GEPA do). A sandbox run is
+ * deterministic for its inputs, with two exceptions that are never stored: a run that ran out of
+ * time or was killed by a signal (CPU time is what is limited, but a signal can come from outside:
+ * the OOM killer, a shutdown), and a run that failed for the harness's own reasons (infrastructure
+ * errors, a worker that died). Concurrent requests for one key share one sandbox run.
+ *
+ * Capacity: `VERDICT_CACHE_CAPACITY` entries (least recently used evicted first), about 2-4 KiB
+ * each for the built-in code niches, so at most a few tens of MiB.
+ */
+import { createHash } from 'node:crypto';
+
+/** Most verdicts the cache holds; the least recently used goes first. */
+export const VERDICT_CACHE_CAPACITY = 10_000;
+
+/** What a cached run gave back: any value, plus whether it may be kept. */
+export interface Cacheable<T> {
+  readonly value: T;
+  /** False for a timeout, a signal or an infrastructure failure: the next request runs again. */
+  readonly keep: boolean;
+}
+
+/** A process-wide least-recently-used map from a content key to a verdict (or the run computing it). */
+export class VerdictCache<T> {
+  private readonly done = new Map<string, T>();
+  private readonly running = new Map<string, Promise<Cacheable<T>>>();
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly capacity = VERDICT_CACHE_CAPACITY) {}
+
+  /** The content key of a program, its tests and everything else the verdict depends on. */
+  static key(parts: readonly unknown[]): string {
+    return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+  }
+
+  /** The stored verdict for `key`, or the one `compute` gives (stored only when `keep`). */
+  async get(key: string, compute: () => Promise<Cacheable<T>>): Promise<T> {
+    const hit = this.done.get(key);
+    if (hit !== undefined) {
+      this.hits++;
+      // Re-insert: a Map iterates in insertion order, so its first key is the least recently used.
+      this.done.delete(key);
+      this.done.set(key, hit);
+      return hit;
+    }
+    let run = this.running.get(key);
+    if (!run) {
+      this.misses++;
+      run = compute();
+      this.running.set(key, run);
+      run.then((r) => {
+        this.running.delete(key);
+        if (!r.keep) return;
+        this.done.set(key, r.value);
+        if (this.done.size > this.capacity) this.done.delete(this.done.keys().next().value!);
+      }, () => this.running.delete(key));
+    }
+    return (await run).value;
+  }
+
+  /** Verdicts held now. */
+  get size(): number {
+    return this.done.size;
+  }
+
+  /** Forget every verdict (tests; a cache is otherwise never cleared). */
+  clear(): void {
+    this.done.clear();
+    this.hits = 0;
+    this.misses = 0;
+  }
+}
