@@ -71,7 +71,7 @@ export { RunLockedError } from './store/run-lock';
 
 // Ablations and reports
 export { formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/sweep/ablate';
-export { writeReport, type ReportData } from './report';
+export { writeReport, exportTables, EXPORT_TABLES, EXPORT_FORMATS, type ReportData, type ExportResult, type ExportFormat } from './report';
 
 // Model backends: the interface, and plug-ins
 export { CompletionAbortedError, isCompletionAborted, type LanguageModel, type CompletionRequest, type Completion, type ChatMessage, type Stage, type Usage } from './llm/model';

@@ -34,6 +34,8 @@ export function formatSummary(s: RunSummary): string {
     `specialists ${Object.entries(s.specialists).filter(([, a]) => a.length).map(([n, a]) => `${n}: ${a.join(', ')}`).join('; ') || 'none'} · stable ${s.stableSpecialists}`,
     ...(Object.values(s.lineage).some((v) => v > 0) ? [`lifecycle ${Object.entries(s.lineage).map(([k, v]) => `${k} ${v}`).join(', ')}`] : []),
     `agents ${s.agents.count} (${s.agents.active} active) · lessons ${s.agents.lessons} · meta-insights ${s.agents.metaInsights} · reflections parsed ${s.reflections.parsed}, failed ${s.reflections.failed}`,
+    ...(s.virtualSeconds !== undefined ? [`virtual time${s.latency ? ` on ${s.latency}` : ''}: ${(s.virtualSeconds / 3600).toFixed(2)} h (${s.virtualSeconds.toFixed(0)} s)`
+      + ` · ${(s.tokensPerSecond ?? 0).toFixed(0)} output tokens/s · utilization ${s.utilization === null || s.utilization === undefined ? '–' : `${(100 * s.utilization).toFixed(1)} %`}`] : []),
     `${s.timing.wallSeconds.toFixed(2)} s wall · ${s.timing.tasksPerSecond} tasks/s`,
     `run directory: ${s.runDir}`,
     ...(s.reportPath ? [`report: ${s.reportPath}`] : []),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes';
 import { UsageError } from './usage';
@@ -14,12 +14,18 @@ Commands:
   calibrate <scenario>  fit the simulator's world to measured baselines (--targets or --from-runs)
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
+  export <run-dir>   write a run's (or an ablation's) tables as Parquet or CSV, for a notebook
   watch <run-dir>    watch a run (or an ablation) live in the browser, on 127.0.0.1
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
   worker             run queued ablation jobs (ablate --queue) from Redis, on any machine
 
-Run "evochamber <command> --help" for a command's options.
+Run "evochamber <command> --help" for a command's options; "evochamber --version" for the version.
 `;
+
+/** The package's version, from its package.json (two folders up from src/cli/ and from dist/cli/ alike). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 /** A command: what it runs (resolving to its exit code, see exit-codes.ts; nothing means 0) and its help. */
 interface Command {
@@ -39,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   calibrate: async () => { const m = await import('./commands/calibrate'); return { run: m.calibrateCommand, help: m.CALIBRATE_HELP }; },
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
+  export: async () => { const m = await import('./commands/export'); return { run: m.exportCommand, help: m.EXPORT_HELP }; },
   watch: async () => { const m = await import('./commands/watch'); return { run: m.watchCommand, help: m.WATCH_HELP }; },
   'serve-sim': async () => { const m = await import('./commands/serve-sim'); return { run: m.serveSimCommand, help: m.SERVE_SIM_HELP }; },
   worker: async () => { const m = await import('./commands/worker'); return { run: m.workerCommand, help: m.WORKER_HELP }; },
@@ -47,6 +54,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 /** The CLI entry point: dispatches a command; one clear error line and a non-zero exit on failure. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
+  if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+    process.stdout.write(`evochamber ${packageVersion()} (node ${process.versions.node})\n`);
+    return EXIT.ok;
+  }
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
     process.stdout.write(HELP);
     return cmd ? 0 : 2;

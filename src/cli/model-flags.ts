@@ -1,5 +1,6 @@
 import type { LoadedScenario } from '../engine/scenario/scenario';
 import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { EMBEDDER_NAMES } from '../llm/text-embedder';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';
 import { PROFILES } from '../llm/latency-profiles';
@@ -20,6 +21,7 @@ export interface ModelFlags {
   readonly 'embed-model'?: string;
   readonly 'embed-base-url'?: string;
   readonly latency?: string;
+  readonly embedder?: string;
 }
 
 /** parseArgs option specs of the backend flags. */
@@ -28,7 +30,7 @@ export const MODEL_FLAG_OPTIONS = {
   'api-key-env': { type: 'string' }, 'max-concurrency': { type: 'string' }, 'timeout-ms': { type: 'string' },
   retries: { type: 'string' }, stream: { type: 'boolean' }, 'sim-side-channel': { type: 'boolean' },
   'no-sim-side-channel': { type: 'boolean' }, 'embed-model': { type: 'string' }, 'embed-base-url': { type: 'string' },
-  latency: { type: 'string' },
+  latency: { type: 'string' }, embedder: { type: 'string' },
 } as const;
 
 /** Help lines of the backend flags. */
@@ -47,6 +49,9 @@ export const MODEL_FLAGS_HELP = `Backend (default: the scenario's, usually the i
   --no-sim-side-channel     never send gold answers (the default; overrides the scenario file)
   --embed-model NAME        embeddings through /v1/embeddings (default: local hashed embedder)
   --embed-base-url URL      embeddings endpoint (default: the first --base-url)
+  --embedder NAME           embed lessons and queries locally with ${EMBEDDER_NAMES.join(' or ')} (memory.embedder;
+                            use-lite: Universal Sentence Encoder Lite in-process, offline; default:
+                            the backend's, hashed unless --embed-model)
   --latency PROFILE         run the in-process simulator behind serve-sim's latency model in virtual
                             time (${Object.keys(PROFILES).join(', ')}): no waiting; the summary adds
                             virtualSeconds, tokensPerSecond and utilization
@@ -120,6 +125,13 @@ function withLatency(loaded: LoadedScenario, f: ModelFlags, backend: string | un
     throw new UsageError(`--latency runs the in-process simulator in virtual time, but ${loaded.file} uses the ${loaded.scenario.model.backend} backend; add --backend sim to run it on the simulator`);
   }
   return { model: { backend: 'sim', latency: name, ...samplingOf(loaded.scenario.model) } };
+}
+
+/** `--embedder NAME` as a patch of `memory.embedder` (a UsageError naming the embedders for an unknown one); empty when not given. */
+export function embedderFlagPatch(name: string | undefined): ScenarioPatch {
+  if (name === undefined) return {};
+  if (!(EMBEDDER_NAMES as readonly string[]).includes(name)) throw new UsageError(`--embedder: unknown embedder "${name}" (embedders: ${EMBEDDER_NAMES.join(', ')})`);
+  return { 'memory.embedder': name };
 }
 
 /** The sampling settings of a model section, which stay when flags change the backend. */

@@ -3,7 +3,7 @@ import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '..
 import { parsePatchEntry } from '../core/scenario-patch';
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { priceFlagsPatch, type BudgetFlagValues } from './budget-flags';
-import { modelFlagsPatch, type ModelFlags } from './model-flags';
+import { embedderFlagPatch, modelFlagsPatch, type ModelFlags } from './model-flags';
 import { samplingFlagsPatch, type SamplingFlags } from './sampling-flags';
 import { worldPatch } from './world-flag';
 import { UsageError, inFlightFlag, intFlag } from './usage';
@@ -74,6 +74,7 @@ export async function scenarioFlagsPatch(loaded: LoadedScenario, v: ScenarioFlag
     fieldsUnder('engine.staleness', stalenessFlags(v.staleness, v.tau)),
     scenarioPatch({ 'engine.evolveTiming': evolveTimingFlag(v['evolve-timing']) }),
     model,
+    embedderFlagPatch(v.embedder),
     samplingFlagsPatch(loaded, v),
     priceFlagsPatch(loaded, v, model.model),
     worldPatch(v.world),

@@ -9,6 +9,9 @@ import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
 import { ablationReproduceCommands, patchLines, type AblationPlanView } from './reproduce';
 import { readAblationPlan } from '../store/ablation-plan-file';
+import { costAccuracyCharts, populationSection, streamSection, variantColor } from './charts/variant-charts';
+import { compareVariants, comparisonSchema, type ComparedRun } from './variant-comparison';
+import { readRunTrace, type RunFigures } from './ablation-runs';
 
 /** The file an `ablate` output directory is recognised by. */
 export const ABLATION_FILE = 'ablation.json';
@@ -70,6 +73,8 @@ export const ablationReportDataSchema = z.object({
   reproduce: z.object({ command: z.string(), scenarioFile: z.string(), fromOriginal: z.string(), patch: z.record(z.string(), z.unknown()) }).nullable(),
   /** The scenario as run (from ablation-plan.json), saved beside the report for `reproduce.command`. */
   scenarioConfig: z.unknown(),
+  /** Rolling accuracy over the stream, CoDream and lifecycle counts, cost against accuracy: from the runs' own directories. */
+  comparison: comparisonSchema,
   /** `ablate --deadline`: the deadline, the model's hours, and each variant's window per seed and accuracy alone at in-flight 1. */
   deadline: z.object({
     hours: z.number(), predictedHours: z.number(), profile: z.string(),
@@ -99,8 +104,12 @@ function readPlan(dir: string): AblationPlanView | null {
   }
 }
 
-/** Read and validate `ablation.json`; fails with the file name and the first problem. `outDir` is where the report goes (its reproduce command names it). */
-export function buildAblationData(dir: string, clock: Clock, outDir = dir): AblationReportData {
+/**
+ * Read and validate `ablation.json`, and each run's directory it lists for the comparison (a run
+ * directory that is not here, e.g. on a queue worker's disk, is named as unreadable); fails with the
+ * file name and the first problem. `outDir` is where the report goes (its reproduce command names it).
+ */
+export async function buildAblationData(dir: string, clock: Clock, outDir = dir, onProgress?: (p: { phase: 'read'; file: string; bytesRead: number; totalBytes: number }) => void): Promise<AblationReportData> {
   const file = path.join(dir, ABLATION_FILE);
   let raw: unknown;
   try {
@@ -128,12 +137,27 @@ export function buildAblationData(dir: string, clock: Clock, outDir = dir): Abla
   }));
   const niches = [...new Set(variants.flatMap((v) => v.perNiche.map((p) => p.niche)))];
   const plan = readPlan(dir);
+  const compared = await Promise.all(variants.map(async (v) => ({
+    name: v.name,
+    runs: await Promise.all(v.runs.map(async (runDir, i): Promise<ComparedRun> => comparedRun(runDir, v.perSeed[i], await readRunTrace(runDir, onProgress)))),
+  })));
   return ablationReportDataSchema.parse({
     schemaVersion: REPORT_DATA_SCHEMA_VERSION, kind: 'ablation', generatedAt: clock.isoNow(), dir: path.resolve(dir),
     scenario: parsed.data.scenario ?? null, seeds: parsed.data.seeds, seedList: parsed.data.seedList ?? null, niches, variants,
     reproduce: plan ? ablationReproduceCommands(plan, outDir) : null, scenarioConfig: plan?.config ?? null,
+    comparison: compareVariants(compared),
     deadline: deadlineData(parsed.data.deadline),
   });
+}
+
+/** A finished run as the comparison reads it: ablation.json's figures for the seed win over its log's, its summary's counts over the log's. */
+function comparedRun(dir: string, seed: z.infer<typeof seedRow> | undefined, read: RunFigures): ComparedRun {
+  return {
+    seed: seed?.seed ?? 0, dir, trace: read.trace,
+    ...(seed ? { accuracy: seed.accuracy, tokens: seed.tokens } : {}),
+    ...(seed?.virtualSeconds !== undefined ? { gpuHours: seed.virtualSeconds / 3600 } : {}),
+    ...(read.codream ? { codream: read.codream } : {}), ...(read.lineage ? { lineage: read.lineage } : {}),
+  };
 }
 
 /** The deadline's figures for the report, from ablation.json's `deadline`. */
@@ -146,7 +170,7 @@ function deadlineData(d: z.infer<typeof ablationFileSchema>['deadline']): Ablati
 }
 
 /** Section ids of an ablation report, in page order. */
-export const ABLATION_SECTIONS = ['variants', 'per-niche', 'specialists', 'cost', 'seeds', 'runs', 'reproduce'] as const;
+export const ABLATION_SECTIONS = ['variants', 'per-niche', 'stream', 'specialists', 'population', 'cost', 'seeds', 'runs', 'reproduce'] as const;
 
 /** A mean ± sd cell; one seed has no spread, so its value stands alone. */
 const meanSd = (s: { mean: number; sd: number }, n: number, f: (x: number) => string = fmt3) => (n > 1 ? `${f(s.mean)} ± ${f(s.sd)}` : f(s.mean));
@@ -162,10 +186,14 @@ function meanSdLayers(valuesField: string, yTitle: string, sort: readonly string
   ];
 }
 
-/** The sections of an ablation report: variants side by side. */
-export function ablationSections(d: AblationReportData): Section[] {
+/**
+ * The sections of an ablation report: variants side by side. `live` (the watch page of a sweep
+ * under way) makes every chart title say " so far (after N tasks)", N the tasks its runs have done.
+ */
+export function ablationSections(d: AblationReportData, live?: { readonly tasks: number }): Section[] {
+  const now = live ? ` so far (after ${live.tasks} tasks)` : '';
   const names = d.variants.map((v) => v.name);
-  const color = { field: 'variant', type: 'nominal', title: 'variant', sort: names, scale: { domain: names, scheme: 'tableau10' } };
+  const color = variantColor(names);
   const spread = `mean ± sd over ${d.seeds} seed${d.seeds > 1 ? 's' : ''}`;
   const band = (mean: number, sd: number, cap = 1) => ({ mean, sd, lo: Math.max(0, mean - sd), hi: Math.min(cap, mean + sd) });
   const empty = (id: string, heading: string, intro: string): Section => ({ id, heading, intro, charts: [], tables: [], notes: [] });
@@ -177,8 +205,10 @@ export function ablationSections(d: AblationReportData): Section[] {
     for (const s of [overall, perNiche, specialists]) s.notes.push('ablation.json lists no variants.');
     return [overall, perNiche, specialists, runs];
   }
+  const stream = streamSection(d.comparison, names, now);
+  const population = populationSection(d.comparison, names, now);
   overall.charts.push({
-    id: 'ablation-accuracy', title: 'Accuracy per variant',
+    id: 'ablation-accuracy', title: `Accuracy per variant${now}`,
     caption: 'Compare each ablation with the full system: a bar whose error bar stays clear of the full system\'s is a component that matters.',
     spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: { step: 48 },
       height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
@@ -188,7 +218,7 @@ export function ablationSections(d: AblationReportData): Section[] {
   if (d.niches.length === 0) perNiche.notes.push('No per-niche figures in ablation.json.');
   else {
     perNiche.charts.push({
-      id: 'ablation-niches', title: 'Accuracy per niche, variants side by side',
+      id: 'ablation-niches', title: `Accuracy per niche, variants side by side${now}`,
       caption: 'Look for niches where one variant falls behind: that niche depends on the component the variant removes.',
       spec: vl({ data: { values: d.variants.flatMap((v) => v.perNiche.map((p) => ({ variant: v.name, niche: p.niche, ...band(p.mean, p.sd) }))) },
         width: { step: 14 }, height: 240,
@@ -226,11 +256,11 @@ export function ablationSections(d: AblationReportData): Section[] {
   specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],
     rows: d.variants.map((v) => [v.name, v.stableSpecialists.mean.toFixed(2), v.stableSpecialists.sd.toFixed(2)]) });
   runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
-  return [overall, perNiche, specialists, costSection(d), seedsSection(d), runs, reproduceSection(d)];
+  return [overall, perNiche, stream, specialists, population, costSection(d, now), seedsSection(d), runs, reproduceSection(d)];
 }
 
 /** Tokens and dollars per run, by variant: what each row of the table cost. */
-function costSection(d: AblationReportData): Section {
+function costSection(d: AblationReportData, now = ''): Section {
   const priced = d.variants.some((v) => v.usd !== null);
   const s: Section = { id: 'cost', heading: 'Cost per variant', intro: `Tokens per run (prompt plus completion, and completion alone)${priced ? ' and US dollars per run at the scenario\'s prices' : ''}, mean over the seeds.`, charts: [], tables: [], notes: [] };
   if (d.variants.every((v) => v.tokens === null)) {
@@ -238,6 +268,7 @@ function costSection(d: AblationReportData): Section {
     return s;
   }
   const k = (x: number) => `${(x / 1000).toFixed(1)}k`;
+  s.charts.push(...costAccuracyCharts(d.comparison, d.variants.map((v) => v.name), now));
   s.tables.push({
     caption: 'Cost per run', headers: ['variant', 'tokens', 'completion tokens', ...(priced ? ['USD'] : [])],
     rows: d.variants.map((v) => {

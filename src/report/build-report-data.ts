@@ -4,7 +4,7 @@ import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';
 import { LineageCollector } from './collect/lineage-collector';
 import { MetaCollector } from './collect/meta-collector';
-import { openRunDirectory, readEventLog, type ReadStats, type RunEvent } from './read-events';
+import { openRunDirectory, readEventLog, type ReadProgress, type ReadStats, type RunEvent } from './read-events';
 import type { RunFile } from '../store/run-store';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
 import { reproduceCommands } from './reproduce';
@@ -17,10 +17,10 @@ type StageUsage = ReportData['cost']['stages'][number];
  * timing). One pass over the log; a truncated last line is skipped and counted. The result is
  * validated against `reportDataSchema`.
  */
-export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string }): Promise<ReportData> {
+export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string; onRead?: ReadProgress }): Promise<ReportData> {
   const { dir, run, eventsFile } = await openRunDirectory(runDir);
   const agg = new ReportAggregator(run);
-  const stats = await readEventLog(eventsFile, (e) => agg.add(e));
+  const stats = await readEventLog(eventsFile, (e) => agg.add(e), opts.onRead);
   return agg.data({ dir, run, stats, clock: opts.clock, outDir: opts.outDir });
 }
 

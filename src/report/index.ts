@@ -6,3 +6,6 @@ export { reportDataSchema, REPORT_DATA_SCHEMA_VERSION, type ReportData } from '.
 export { ablationFileSchema, ablationReportDataSchema, isAblationDir, ABLATION_FILE, type AblationReportData } from './ablation-report';
 export { RUN_SECTIONS } from './run-report';
 export { ABLATION_SECTIONS } from './ablation-report';
+export { exportTables, type ExportResult } from './export/export-run';
+export { EXPORT_TABLES, type TableSpec, type ColumnSpec } from './export/export-tables';
+export { EXPORT_FORMATS, type ExportFormat } from './export/write-table';

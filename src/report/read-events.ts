@@ -1,4 +1,4 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunStore, type RunFile } from '../store/run-store';
@@ -28,14 +28,24 @@ export interface ReadStats {
 
 const KEEP_SKIPPED = 50;
 
+/** Told while a log is read: bytes read so far of the file's size. */
+export type ReadProgress = (bytesRead: number, totalBytes: number) => void;
+
+/** Share of the file between two `onProgress` calls. */
+const PROGRESS_STEP = 0.01;
+
 /**
  * The one reader of `events.jsonl`: streams it line by line and calls `onEvent` for each event,
  * in file (commit) order. Never throws for a bad line: a truncated or garbled line, typically the
- * last one of a run killed mid-write, is skipped and counted in the returned stats.
+ * last one of a run killed mid-write, is skipped and counted in the returned stats. `onProgress`
+ * is told the bytes read at each further 1 % of the file and once at the end.
  */
-export async function readEventLog(file: string, onEvent: (e: RunEvent) => void): Promise<ReadStats> {
+export async function readEventLog(file: string, onEvent: (e: RunEvent) => void, onProgress?: ReadProgress): Promise<ReadStats> {
   const stats: ReadStats = { lines: 0, events: 0, skipped: [], skippedCount: 0 };
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const size = onProgress ? statSync(file).size : 0;
+  const rl = createInterface({ input, crlfDelay: Infinity });
+  let nextProgress = size * PROGRESS_STEP;
   // A bad line is only known to be the last one when the next line arrives (or none does).
   let pending: Omit<SkippedLine, 'last'> | null = null;
   const settle = (last: boolean) => {
@@ -55,8 +65,13 @@ export async function readEventLog(file: string, onEvent: (e: RunEvent) => void)
     if (typeof parsed === 'string') { pending = { line: n, reason: parsed }; continue; }
     stats.events += 1;
     onEvent(parsed);
+    if (onProgress && input.bytesRead >= nextProgress) {
+      onProgress(Math.min(input.bytesRead, size), size);
+      nextProgress = input.bytesRead + size * PROGRESS_STEP;
+    }
   }
   settle(true);
+  onProgress?.(size, size);
   return stats;
 }
 

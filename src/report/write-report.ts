@@ -12,7 +12,14 @@ export interface ReportOptions {
   readonly outDir?: string;
   /** Stamps `generatedAt` (the only wall-clock figure in a report). */
   readonly clock?: Clock;
+  /** Told as the work goes: each event log's bytes read (a run's, or each run's of an ablation), then the charts' rendering. */
+  readonly onProgress?: (p: ReportProgress) => void;
 }
+
+/** Where `writeReport` is: reading a log (`file`, bytes of its size), or rendering the page. */
+export type ReportProgress =
+  | { readonly phase: 'read'; readonly file: string; readonly bytesRead: number; readonly totalBytes: number }
+  | { readonly phase: 'render' };
 
 /** What `writeReport` wrote. */
 export interface ReportResult {
@@ -40,7 +47,8 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const clock = opts.clock ?? systemClock;
   const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
   if (isAblationDir(dir)) {
-    const data = buildAblationData(dir, clock, outDir);
+    const data = await buildAblationData(dir, clock, outDir, opts.onProgress);
+    opts.onProgress?.({ phase: 'render' });
     const page = await renderAblationPage(data);
     if (data.reproduce) {
       mkdirSync(outDir, { recursive: true });
@@ -48,7 +56,9 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
     }
     return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
   }
-  const data = await buildReportData(dir, { clock, outDir });
+  const onRead = opts.onProgress ? (bytesRead: number, totalBytes: number) => opts.onProgress!({ phase: 'read', file: path.join(dir, 'events.jsonl'), bytesRead, totalBytes }) : undefined;
+  const data = await buildReportData(dir, { clock, outDir, ...(onRead ? { onRead } : {}) });
+  opts.onProgress?.({ phase: 'render' });
   const page = await renderRunPage(data);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.run.config, null, 2)}\n`);

@@ -28,6 +28,7 @@ import { benchScale } from './scale.bench';
 import { benchSpeed } from './speed.bench';
 import { benchMeta } from './meta.bench';
 import { benchWatch } from './watch.bench';
+import { benchEmbedders } from './embedders.bench';
 import { benchCalibrate } from './calibrate.bench';
 
 const benches: [string, () => Promise<void>][] = [
@@ -56,6 +57,7 @@ const benches: [string, () => Promise<void>][] = [
   ['sweep-schedule: priorities off/on, with and without --deadline, on one virtual server (hours on 2 cores at full size)', benchSweepSchedule],
   ['watch: commit-to-page latency, a run with 10 pages open, a 100,000-task log (a few minutes)', benchWatch],
   ['scale: 8 to 256 agents x 2,000 tasks, a long 256-agent run, start-up (an hour on 2 cores; EVO_SCALE_* narrow it)', benchScale],
+  ['embedders: hashed against use-lite — embeddings/s, paraphrase retrieval, a 600-task run (half an hour on 2 cores)', benchEmbedders],
   ['speed: tasks per CPU-second by preset, CPU by part, a 256-agent growth run, start-up (half an hour; EVO_SPEED_* narrow it)', benchSpeed],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
   ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (half an hour on 2 cores)', benchSaturation],
@@ -66,7 +68,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('saturation') || name.startsWith('calibrate') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('speed'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('saturation') || name.startsWith('calibrate') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('embedders') || name.startsWith('speed'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

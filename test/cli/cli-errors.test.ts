@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,5 +47,12 @@ describe('command-line mistakes and closed pipes', () => {
     const j = JSON.parse(lines(cli('inspect', dir, '--json').stdout).at(-1)!) as { finished: boolean; runs: { run: string; state: string }[] };
     expect(j.finished).toBe(true);
     expect(j.runs.map((x) => x.run)).toEqual(['single-agent-s1', 'individual-s1']);
+    // A run stopped part-way (run.json says interrupted, as Ctrl-C leaves it) is counted as such.
+    const runFile = path.join(dir, 'individual-s1', 'run.json');
+    writeFileSync(runFile, JSON.stringify({ ...JSON.parse(readFileSync(runFile, 'utf8')), status: 'interrupted', progress: { committed: 2, total: 4 } }));
+    rmSync(path.join(dir, 'ablation.json'));
+    const again = cli('inspect', dir);
+    expect(again.stdout).toMatch(/^ablation of quickstart · not finished · 2 runs: 1 finished, 1 interrupted, 0 not started$/m);
+    expect(again.stdout).toMatch(/individual-s1\s+interrupted\s+2\/4 tasks/);
   });
 });

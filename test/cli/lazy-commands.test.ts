@@ -42,6 +42,14 @@ describe('evochamber loads each command lazily', () => {
     expect(mods.filter((m) => m.startsWith('node_modules/') && !m.startsWith('node_modules/tsx/'))).toEqual([]);
   });
 
+  it('--version prints the package\'s version and loads no command', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--version'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(0);
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(r.stdout).toBe(`evochamber ${version} (node ${process.versions.node})\n`);
+    expect(loaded(['--version']).filter((m) => m.startsWith('src/') && m !== 'src/cli/main.ts' && !m.startsWith('src/cli/exit-codes') && !m.startsWith('src/cli/usage'))).toEqual([]);
+  });
+
   it('a command loads its own module (and what it needs) when it runs', () => {
     const mods = loaded(['inspect', '--help']);
     expect(mods).toContain('src/cli/commands/inspect.ts');

@@ -107,6 +107,7 @@ console.log(JSON.stringify(summary));
   it('runs the evochamber command from the package, each command loaded when it runs', () => {
     const bin = path.join(installed, 'bin', 'evochamber.js');
     expect(nodeIn([bin, '--help'])).toContain('Usage: evochamber <command>');
+    expect(nodeIn([bin, '--version'])).toMatch(new RegExp(`^evochamber ${(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version.replace(/\./g, '\\.')} \\(node `));
     // The run directory the .mjs above wrote; `inspect` is imported from dist/cli/commands/ on demand.
     expect(nodeIn([bin, 'inspect', 'run'])).toMatch(/finished/);
   });

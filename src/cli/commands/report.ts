@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { UsageError } from '../usage';
+import { reportProgress } from '../report-progress';
 
 /** Help text of `evochamber report`. */
 export const REPORT_HELP = `Usage: evochamber report <run-dir | ablate-dir> [--out DIR]
 
 Write the specialization report of a run (or of an ablate output, recognised by its
 ablation.json) from its event log: index.html (self-contained, opens from disk), summary.md
-and data.json.
+and data.json. On a long log (4 MB or more) it says on stderr how much it has read.
 
 Options:
   --out DIR   where to write the report (default reports/<run-id>/)
@@ -23,7 +24,8 @@ export async function reportCommand(argv: string[]): Promise<void> {
   if (values.help) { process.stdout.write(REPORT_HELP); return; }
   if (positionals.length !== 1) throw new UsageError('report takes exactly one run directory', REPORT_HELP);
   const { writeReport } = await import('../../report/write-report');
-  const r = await writeReport(positionals[0]!, { outDir: values.out, clock: systemClock });
+  const progress = reportProgress((s) => process.stderr.write(s), process.stderr.isTTY === true);
+  const r = await writeReport(positionals[0]!, { outDir: values.out, clock: systemClock, onProgress: progress.onProgress }).finally(() => progress.stop());
   process.stdout.write(`${r.kind === 'ablation' ? 'ablation ' : ''}report: ${r.indexPath}\n`);
   process.stdout.write(`  summary: ${r.summaryPath}\n  data:    ${r.dataPath}\n`);
 }

@@ -82,7 +82,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
         process.stdout.write(`ablation interrupted; continue with: evochamber resume ${dir}\n`);
         return EXIT.interrupted;
       }
-      printAblation(r, values.json);
+      await printAblation(r, values.json, !values['no-report']);
       return failedTasksExit(failedTasks);
     }
     const store = await RunStore.open(dir);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRng } from '../../core/rng';
 import type { Clock } from '../../core/clock';
 import { createHashEmbedder } from '../../llm/hash-embedder';
+import { withEmbedder, type TextEmbedder } from '../../llm/text-embedder';
 import type { LanguageModel } from '../../llm/model';
 import { OpenAIPoolModel, type PoolDeps } from '../../llm/openai/openai-pool-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../../llm/request-journal';
@@ -143,6 +144,8 @@ export interface ModelStackOptions {
   readonly prices?: Prices;
   /** The scenario's sampling settings (`model.sampling`, `extraBody`, `stages`), put on every request. */
   readonly sampling?: SamplingConfig;
+  /** The scenario's `memory.embedder`, in place of the backend's embeddings (embedder-choice.ts). */
+  readonly embedder?: TextEmbedder;
 }
 
 /** The run's model: backend, request journal, virtual time, token accounting. */
@@ -167,7 +170,8 @@ export function buildModelStack(o: ModelStackOptions): ModelStack {
   const journalFile = path.join(o.runDir, JOURNAL_FILE);
   // A resumed run keeps journaling when its journal exists (whatever the default).
   const journalOn = o.journal ?? (existsSync(journalFile) || o.replaySource !== undefined || !o.backend.freeCalls);
-  const journal = new JournaledModel(o.backend.model, {
+  const backendModel = o.embedder ? withEmbedder(o.backend.model, o.embedder) : o.backend.model;
+  const journal = new JournaledModel(backendModel, {
     source: o.resumed ? journalFile : o.replaySource, target: journalOn ? journalFile : undefined, strict: o.replaySource !== undefined,
     copyServed: o.replaySource !== undefined, fsync: !o.backend.freeCalls, embeddings: o.backend.remoteEmbeddings, onMissing: o.onMissing,
     ...(o.backend.redact ? { redact: o.backend.redact } : {}),

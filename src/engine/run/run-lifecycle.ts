@@ -1,3 +1,4 @@
+import { embedderOption } from './embedder-choice';
 import path from 'node:path';
 import { createActor } from 'xstate';
 import type { Clock } from '../../core/clock';
@@ -59,6 +60,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     backend, runDir, resumed: c.resumed, clock, ...(c.replaySource ? { replaySource: c.replaySource } : {}),
     ...(scenario.prices ? { prices: scenario.prices } : {}),
     sampling: scenario.model,
+    ...embedderOption(scenario),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { openaiModelSchema } from '../../llm/openai/openai-config';
 import { PROFILES } from '../../llm/latency-profiles';
+import { EMBEDDER_NAMES } from '../../llm/text-embedder';
 import { nicheEntrySchema } from '../../tasks/niche-entry';
 import { lifecycleConfigSchema } from '../../population/lifecycle/lifecycle-config';
 import { stateBoundsSchema } from '../../population/state-bounds';
@@ -60,6 +61,12 @@ export const scenarioSchema = z.strictObject({
     capacity: int().min(1).optional(),
     /** Added to each reflection's instructions (a meta-editor's edit; none by default). */
     reflectionNote: z.string().max(300).optional(),
+    /**
+     * The embedder of lessons, insights and queries (docs/backends.md, "Embeddings: hashed, use-lite, or an endpoint"): `hashed` (the
+     * local hashed n-grams) or `use-lite` (Universal Sentence Encoder Lite, in-process, offline).
+     * Absent: the backend's own (`model.embeddings` over HTTP when set, else hashed).
+     */
+    embedder: z.enum(EMBEDDER_NAMES).optional(),
   }).default({ eta: 0.1, c0: 0.5, k: 3, kMeta: 2 }),
   structures: z.strictObject({
     /** Samples per task for self-consistency: 3 by default, the full system's team size (the roles assembler's), so SC pays a team's solve calls. */
@@ -196,6 +203,9 @@ export const scenarioSchema = z.strictObject({
   }
   if (s.budget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['budget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });
+  }
+  if (s.memory.embedder !== undefined && s.model.backend === 'openai' && s.model.embeddings !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['memory', 'embedder'], message: 'model.embeddings already chooses how lessons are embedded (the endpoint\'s /v1/embeddings); keep one of the two' });
   }
   if (s.sweepBudget?.usd !== undefined && Object.keys(s.prices ?? {}).length === 0) {
     ctx.addIssue({ code: 'custom', path: ['sweepBudget', 'usd'], message: 'a budget in US dollars needs prices (the scenario\'s "prices", or --price MODEL=INPUT/OUTPUT)' });

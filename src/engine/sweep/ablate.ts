@@ -315,7 +315,9 @@ export function formatAblationTable(r: AblationResult): string {
   const hours = (x: VariantResult) => x.perSeed.filter((p) => p.virtualSeconds !== undefined).map((p) => p.virtualSeconds! / 3600);
   const timed = names.some((v) => hours(r.variants[v]!).length > 0);
   const w = Math.max(8, ...names.map((n) => n.length));
-  const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n) => n.slice(0, 13).padStart(13)), 'stable'.padStart(11),
+  // A niche's column is as wide as its name: a name is never cut.
+  const nw = niches.map((n) => Math.max(13, n.length));
+  const head = ['variant'.padEnd(w), 'accuracy'.padStart(13), ...niches.map((n, i) => n.padStart(nw[i]!)), 'stable'.padStart(11),
     'tokens/run'.padStart(13), ...(priced ? ['USD/run'.padStart(15)] : []), ...(timed ? ['virtual h/run'.padStart(13)] : [])];
   const rows = names.map((v) => {
     const x = r.variants[v]!;
@@ -323,7 +325,7 @@ export function formatAblationTable(r: AblationResult): string {
     const notRun = x.notRunSeeds ?? [];
     const n = r.seeds - failed.length - notRun.length;
     if (n === 0) return [v.padEnd(w), (failed.length ? 'FAILED' : 'NOT RUN').padStart(13), failed.length ? `(all ${r.seeds} seeds failed)` : '(the sweep\'s budget was spent before it started)'].join(' ');
-    return [v.padEnd(w), cell(x.accuracy, n).padStart(13), ...niches.map((ni) => cell(x.perNiche[ni] ?? { mean: 0, sd: 0 }, n).padStart(13)),
+    return [v.padEnd(w), cell(x.accuracy, n).padStart(13), ...niches.map((ni, i) => cell(x.perNiche[ni] ?? { mean: 0, sd: 0 }, n).padStart(nw[i]!)),
       cell(x.stableSpecialists, n, 1).padStart(11), kTokens(x.tokens, n).padStart(13), ...(priced ? [(x.usd ? cell(x.usd, n, 4) : '–').padStart(15)] : []),
       ...(timed ? [(hours(x).length ? cell(stat(hours(x)), hours(x).length, 2) : '–').padStart(13)] : []),
       ...(failed.length ? [`(failed seeds: ${failed.join(', ')})`] : []), ...(notRun.length ? [`(not run, budget spent: seeds ${notRun.join(', ')})`] : [])].join(' ');

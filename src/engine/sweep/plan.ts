@@ -21,6 +21,11 @@ export interface PlanOptions {
   readonly patch?: ScenarioPatch;
   /** The latency profile the pilot runs behind (default qwen3-8b-h100-vllm). */
   readonly latency?: string;
+  /**
+   * Pilots on the zero-time simulator instead (no latency profile): predicts tokens and CPU time
+   * only (`virtualHours` 0, `hoursAtMaxRate` null), as a sweep without `--latency` spends them.
+   */
+  readonly zeroTime?: boolean;
   /** Tasks of each variant's pilot (default: 10 % of the stream, at least 24, at most 120). */
   readonly pilotTasks?: number;
   readonly plugins?: readonly ModelPlugin[];
@@ -35,6 +40,8 @@ export interface PlannedCost {
   readonly completionTokens: number;
   /** Hours the run takes on one server of the profile, alone (run after run for a sweep). */
   readonly virtualHours: number;
+  /** CPU seconds the run takes in this process on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
+  readonly cpuSeconds?: number;
   readonly usd?: number;
 }
 
@@ -73,6 +80,8 @@ interface Pilot {
   readonly overhead: Omit<NicheCost, 'tasks'>;
   /** Virtual seconds per completion token the pilot took. */
   readonly secondsPerCompletionToken: number;
+  /** CPU seconds of this process per task of the pilot. */
+  readonly cpuSecondsPerTask: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly requests: number;
@@ -96,12 +105,13 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
   const seeds = Array.from({ length: opts.seeds ?? 1 }, (_, i) => loaded.scenario.seed + i);
   const tasks = loaded.scenario.stream.tasks;
   const profile = getProfile(opts.latency ?? QWEN3_8B_H100_VLLM.name);
+  const pilotLatency = opts.zeroTime ? null : profile.name;
   const pilotTasks = opts.pilotTasks ?? Math.min(120, Math.max(24, Math.round(tasks / 10)));
   const price = priceOf(loaded);
   const runs: PlannedRun[] = [];
   let shape = { prompt: 0, completion: 0, requests: 0 };
   for (const variant of variants) {
-    const pilot = await runPilot(loaded, variant, pilotTasks, profile.name, opts.plugins);
+    const pilot = await runPilot(loaded, variant, pilotTasks, pilotLatency, opts.plugins);
     opts.onPilot?.(variant, pilotTasks);
     shape = { prompt: shape.prompt + pilot.promptTokens, completion: shape.completion + pilot.completionTokens, requests: shape.requests + pilot.requests };
     for (const seed of seeds) {
@@ -119,13 +129,14 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
         variant, seed, tasks,
         calls: Math.round(sum.calls), promptTokens: Math.round(sum.promptTokens), completionTokens: Math.round(sum.completionTokens),
         virtualHours: (sum.completionTokens * pilot.secondsPerCompletionToken) / 3600,
+        cpuSeconds: pilot.cpuSecondsPerTask * tasks,
         ...(price ? { usd: costOf(price, sum) } : {}),
       });
     }
   }
   const add = (f: (r: PlannedRun) => number) => runs.reduce((a, r) => a + f(r), 0);
   const completionTokens = add((r) => r.completionTokens);
-  const max = shape.requests > 0 ? maxTokensPerSecond(profile, {
+  const max = shape.requests > 0 && !opts.zeroTime ? maxTokensPerSecond(profile, {
     meanPromptTokens: shape.prompt / shape.requests,
     meanCompletionTokens: shape.completion / shape.requests,
     // A sequence's mean context over its decode: its prompt plus half its output.
@@ -134,7 +145,7 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
   return {
     profile: profile.name, pilotTasks, runs,
     total: {
-      calls: add((r) => r.calls), promptTokens: add((r) => r.promptTokens), completionTokens, virtualHours: add((r) => r.virtualHours),
+      calls: add((r) => r.calls), promptTokens: add((r) => r.promptTokens), completionTokens, virtualHours: add((r) => r.virtualHours), cpuSeconds: add((r) => r.cpuSeconds ?? 0),
       ...(price ? { usd: add((r) => r.usd ?? 0) } : {}),
       hoursAtMaxRate: max ? completionTokens / max / 3600 : null,
     },
@@ -155,12 +166,14 @@ function meanOver(byNiche: Map<string, NicheCost>): NicheCost {
   return { calls: sum((c) => c.calls), promptTokens: sum((c) => c.promptTokens), completionTokens: sum((c) => c.completionTokens), tasks: Math.max(1, sum((c) => c.tasks)) };
 }
 
-/** One variant's pilot: a short interleaved run in virtual time, measured from its events. */
-async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
-  const patch = { 'stream.order': 'interleaved', 'stream.tasks': tasks, 'model.backend': 'sim', 'model.latency': profile, variant };
+/** One variant's pilot: a short interleaved run (in virtual time behind `profile`, or zero-time when null), measured from its events. */
+async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string | null, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
+  const patch = { 'stream.order': 'interleaved', 'stream.tasks': tasks, 'model.backend': 'sim', ...(profile === null ? {} : { 'model.latency': profile }), variant };
   const dir = mkdtempSync(path.join(tmpdir(), 'evo-plan-'));
   try {
+    const cpu0 = process.cpuUsage();
     const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: false, ...(plugins ? { plugins } : {}) });
+    const cpu = process.cpuUsage(cpu0);
     const events = readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const nicheOf = new Map<string, string>();
     const byNiche = new Map<string, NicheCost>();
@@ -191,6 +204,7 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
       byNiche,
       overhead: { calls: overhead.calls / n, promptTokens: overhead.promptTokens / n, completionTokens: overhead.completionTokens / n },
       secondsPerCompletionToken: t.completionTokens > 0 ? (summary.virtualSeconds ?? 0) / t.completionTokens : 0,
+      cpuSecondsPerTask: (cpu.user + cpu.system) / 1e6 / n,
       promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.calls,
     };
   } finally {

@@ -1,5 +1,5 @@
 import type { ReportData } from '../report-data';
-import { fmt3, vl, type Section } from './section';
+import { fmt3, soFar, vl, type Section } from './section';
 
 /** Rolling accuracy per niche, with the stream's block boundaries as rules. */
 export function accuracySection(d: ReportData): Section {
@@ -42,7 +42,7 @@ export function accuracySection(d: ReportData): Section {
   }
   section.charts.push({
     id: 'accuracy-rolling',
-    title: `Rolling accuracy per niche (window ${a.rollingWindow})`,
+    title: `Rolling accuracy per niche (window ${a.rollingWindow})${soFar(d.run)}`,
     caption: a.blocks.length > 0
       ? 'Look at each line right after a dashed block boundary: a dip that recovers faster in later blocks is adaptation at work.'
       : 'Look for lines that climb and stay up: the team is learning the niche (this stream has one block, so there are no block boundaries).',

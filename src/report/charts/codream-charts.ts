@@ -1,6 +1,6 @@
 import type { ReportData } from '../report-data';
 import { LEVEL_ORDER, type ColorScale } from './palette';
-import { vl, type Section } from './section';
+import { soFar, vl, type Section } from './section';
 
 const META = '(meta pool)';
 
@@ -34,7 +34,7 @@ export function codreamSection(d: ReportData, agents: ColorScale): Section {
     const order = agents.domain.filter((a) => present.has(a));
     section.charts.push({
       id: 'codream-matrix',
-      title: 'Who taught whom (insights routed, by level)',
+      title: `Who taught whom (insights routed, by level)${soFar(d.run)}`,
       caption: 'Read a row as what one agent taught and a column as what one agent learned: heavy rows are the pool\'s teachers, heavy columns its learners (an insight with several authors counts once per author).',
       spec: vl({
         data: { values: c.flows },

@@ -1,6 +1,6 @@
 import type { ReportData } from '../report-data';
 import { COMPETENCE_SCHEME, type ColorScale } from './palette';
-import { fmt3, vl, type Section } from './section';
+import { fmt3, soFar, vl, type Section } from './section';
 
 /** Small multiples drawn at most (evenly chosen, always with the last window). */
 const MAX_MULTIPLES = 12;
@@ -50,7 +50,7 @@ export function competenceSection(d: ReportData, agents: ColorScale): Section {
   const live = agents.domain.filter((a) => d.competence.final.some((c) => c.agentId === a));
   section.charts.push({
     id: 'competence-final',
-    title: `Competence at the end (after ${d.run.tasksDone} tasks)`,
+    title: d.run.finished ? `Competence at the end (after ${d.run.tasksDone} tasks)` : `Competence${soFar(d.run)}`,
     caption: 'Look for bright cells standing alone in a column: an agent clearly ahead of the others in a niche is a specialist; an even column means nobody specialized.',
     spec: vl({ data: { values: d.competence.final }, width: { step: 56 }, height: { step: 26 }, ...heatmapLayers(live, d.niches) }),
   });
@@ -76,7 +76,7 @@ export function competenceSection(d: ReportData, agents: ColorScale): Section {
     section.notes.push(`The run has ${d.competence.windows.length} windows; ${windows.length} evenly spaced ones are drawn (data.json has all).`);
   }
   section.tables.push({
-    caption: 'Competence at the end',
+    caption: d.run.finished ? 'Competence at the end' : `Competence${soFar(d.run)}`,
     headers: ['agent', ...d.niches],
     rows: live.map((a) => [a, ...d.niches.map((n) => fmt3(d.competence.final.find((c) => c.agentId === a && c.niche === n)?.competence))]),
   });

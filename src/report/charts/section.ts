@@ -32,6 +32,14 @@ export function vl(spec: Record<string, unknown>): TopLevelSpec {
   return spec as unknown as TopLevelSpec;
 }
 
+/**
+ * What a title says of a run still going: " so far (after N tasks)", or nothing once it has
+ * finished. A chart drawn live, or a report of an unfinished run, never claims to show the end.
+ */
+export function soFar(run: { readonly finished: boolean; readonly tasksDone: number }): string {
+  return run.finished ? '' : ` so far (after ${run.tasksDone} tasks)`;
+}
+
 /** Format a 0–1 value with three decimals, or a dash. */
 export function fmt3(x: number | null | undefined): string {
   return x === null || x === undefined ? '–' : x.toFixed(3);

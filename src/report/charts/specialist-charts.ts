@@ -1,6 +1,6 @@
 import type { ReportData } from '../report-data';
 import type { ColorScale } from './palette';
-import { fmt3, vl, type Section } from './section';
+import { fmt3, soFar, vl, type Section } from './section';
 
 const NONE = 'none';
 
@@ -33,7 +33,7 @@ export function specialistSection(d: ReportData, agents: ColorScale): Section {
   const windowOrder = [...new Set(d.specialists.map((s) => `${s.tasksSeen}`))];
   section.charts.push({
     id: 'specialists',
-    title: 'Who anchors each niche over time',
+    title: `Who anchors each niche over time${soFar(d.run)}`,
     caption: 'A row that settles into one colour is a niche with a stable specialist; a row that keeps changing colour never found one.',
     spec: vl({
       data: { values },

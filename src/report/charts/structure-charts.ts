@@ -1,6 +1,6 @@
 import type { ReportData } from '../report-data';
 import { STRUCTURE_COLORS, withUnknowns } from './palette';
-import { vl, type Section } from './section';
+import { soFar, vl, type Section } from './section';
 
 /** LeadLearn's structure choices per niche, stacked per bin of tasks. */
 export function structureSection(d: ReportData): Section {
@@ -23,7 +23,7 @@ export function structureSection(d: ReportData): Section {
   const binLabels = [...new Set(s.bins.map((b) => b.bin))].sort((a, b) => a - b).map((b) => `${b * s.binSize + 1}–${(b + 1) * s.binSize}`);
   section.charts.push({
     id: 'structures',
-    title: 'Structure choices per niche over time',
+    title: `Structure choices per niche over time${soFar(d.run)}`,
     caption: 'Look for a niche whose bars turn one colour: LeadLearn has settled on a structure for it; niches settling on different colours is the team level specializing.',
     spec: vl({
       data: { values: s.bins.map((b) => ({ ...b, bins: `${b.start + 1}–${b.end}` })) },

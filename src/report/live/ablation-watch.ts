@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { message, RunWatch, type RunWatchOptions, type SseClient } from './run-watch';
+import { liveAblationData, renderAblationView, type AblationView } from './ablation-compare';
 
 /** The plan an `ablate` writes first (read for how many runs to expect). */
 const PLAN_FILE = 'ablation-plan.json';
@@ -20,10 +21,15 @@ export function isAblationWatchDir(dir: string): boolean {
   return existsSync(path.join(dir, PLAN_FILE)) || existsSync(path.join(dir, 'ablation.json'));
 }
 
+/** Most of the watch process's time spent drawing the comparison: a render that took `r` ms is followed by none for `2r`. */
+const RENDER_SHARE = 0.5;
+
 /**
  * An ablation directory, watched: one `RunWatch` per run directory as each appears (the sweep
  * creates them as it starts them), and a row per run — state, tasks done, accuracy so far —
- * pushed to the pages of the ablation at most every `figuresMs`.
+ * pushed to the pages of the ablation at most every `figuresMs`; above the rows, the ablation
+ * report's comparison of the variants, drawn from the runs' logs so far at most every
+ * `minRenderMs` (and half the time), only while a page is open.
  */
 export class AblationWatch {
   private readonly runs = new Map<string, RunWatch>();
@@ -31,6 +37,12 @@ export class AblationWatch {
   private timer: ReturnType<typeof setInterval> | null = null;
   private rowsTimer: ReturnType<typeof setTimeout> | null = null;
   private planned: number | null = null;
+  private variants: string[] = [];
+  private view: AblationView | null = null;
+  private dirty = true;
+  private rendering = false;
+  private renderTimer: ReturnType<typeof setTimeout> | null = null;
+  private nextRenderAt = 0;
 
   constructor(readonly dir: string, private readonly opts: RunWatchOptions) {}
 
@@ -38,7 +50,10 @@ export class AblationWatch {
   async start(): Promise<void> {
     try {
       const plan = JSON.parse(readFileSync(path.join(this.dir, PLAN_FILE), 'utf8')) as { variants?: unknown[]; seeds?: number };
-      if (Array.isArray(plan.variants) && typeof plan.seeds === 'number') this.planned = plan.variants.length * plan.seeds;
+      if (Array.isArray(plan.variants) && typeof plan.seeds === 'number') {
+        this.planned = plan.variants.length * plan.seeds;
+        this.variants = plan.variants.map(String);
+      }
     } catch { /* an ablation.json alone: the runs on disk are all there is */ }
     await this.scan();
     this.timer = setInterval(() => void this.scan(), this.opts.pollMs ?? 500);
@@ -48,6 +63,7 @@ export class AblationWatch {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     if (this.rowsTimer) clearTimeout(this.rowsTimer);
+    if (this.renderTimer) clearTimeout(this.renderTimer);
     for (const r of this.runs.values()) r.stop();
     this.clients.clear();
   }
@@ -65,15 +81,50 @@ export class AblationWatch {
     });
   }
 
+  /** The sweep has ended: its ablation.json is written, or every planned run has finished. */
+  finished(): boolean {
+    const rows = this.rows();
+    return existsSync(path.join(this.dir, 'ablation.json')) || (this.planned !== null && rows.length === this.planned && rows.every((r) => r.state === 'finished'));
+  }
+
   /** Add a page of the ablation table; returns the function that removes it. */
   subscribe(client: SseClient): () => void {
     client.write(this.rowsMessage());
+    if (this.view) client.write(message('view', this.view));
     this.clients.add(client);
+    this.scheduleRender();
     return () => { this.clients.delete(client); };
   }
 
   private rowsMessage(): string {
-    return message('rows', { dir: this.dir, planned: this.planned, rows: this.rows() });
+    return message('rows', { dir: this.dir, planned: this.planned, finished: this.finished(), rows: this.rows() });
+  }
+
+  private scheduleRender(): void {
+    if (!this.dirty || this.rendering || this.renderTimer || this.clients.size === 0) return;
+    const wait = Math.max(0, this.nextRenderAt - this.opts.clock.now());
+    this.renderTimer = setTimeout(() => { this.renderTimer = null; void this.render(); }, wait);
+  }
+
+  private async render(): Promise<void> {
+    this.rendering = true;
+    this.dirty = false;
+    const t0 = this.opts.clock.now();
+    try {
+      const runs = [...this.runs].map(([name, w]) => ({ name, dir: w.dir, trace: w.trace() }));
+      const tasks = runs.reduce((a, r) => a + (this.runs.get(r.name)!.figures()?.tasksDone ?? 0), 0);
+      this.view = await renderAblationView(liveAblationData(this.dir, this.variants, runs, this.opts.clock), tasks, this.finished());
+      const chunk = message('view', this.view);
+      for (const c of this.clients) c.write(chunk);
+    } catch (err) {
+      const chunk = message('problem', { message: (err as Error).message });
+      for (const c of this.clients) c.write(chunk);
+    } finally {
+      this.rendering = false;
+      const took = this.opts.clock.now() - t0;
+      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / RENDER_SHARE);
+      this.scheduleRender();
+    }
   }
 
   private async scan(): Promise<void> {
@@ -94,6 +145,8 @@ export class AblationWatch {
   }
 
   private scheduleRows(): void {
+    this.dirty = true;
+    this.scheduleRender();
     if (this.rowsTimer || this.clients.size === 0) return;
     this.rowsTimer = setTimeout(() => {
       this.rowsTimer = null;

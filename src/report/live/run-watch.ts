@@ -9,6 +9,7 @@ import { logWarnings, runSections } from '../run-report';
 import { EventTail, type TailedEvent } from './event-tail';
 import { LiveStats, type LiveFigures } from './live-stats';
 import { rosterSection } from './roster-section';
+import { RunTraceCollector, type RunTrace } from '../collect/run-trace-collector';
 
 /** Where a page's Server-Sent Events go: one write per message group. */
 export interface SseClient {
@@ -18,6 +19,8 @@ export interface SseClient {
 /** The charts as last rendered, and the figures they were drawn at. */
 export interface RenderedView {
   readonly seq: number;
+  /** Tasks done when the charts were drawn: the N of their titles' "so far (after N tasks)". */
+  readonly tasksDone: number;
   /** `scenario · variant · seed N`, as the report's title says it. */
   readonly title: string;
   readonly html: string;
@@ -52,6 +55,8 @@ export class RunWatch {
   private tail: EventTail | null = null;
   private agg: ReportAggregator | null = null;
   private stats: LiveStats | null = null;
+  /** The fold an ablation's comparison reads (rewards in order, tokens, CoDream and lifecycle counts). */
+  private readonly traceFold = new RunTraceCollector();
   private run: Readonly<RunFile> | null = null;
   private readonly clients = new Set<SseClient>();
   private view: RenderedView | null = null;
@@ -96,6 +101,11 @@ export class RunWatch {
     return this.stats?.figures() ?? null;
   }
 
+  /** The run's trace for a comparison of variants, as of the events read so far. */
+  trace(): RunTrace {
+    return this.traceFold.trace();
+  }
+
   /** run.json as last read (status, summary), or null. */
   runFile(): Readonly<RunFile> | null {
     return this.run;
@@ -128,6 +138,7 @@ export class RunWatch {
     for (const e of batch) {
       this.agg!.add(e.event);
       this.stats!.add(e.event);
+      this.traceFold.add(e.event);
     }
     if (this.clients.size) {
       const chunk = eventMessages(batch);
@@ -185,7 +196,7 @@ export class RunWatch {
 async function renderView(data: ReportData, figures: LiveFigures): Promise<RenderedView> {
   const sections = [rosterSection(data, figures), ...runSections(data).filter((s) => LIVE_SECTIONS.has(s.id))];
   const { html } = await renderSections(sections);
-  return { seq: figures.seq, title: `${data.run.scenario} · ${data.run.variant} · seed ${data.run.seed}`, html, warnings: logWarnings(data, { live: true }) };
+  return { seq: figures.seq, tasksDone: data.run.tasksDone, title: `${data.run.scenario} · ${data.run.variant} · seed ${data.run.seed}`, html, warnings: logWarnings(data, { live: true }) };
 }
 
 /** SSE messages of a batch of events: `id` = seq, `event: ev`, the logged line as data. */

@@ -18,6 +18,7 @@ const LIVE_CSS = `
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px; background: #e3e6eb; }
 .status.on { background: #d8f0dc; }
 .status.off { background: #fde2e1; }
+.status.done { background: #dde6f5; }
 #problems li { font-family: ui-monospace, monospace; font-size: 12px; }
 #ablation tr { cursor: pointer; }
 #ablation tr:hover td { background: #eef3fa; }
@@ -40,7 +41,8 @@ export function watchPage(p: WatchPageInput): string {
   const main = p.mode === 'run'
     ? `<section id="problems-section"><h2>Failures and fallbacks</h2><p class="intro">Tasks that failed (never graded), evolve stages that failed, and the fallbacks the loop took instead of a model's answer.</p><div class="figures" id="problem-figures"></div><ul id="problems"></ul></section>
 <div id="warnings"></div><div id="view"><p class="note">Drawing the charts…</p></div>`
-    : '<section><h2>Runs</h2><p class="intro">One row per run of the ablation; click a row to watch that run.</p><table id="ablation"><thead><tr><th>run</th><th>state</th><th>tasks</th><th>accuracy so far</th></tr></thead><tbody></tbody></table></section>';
+    : `<div id="warnings"></div><div id="view"><p class="note">Drawing the charts…</p></div>
+<section id="runs-section"><h2>Runs</h2><p class="intro">One row per run of the ablation; click a row to watch that run.</p><table id="ablation"><thead><tr><th>run</th><th>state</th><th>tasks</th><th>accuracy so far</th></tr></thead><tbody></tbody></table></section>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -79,15 +81,27 @@ export const WATCH_CLIENT_JS = `(() => {
   const dur = (s) => (s === null || s === undefined ? '–' : s < 90 ? Math.round(s) + ' s' : s < 5400 ? Math.round(s / 60) + ' min' : (s / 3600).toFixed(1) + ' h');
   const count = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e4 ? (n / 1e3).toFixed(1) + 'k' : String(n));
   const state = window.__watch = { mode: body.dataset.mode, seqs: [], lastSeq: null, events: 0, gaps: 0, duplicates: 0, figures: null, views: 0, rows: null, opens: 0 };
-  const conn = (on, text) => { const c = $('conn'); c.textContent = text; c.className = 'status ' + (on ? 'on' : 'off'); };
+  // The pill says the connection while the run (or sweep) goes on, and how it ended once it has.
+  const conn = (on, text) => { if (state.ended) return; const c = $('conn'); c.textContent = text; c.className = 'status ' + (on ? 'on' : 'off'); };
+  const ended = (how) => { state.ended = how; const c = $('conn'); c.textContent = how; c.className = 'status done'; };
+  const live = () => { if (!state.ended) return; state.ended = null; conn(true, 'live'); };
+  // The progress line, and when the charts were drawn at another count, that count: it is the N of their titles.
+  const progressLine = () => {
+    const f = state.figures;
+    if (!f) return;
+    const planned = f.plannedTasks;
+    const drawn = state.viewTasks !== undefined && state.viewTasks !== f.tasksDone ? ' · charts after ' + state.viewTasks + ' tasks' : '';
+    $('progress').textContent = f.tasksDone + (planned ? ' / ' + planned : '') + ' tasks · ' + f.state + (f.etaSeconds ? ' · eta ' + dur(f.etaSeconds) : '') + drawn;
+  };
   const card = (label, value) => { const f = el('div', undefined, 'figure'); f.append(el('div', value, 'value'), el('div', label, 'label')); return f; };
 
   function showFigures(f) {
     state.figures = f;
     const planned = f.plannedTasks;
     $('bar').style.width = planned ? Math.min(100, 100 * f.tasksDone / planned) + '%' : '0';
-    $('progress').textContent = f.tasksDone + (planned ? ' / ' + planned : '') + ' tasks · ' + f.state + (f.etaSeconds ? ' · eta ' + dur(f.etaSeconds) : '');
+    progressLine();
     $('progress').dataset.done = String(f.tasksDone);
+    if (f.state === 'running') live(); else ended(f.state);
     const cards = [card('accuracy so far', fmt(f.accuracy)), card('tasks / s', fmt(f.tasksPerSecond, 2)), card('eta', f.state === 'running' ? dur(f.etaSeconds) : f.state),
       card('tokens', count(f.tokens)), card('tokens / s', f.tokensPerSecond === null ? '–' : count(Math.round(f.tokensPerSecond))),
       card('in flight / window', f.inFlight + ' / ' + (f.window ?? 'auto')), card('window utilization', f.windowUtilization === null ? '–' : (100 * f.windowUtilization).toFixed(0) + ' %')];
@@ -120,6 +134,8 @@ export const WATCH_CLIENT_JS = `(() => {
       const v = JSON.parse(m.data);
       state.views++;
       state.viewSeq = v.seq;
+      state.viewTasks = v.tasksDone;
+      progressLine();
       const title = 'EvoChamber watch — ' + v.title + (body.dataset.run ? ' (' + body.dataset.run + ')' : '');
       if (document.title !== title) { document.title = title; $('title').textContent = title; }
       const w = $('warnings');
@@ -133,9 +149,17 @@ export const WATCH_CLIENT_JS = `(() => {
     const es = new EventSource('/ablation/events' + withToken(new URLSearchParams()));
     es.onopen = () => { state.opens++; conn(true, 'live'); };
     es.onerror = () => conn(false, es.readyState === 2 ? 'closed' : 'reconnecting');
+    es.addEventListener('view', (m) => {
+      const v = JSON.parse(m.data);
+      state.views++;
+      state.viewTasks = v.tasksDone;
+      $('view').innerHTML = v.html;
+    });
+    es.addEventListener('problem', (m) => { $('warnings').replaceChildren(el('p', JSON.parse(m.data).message, 'note')); });
     es.addEventListener('rows', (m) => {
       const d = JSON.parse(m.data);
       state.rows = d.rows;
+      if (d.finished) ended('finished'); else live();
       $('progress').textContent = d.rows.length + (d.planned ? ' of ' + d.planned : '') + ' runs started · ' + d.rows.filter((r) => r.state === 'finished').length + ' finished';
       $('ablation').tBodies[0].replaceChildren(...d.rows.map((r) => {
         const tr = el('tr');

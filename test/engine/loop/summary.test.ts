@@ -26,3 +26,12 @@ describe('summary: staleness', () => {
     expect(new SummaryBuilder([]).build(rest).staleness).toEqual({ policy: 'full', tau: 8, kept: 0, patched: 0, dropped: 0, reflectiveCalls: 0, fallbacks: 0 });
   });
 });
+
+describe('summary: virtual time in the text', () => {
+  it('prints the virtual hours, output tokens/s and utilization a --latency run exists to measure', () => {
+    const s = { ...new SummaryBuilder([]).build(rest), latency: 'qwen3-8b-h100-vllm', virtualSeconds: 5400, tokensPerSecond: 812.4, utilization: 0.2345 };
+    expect(formatSummary(s)).toContain('virtual time on qwen3-8b-h100-vllm: 1.50 h (5400 s) · 812 output tokens/s · utilization 23.4 %');
+    // A run in zero time has no such line.
+    expect(formatSummary(new SummaryBuilder([]).build(rest))).not.toContain('virtual time');
+  });
+});

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,13 @@ describe('ablate', () => {
     const ok = cli('--variants', 'single-agent,individual', '--seeds', '2', '--tasks', '12', '--quiet', '--json', '--out', outDir);
     expect(ok.status).toBe(0);
     const last = JSON.parse(ok.stdout.trim().split('\n').pop()!);
-    expect(Object.keys(last)).toEqual(['variants', 'seeds']);
+    expect(Object.keys(last)).toEqual(['variants', 'seeds', 'reportPath']);
+    // The sweep ends with its report: written without another command, its path on stdout.
+    expect(ok.stdout).toContain(`report: ${last.reportPath}`);
+    expect(readFileSync(last.reportPath, 'utf8')).toContain('Accuracy over the stream');
+    // The table never cuts a niche name.
+    expect(ok.stdout).toMatch(/ list-functions /);
+    expect(ok.stdout).toMatch(/ string-functions /);
     expect(last.seeds).toBe(2);
     expect(Object.keys(last.variants.individual)).toEqual(['accuracy', 'perNiche', 'stableSpecialists', 'tokens', 'completionTokens', 'perSeed', 'runs']);
     // Per-seed values, as a paper table's appendix needs them: each seed's own accuracy and tokens.
@@ -51,6 +57,15 @@ describe('ablate', () => {
     expect(perSeed.map((x) => x.seed)).toEqual([1, 2]);
     expect(stat(perSeed.map((x) => x.accuracy))).toEqual(last.variants.individual.accuracy);
     expect(stat(perSeed.map((x) => x.tokens))).toEqual(last.variants.individual.tokens);
+    // resume of an ablation ends with the report too (here one killed after its runs, before ablation.json).
+    const again = path.join(mkdtempSync(path.join(tmpdir(), 'evo-abl-')), 'abl');
+    expect(cli('--variants', 'single-agent,individual', '--seeds', '1', '--tasks', '6', '--quiet', '--no-report', '--out', again).status).toBe(0);
+    expect(existsSync(path.join(again, 'report'))).toBe(false);
+    rmSync(path.join(again, 'ablation.json'));
+    const resumed = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'resume', again, '--quiet'], { encoding: 'utf8', timeout: 120_000 });
+    expect(resumed.status).toBe(0);
+    expect(resumed.stdout).toContain(`report: ${path.join(again, 'report', 'index.html')}`);
+    expect(readFileSync(path.join(again, 'report', 'index.html'), 'utf8')).toContain('Accuracy over the stream');
     const bad = cli('--variants', 'evochamber,telepathy', '--out', outDir);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown variant "telepathy"/);

@@ -19,7 +19,7 @@ const root = mkdtempSync(path.join(tmpdir(), 'evo-watch-browser-'));
 const scenario = path.join(root, 'qa.json');
 writeFileSync(scenario, JSON.stringify({ name: 'qa', seed: 4, stream: { order: 'shuffled', tasks: 40, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } }));
 
-type Watch = { seqs: number[]; lastSeq: number | null; helloSeq?: number; gaps: number; duplicates: number; figures: { tasksDone: number; state: string; plannedTasks: number } | null; views: number; rows: { name: string; state: string; tasksDone: number }[] | null };
+type Watch = { seqs: number[]; lastSeq: number | null; helloSeq?: number; gaps: number; duplicates: number; figures: { tasksDone: number; state: string; plannedTasks: number } | null; views: number; viewTasks?: number; rows: { name: string; state: string; tasksDone: number }[] | null };
 
 function cli(args: string[]): { child: ChildProcess; exit: Promise<number | null>; stdout: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -97,6 +97,13 @@ describe('the watch page in headless Chromium', () => {
       expect(JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')).status).toBe('running');
       // The page has every event committed before the kill, and nothing else.
       await page.waitForFunction((s) => (globalThis as unknown as { __watch?: Watch }).__watch?.lastSeq === s, killedAt, { timeout: 30_000 });
+      // The charts of a run still going say so, with the count they were drawn at: the page's own.
+      const killedTasks = committedTasks(runDir);
+      await page.waitForFunction((n) => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === n, killedTasks, { timeout: 30_000 });
+      const liveTitle = await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '');
+      expect(liveTitle).toContain(`Competence so far (after ${killedTasks} tasks)`);
+      expect(liveTitle).not.toContain('at the end');
+      expect(await page.$eval('#progress', (e) => e.textContent)).toMatch(new RegExp(`^${killedTasks} / 150 tasks · running`));
 
       const resume = cli(['resume', runDir, '--quiet', '--no-report']);
       expect(await resume.exit).toBe(0);
@@ -111,6 +118,10 @@ describe('the watch page in headless Chromium', () => {
       expect(w.seqs.some((s) => s > killedAt)).toBe(true);
       expect(w.figures!.tasksDone).toBe(150);
       await page.waitForSelector('#view section#competence figure.chart svg', { timeout: 30_000 });
+      // Finished: the pill says so (not "live"), and the last charts were drawn at the end.
+      expect(await page.$eval('#conn', (e) => e.textContent)).toBe('finished');
+      await page.waitForFunction(() => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === 150, null, { timeout: 30_000 });
+      expect(await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '')).toContain('Competence at the end (after 150 tasks)');
       await page.waitForSelector('#view section#roster table', { timeout: 30_000 });
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
@@ -146,6 +157,16 @@ describe('the watch page in headless Chromium', () => {
       await page.waitForSelector('#view section#accuracy figure.chart svg', { timeout: 30_000 });
       await page.click('#back');
       await page.waitForFunction(() => ((globalThis as unknown as { __watch?: Watch }).__watch?.rows ?? []).filter((r) => r.state === 'finished').length === 2, null, { timeout: 60_000 });
+      // The comparison charts, drawn from the runs' logs, above the run table: one line per variant, the sweep's 50 tasks.
+      await page.waitForFunction(() => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === 50, null, { timeout: 60_000 });
+      expect(await page.$eval('#conn', (e) => e.textContent)).toBe('finished');
+      const lines = await page.$$eval('#view figure#chart-ablation-rolling svg path[aria-roledescription="line mark"]', (p) => p.map((x) => /variant: ([^;]+)/.exec(x.getAttribute('aria-label') ?? '')?.[1]).sort());
+      expect(lines).toEqual(['evochamber', 'no-codream']);
+      for (const id of ['ablation-accuracy', 'ablation-niches', 'ablation-population', 'ablation-cost-tokens']) await page.waitForSelector(`#view figure#chart-${id} svg`);
+      expect(await page.$$eval('main > *', (els) => els.map((e) => e.id))).toEqual(['warnings', 'view', 'runs-section']);
+      const shot = path.join(root, 'watch-ablation.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      console.log(`ablation watch screenshot: ${shot}`);
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
     } finally {

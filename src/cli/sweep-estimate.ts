@@ -1,0 +1,98 @@
+import type { Clock } from '../core/clock';
+import { planSweep } from '../engine/sweep/plan';
+import { applyScenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import type { LoadedScenario } from '../engine/scenario/scenario';
+
+/** Tasks of each variant's pilot for the line `ablate` prints first (plan's smallest pilot). */
+const PILOT_TASKS = 24;
+/** The pilots may cost at most this share of the sweep; a smaller sweep gets its size alone. */
+const PILOT_SHARE = 0.05;
+
+/** What a sweep is predicted to take: the one line printed before the first run, and each variant's CPU seconds per task. */
+export interface SweepEstimate {
+  readonly line: string;
+  /** Variant → predicted CPU seconds per task here; null when there was no prediction. */
+  readonly perTask: ReadonlyMap<string, number> | null;
+  /** Tasks per run, with the sweep's patch applied. */
+  readonly tasks: number;
+}
+
+const dur = (s: number) => (s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`);
+const tok = (x: number) => (x >= 1e9 ? `${(x / 1e9).toFixed(2)}G` : x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : `${(x / 1e3).toFixed(0)}k`);
+
+/**
+ * The sweep's size, and with plan's model (a short pilot per variant, engine/plan.ts) its tokens,
+ * the CPU time it takes here and, behind a latency profile, its GPU-hours. The pilots run only when
+ * they cost at most 5 % of the sweep; `processes` is how many runs go at once on this machine.
+ */
+export async function estimateSweep(loaded: LoadedScenario, o: { readonly variants: readonly string[]; readonly seeds: number; readonly patch: ScenarioPatch; readonly processes: number }): Promise<SweepEstimate> {
+  // The runs' own patch (the sweep's budget is not the scenario's): the pilots run what the sweep runs.
+  const patch = Object.fromEntries(Object.entries(o.patch).filter(([k]) => k !== 'sweepBudget'));
+  const tasks = applyScenarioPatch(loaded, patch).scenario.stream.tasks;
+  const runs = o.variants.length * o.seeds;
+  const size = `${runs} run${runs === 1 ? '' : 's'} × ${tasks} tasks = ${(runs * tasks).toLocaleString('en-US')} tasks`;
+  const pilotTasks = Math.min(PILOT_TASKS, tasks);
+  if (o.variants.length * pilotTasks > PILOT_SHARE * runs * tasks) {
+    return { line: `${size} (too small to predict: the pilots would cost more than ${PILOT_SHARE * 100} % of it)`, perTask: null, tasks };
+  }
+  const model = loaded.scenario.model;
+  const latency = model.backend === 'sim' ? (model as { latency?: string }).latency : undefined;
+  const plan = await planSweep(loaded, { variants: o.variants, seeds: o.seeds, patch, pilotTasks, ...(latency ? { latency } : { zeroTime: true }) });
+  const perTask = new Map(o.variants.map((v) => {
+    const rs = plan.runs.filter((r) => r.variant === v);
+    return [v, rs.reduce((a, r) => a + (r.cpuSeconds ?? 0), 0) / Math.max(1, rs.reduce((a, r) => a + r.tasks, 0))] as const;
+  }));
+  const t = plan.total;
+  const parts = [`${size}; predicted ${tok(t.promptTokens + t.completionTokens)} tokens`];
+  if (model.backend === 'sim') {
+    const at = Math.max(1, Math.min(o.processes, runs));
+    parts.push(`CPU time here ≈ ${dur(t.cpuSeconds ?? 0)}${at > 1 ? ` (≈ ${dur((t.cpuSeconds ?? 0) / at)} on ${at} at once)` : ''}`);
+  }
+  if (latency) parts.push(`${t.virtualHours.toFixed(1)} GPU-hours on ${plan.profile} run after run (${t.hoursAtMaxRate === null ? '–' : t.hoursAtMaxRate.toFixed(2)} h at its max rate)`);
+  return { line: `${parts.join(', ')} (from a ${pilotTasks}-task pilot per variant)`, perTask, tasks };
+}
+
+/**
+ * The sweep's overall progress and ETA, from measured rates: the share of the sweep's predicted
+ * work done so far (each task weighted by its variant's predicted CPU time per task, or equally
+ * without a prediction) over the time it took.
+ */
+export class SweepEta {
+  private readonly done = new Map<string, { variant: string; tasks: number }>();
+  private readonly started: number;
+
+  constructor(
+    private readonly runs: readonly { readonly variant: string; readonly tasks: number }[],
+    private readonly perTask: ReadonlyMap<string, number> | null,
+    private readonly clock: Clock,
+  ) {
+    this.started = clock.now();
+  }
+
+  /** A run's tasks done so far. */
+  update(variant: string, seed: number, tasksDone: number): void {
+    this.done.set(`${variant}\u0000${seed}`, { variant, tasks: tasksDone });
+  }
+
+  /** Share of the sweep's work done, 0–1. */
+  fraction(): number {
+    const w = (v: string) => this.perTask?.get(v) ?? 1;
+    const total = this.runs.reduce((a, r) => a + w(r.variant) * r.tasks, 0);
+    const done = [...this.done.values()].reduce((a, r) => a + w(r.variant) * r.tasks, 0);
+    return total > 0 ? Math.min(1, done / total) : 0;
+  }
+
+  /** Seconds left at the rate measured so far, or null before there is a rate. */
+  secondsLeft(): number | null {
+    const f = this.fraction();
+    const elapsed = (this.clock.now() - this.started) / 1000;
+    if (f < 0.005 || elapsed < 2) return null;
+    return (elapsed * (1 - f)) / f;
+  }
+
+  /** `sweep 34 % · ETA 12 min` (or `ETA –` before there is a rate). */
+  describe(): string {
+    const left = this.secondsLeft();
+    return `sweep ${Math.floor(100 * this.fraction())} % · ETA ${left === null ? '–' : dur(left)}`;
+  }
+}
