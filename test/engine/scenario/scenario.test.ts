@@ -98,7 +98,7 @@ describe('scenario validation', () => {
   it('a patch is validated by the scenario schema, the error naming its path', () => {
     const loaded = parseScenario(base, 'b.json');
     expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.inFlight': 0 }))).toMatch(/^b\.json \(with overrides\): engine\.inFlight: /);
-    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.nope': 1 }))).toBe('b.json (with overrides): engine.nope: unknown field');
+    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.nope': 1 }))).toBe('b.json (with overrides): engine.nope: unknown field (fields here: inFlight, auto, staleness, evolveTiming)');
     // An entry replaces the value at its path; later entries win; an empty patch changes nothing.
     expect(applyScenarioPatch(loaded, { 'stream.tasks': 3, seed: 9 }).scenario).toMatchObject({ seed: 9, stream: { tasks: 3, niches: [{ id: 'algebra' }] } });
     expect(applyScenarioPatch(loaded, {})).toBe(loaded);
