@@ -43,8 +43,8 @@ function timed(args: string[]): { cpuS: number; rssMiB: number } {
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]!; };
 
-/** Least-squares line y = a + b·x. */
-function fit(xs: number[], ys: number[]): { a: number; b: number } {
+/** Least-squares line y = a + b·x (also the speed bench's growth law). */
+export function fit(xs: number[], ys: number[]): { a: number; b: number } {
   const n = xs.length;
   const mx = xs.reduce((s, x) => s + x, 0) / n;
   const my = ys.reduce((s, y) => s + y, 0) / n;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PRESETS } from '../../src/engine/scenario/presets';
+import { fit } from './scale.bench';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const env = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
@@ -110,18 +111,6 @@ function benchParts(): void {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-}
-
-/** Least-squares line y = a + b·x. */
-function fit(xs: number[], ys: number[]): { a: number; b: number } {
-  const n = xs.length;
-  const mx = xs.reduce((s, x) => s + x, 0) / n;
-  const my = ys.reduce((s, y) => s + y, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) { sxy += (xs[i]! - mx) * (ys[i]! - my); sxx += (xs[i]! - mx) ** 2; }
-  const b = sxx === 0 ? 0 : sxy / sxx;
-  return { a: my - b * mx, b };
 }
 
 /** 256 agents × GROWTH_TASKS tasks (scale-child.ts), the heap after a full collection at ten checkpoints: the growth law. */
