@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { committedTasks, sleep } from '../fixtures/run-dir';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'evo-huge-'));
 const scenarioFile = path.join(dir, 'huge.json');
@@ -25,14 +26,6 @@ function cli(args: string[]): { pid: number; done: Promise<Exit>; term(): number
   return { pid: p.pid!, done, term: () => { p.kill('SIGTERM'); return Date.now(); } };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const committed = (runDir: string) => {
-  try {
-    return (readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').match(/"type":"task\.done"/g) ?? []).length;
-  } catch {
-    return 0;
-  }
-};
 const runFile = (runDir: string) => JSON.parse(readFileSync(path.join(runDir, 'run.json'), 'utf8')) as { status: string; progress?: { committed: number; total: number } };
 
 /** Wait until `ok()` holds (polling), or fail after `ms`. */
@@ -44,7 +37,7 @@ describe('a stream of 10^9 tasks', () => {
   it('runs, stops on SIGTERM 2 s in with the run resumable, and resumes', async () => {
     const runDir = path.join(dir, 'run');
     const run = cli(['run', scenarioFile, '--tasks', '1e9', '--out', runDir, '--no-report', '--quiet']);
-    await until(() => committed(runDir) > 0, 60_000, 'the first committed task');
+    await until(() => committedTasks(runDir) > 0, 60_000, 'the first committed task');
     await sleep(2000);
     const sent = run.term();
     const exit = await run.done;
@@ -52,17 +45,17 @@ describe('a stream of 10^9 tasks', () => {
     expect(exit.code, exit.stderr).toBe(4);
     const stopped = runFile(runDir);
     expect(stopped.status).toBe('interrupted');
-    expect(stopped.progress).toEqual({ committed: committed(runDir), total: 1e9 });
+    expect(stopped.progress).toEqual({ committed: committedTasks(runDir), total: 1e9 });
     expect(exit.stderr).toMatch(/SIGTERM: stopping/);
 
-    const before = committed(runDir);
+    const before = committedTasks(runDir);
     const resume = cli(['resume', runDir, '--no-report', '--quiet']);
-    await until(() => committed(runDir) > before, 60_000, 'a task committed by the resume');
+    await until(() => committedTasks(runDir) > before, 60_000, 'a task committed by the resume');
     const sentAgain = resume.term();
     const again = await resume.done;
     console.log(`resume of a 1e9 stream: exited ${Date.now() - sentAgain} ms after SIGTERM`);
     expect(again.code, again.stderr).toBe(4);
     expect(runFile(runDir).status).toBe('interrupted');
-    expect(committed(runDir)).toBeGreaterThan(before);
+    expect(committedTasks(runDir)).toBeGreaterThan(before);
   }, 150_000);
 });

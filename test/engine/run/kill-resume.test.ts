@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRng, loadScenario, runScenario, type RunSummary } from '../../../src/index';
 import { runState, RunStore } from '../../../src/store/run-store';
+import { committedTasks, sleep } from '../../fixtures/run-dir';
 
 // A short stream that still exercises every level: teams, CoDream, and lifecycle windows every 6 tasks.
 const TASKS = 24;
@@ -37,14 +38,6 @@ function cli(args: string[]): Child {
   return { done, pid: p.pid!, kill: () => p.kill('SIGKILL') };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const committed = (runDir: string) => {
-  try {
-    return (readFileSync(path.join(runDir, 'events.jsonl'), 'utf8').match(/"type":"task\.done"/g) ?? []).length;
-  } catch {
-    return 0;
-  }
-};
 const lockedBy = (runDir: string, pid: number) => {
   try {
     return JSON.parse(readFileSync(path.join(runDir, 'run.lock'), 'utf8')).pid === pid;
@@ -65,7 +58,7 @@ async function runAndKill(runDir: string, inFlight: number, target: number, extr
   const child = cli(args);
   let exited = false;
   void child.done.then(() => { exited = true; });
-  while (!exited && !(lockedBy(runDir, child.pid) && committed(runDir) >= target)) await sleep(3);
+  while (!exited && !(lockedBy(runDir, child.pid) && committedTasks(runDir) >= target)) await sleep(3);
   if (!exited) {
     await sleep(extraMs);
     child.kill();
@@ -88,7 +81,7 @@ describe.concurrent('a run killed with SIGKILL at random points and resumed', ()
         let finished = false;
         while (kills < KILLS_PER_SETTING) {
           // Targets from "already committed" (a kill during the resume's replay) to the stream's end.
-          const done = committed(runDir);
+          const done = committedTasks(runDir);
           const r = await runAndKill(runDir, inFlight, done + rng.int(TASKS - done), rng.int(25));
           const store = await RunStore.open(runDir);
           if (r.killed && store.data.status !== 'finished') {
