@@ -160,7 +160,7 @@ describe('population level', () => {
     // Routing is selective here: some insights skip some agents.
     expect(check.skipped).toBeGreaterThan(0);
     expect(ev.filter((e) => e.type === 'lesson.added' && e.source === 'codream').length).toBeGreaterThan(0);
-  }, 300_000); // guards against a hang, sized for a loaded 2-core machine
+  }, 180_000); // guards against a hang, sized for a loaded 2-core machine
 
   it('each window names as specialist the agent its roster snapshot says leads the niche by the margin, and the stable ones are those that held it', async () => {
     // Whether specialists emerge and depend on the seed (3 seeds × 600 tasks) is a bench that

@@ -109,6 +109,6 @@ describe.concurrent('a run killed with SIGKILL at random points and resumed', ()
       console.log(`in flight ${inFlight}: ${kills} SIGKILLs over ${chain} run${chain === 1 ? '' : 's'}, ${finals.length} final summaries compared`);
       expect(finals.length).toBeGreaterThan(0);
       for (const f of finals) expect(stable(JSON.parse(f))).toBe(stable(reference.summary));
-    }, 240_000);
+    }, 180_000);
   }
 });

@@ -83,7 +83,7 @@ describe('a sweep on one machine', () => {
     const strip = (x: AblationResult) => JSON.stringify(Object.fromEntries(Object.entries(x.variants).map(([k, v]) => [k, { ...v, runs: [] }])));
     expect(strip(resumed!)).toBe(strip(full));
     expect(JSON.parse(readFileSync(path.join(r.outDir, 'ablation-plan.json'), 'utf8')).patch.sweepBudget).toEqual({ tokens: Math.round(perRun * 100) });
-  }, 240_000);
+  }, 180_000);
 
   it('lets every run reach its own budget, then resumes each with a larger one and the sweep after', async () => {
     const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 10 } });
@@ -102,7 +102,7 @@ describe('a sweep on one machine', () => {
     const done = await resumeAblation(outDir);
     expect(done?.variants['single-agent']!.perSeed.map((p) => p.seed)).toEqual([1, 2]);
     expect(done?.variants['single-agent']!.perSeed[0]!.accuracy).toBe(summary.accuracy);
-  }, 240_000);
+  }, 180_000);
 
   it('over HTTP, runs share one endpoint pool and never pass its cap on requests in flight', async () => {
     const sim = await startServeSim({ port: 0, timeScale: 100 });

@@ -62,7 +62,7 @@ function suite(label: string, make: () => CodeGrader, candidates: readonly Hosti
       await Promise.all(candidates.map(async (c) => {
         grades.set(c.name, await Promise.all(tasksFor(c).map((t) => grader.grade(fenced(render(c, env)), t))));
       }));
-    }, 240_000);
+    }, 180_000);
 
     afterAll(async () => {
       await grader?.close();

@@ -101,7 +101,7 @@ describe(`hostile candidates, every test mode (${isolation === 'auto' ? 'bubblew
       grades.set(file, Object.fromEntries(entries));
       shapes.set(file, await grader.runTests(code, SHAPES));
     }));
-  }, 280_000);
+  }, 180_000);
 
   afterAll(async () => {
     await grader?.close();
