@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { message, RunWatch, type RunWatchOptions, type SseClient } from './run-watch';
 import { liveAblationData, renderAblationView, type AblationView } from './ablation-compare';
+import { RenderThrottle } from './render-throttle';
 
 /** The plan an `ablate` writes first (read for how many runs to expect). */
 const PLAN_FILE = 'ablation-plan.json';
@@ -21,9 +22,6 @@ export function isAblationWatchDir(dir: string): boolean {
   return existsSync(path.join(dir, PLAN_FILE)) || existsSync(path.join(dir, 'ablation.json'));
 }
 
-/** Most of the watch process's time spent drawing the comparison: a render that took `r` ms is followed by none for `2r`. */
-const RENDER_SHARE = 0.5;
-
 /**
  * An ablation directory, watched: one `RunWatch` per run directory as each appears (the sweep
  * creates them as it starts them), and a row per run — state, tasks done, accuracy so far —
@@ -39,12 +37,11 @@ export class AblationWatch {
   private planned: number | null = null;
   private variants: string[] = [];
   private view: AblationView | null = null;
-  private dirty = true;
-  private rendering = false;
-  private renderTimer: ReturnType<typeof setTimeout> | null = null;
-  private nextRenderAt = 0;
+  private readonly charts: RenderThrottle;
 
-  constructor(readonly dir: string, private readonly opts: RunWatchOptions) {}
+  constructor(readonly dir: string, private readonly opts: RunWatchOptions) {
+    this.charts = new RenderThrottle(opts.clock, opts.minRenderMs ?? 1000, () => this.clients.size > 0, () => this.render());
+  }
 
   /** Find the runs there now, and keep looking for new ones. */
   async start(): Promise<void> {
@@ -63,7 +60,7 @@ export class AblationWatch {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     if (this.rowsTimer) clearTimeout(this.rowsTimer);
-    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.charts.stop();
     for (const r of this.runs.values()) r.stop();
     this.clients.clear();
   }
@@ -92,7 +89,7 @@ export class AblationWatch {
     client.write(this.rowsMessage());
     if (this.view) client.write(message('view', this.view));
     this.clients.add(client);
-    this.scheduleRender();
+    this.charts.schedule();
     return () => { this.clients.delete(client); };
   }
 
@@ -100,16 +97,7 @@ export class AblationWatch {
     return message('rows', { dir: this.dir, planned: this.planned, finished: this.finished(), rows: this.rows() });
   }
 
-  private scheduleRender(): void {
-    if (!this.dirty || this.rendering || this.renderTimer || this.clients.size === 0) return;
-    const wait = Math.max(0, this.nextRenderAt - this.opts.clock.now());
-    this.renderTimer = setTimeout(() => { this.renderTimer = null; void this.render(); }, wait);
-  }
-
   private async render(): Promise<void> {
-    this.rendering = true;
-    this.dirty = false;
-    const t0 = this.opts.clock.now();
     try {
       const runs = [...this.runs].map(([name, w]) => ({ name, dir: w.dir, trace: w.trace() }));
       const tasks = runs.reduce((a, r) => a + (this.runs.get(r.name)!.figures()?.tasksDone ?? 0), 0);
@@ -119,11 +107,6 @@ export class AblationWatch {
     } catch (err) {
       const chunk = message('problem', { message: (err as Error).message });
       for (const c of this.clients) c.write(chunk);
-    } finally {
-      this.rendering = false;
-      const took = this.opts.clock.now() - t0;
-      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / RENDER_SHARE);
-      this.scheduleRender();
     }
   }
 
@@ -145,8 +128,7 @@ export class AblationWatch {
   }
 
   private scheduleRows(): void {
-    this.dirty = true;
-    this.scheduleRender();
+    this.charts.changed();
     if (this.rowsTimer || this.clients.size === 0) return;
     this.rowsTimer = setTimeout(() => {
       this.rowsTimer = null;

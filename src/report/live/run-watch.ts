@@ -9,6 +9,7 @@ import { logWarnings, runSections } from '../run-report';
 import { EventTail, type TailedEvent } from './event-tail';
 import { LiveStats, type LiveFigures } from './live-stats';
 import { rosterSection } from './roster-section';
+import { RenderThrottle } from './render-throttle';
 import { RunTraceCollector, type RunTrace } from '../collect/run-trace-collector';
 
 /** Where a page's Server-Sent Events go: one write per message group. */
@@ -38,9 +39,6 @@ export interface RunWatchOptions {
   readonly pollMs?: number;
 }
 
-/** Most of the watch process's time spent drawing charts: a render that took `r` ms is followed by none for `2r`. */
-const RENDER_SHARE = 0.5;
-
 /** Sections of the live page drawn from the report's data (the report's own, bar the reproduce commands). */
 const LIVE_SECTIONS: ReadonlySet<string> = new Set(['competence', 'specialists', 'lineage', 'codream', 'structures', 'accuracy', 'procedure', 'cost']);
 
@@ -60,11 +58,7 @@ export class RunWatch {
   private run: Readonly<RunFile> | null = null;
   private readonly clients = new Set<SseClient>();
   private view: RenderedView | null = null;
-  private rendering = false;
-  /** Events arrived since the charts were last rendered. */
-  private dirty = true;
-  private renderTimer: ReturnType<typeof setTimeout> | null = null;
-  private nextRenderAt = 0;
+  private readonly charts: RenderThrottle;
   private figuresTimer: ReturnType<typeof setTimeout> | null = null;
   private lastFiguresAt = Number.NEGATIVE_INFINITY;
   private waitTimer: ReturnType<typeof setInterval> | null = null;
@@ -72,7 +66,9 @@ export class RunWatch {
   /** Called after each batch of new events (the ablation view listens). */
   onChange: (() => void) | null = null;
 
-  constructor(readonly dir: string, private readonly opts: RunWatchOptions) {}
+  constructor(readonly dir: string, private readonly opts: RunWatchOptions) {
+    this.charts = new RenderThrottle(opts.clock, opts.minRenderMs ?? 1000, () => this.clients.size > 0 && this.agg !== null, () => this.render());
+  }
 
   /** Start once run.json exists (a run being created is waited for); resolves when the log on disk has been read. */
   async start(): Promise<void> {
@@ -92,7 +88,8 @@ export class RunWatch {
   stop(): void {
     this.stopped = true;
     this.tail?.stop();
-    for (const t of [this.renderTimer, this.figuresTimer, this.waitTimer]) if (t) clearTimeout(t);
+    this.charts.stop();
+    for (const t of [this.figuresTimer, this.waitTimer]) if (t) clearTimeout(t);
     this.clients.clear();
   }
 
@@ -130,7 +127,7 @@ export class RunWatch {
     }
     if (this.view) client.write(message('view', this.view));
     this.clients.add(client);
-    this.scheduleRender();
+    this.charts.schedule();
     return () => { this.clients.delete(client); };
   }
 
@@ -145,8 +142,7 @@ export class RunWatch {
       for (const c of this.clients) c.write(chunk);
     }
     this.scheduleFigures();
-    this.dirty = true;
-    this.scheduleRender();
+    this.charts.changed();
     this.onChange?.();
   }
 
@@ -161,17 +157,8 @@ export class RunWatch {
     }, wait);
   }
 
-  private scheduleRender(): void {
-    if (!this.dirty || this.rendering || this.renderTimer || this.clients.size === 0 || !this.agg) return;
-    const wait = Math.max(0, this.nextRenderAt - this.opts.clock.now());
-    this.renderTimer = setTimeout(() => { this.renderTimer = null; void this.render(); }, wait);
-  }
-
   private async render(): Promise<void> {
     if (this.stopped || !this.agg) return;
-    this.rendering = true;
-    this.dirty = false;
-    const t0 = this.opts.clock.now();
     try {
       // run.json changes with the run's status (finished, interrupted, resumed): read it again.
       this.run = (await RunStore.open(this.dir)).data;
@@ -183,11 +170,6 @@ export class RunWatch {
     } catch (err) {
       const chunk = message('problem', { message: (err as Error).message });
       for (const c of this.clients) c.write(chunk);
-    } finally {
-      this.rendering = false;
-      const took = this.opts.clock.now() - t0;
-      this.nextRenderAt = t0 + Math.max(this.opts.minRenderMs ?? 1000, took / RENDER_SHARE);
-      this.scheduleRender();
     }
   }
 }
