@@ -10,9 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
 import { loadScenario, runAblation } from '../../src/index';
 import { ABLATION_SECTIONS, writeReport } from '../../src/report';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SKIP_REASON = `${CHROMIUM} is absent (Debian: apt-get install chromium; .ci/run installs it), so the ablation report is not opened in a browser`;
 const VARIANTS = ['evochamber', 'no-codream', 'single-agent'];
 
@@ -35,7 +34,7 @@ describe('an ablation report opened in headless Chromium', () => {
     expect(report.chartWarnings).toEqual([]);
     const profile = mkdtempSync(path.join(tmpdir(), 'evo-chromium-profile-'));
     const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000,
+      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000,
     });
     try {
       const errors: string[] = [];

@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
 import { RUN_SECTIONS, writeReport } from '../../src/report';
 import { writeFixtureRun } from './fixture-run';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SKIP_REASON = `${CHROMIUM} is absent (Debian: apt-get install chromium; .ci/run installs it), so the report is not opened in a browser`;
 
 describe('a report opened in headless Chromium', () => {
@@ -25,7 +24,7 @@ describe('a report opened in headless Chromium', () => {
     const report = await writeReport(dir, { outDir: path.join(root, 'report'), clock: new ManualClock() });
     const profile = mkdtempSync(path.join(tmpdir(), 'evo-chromium-profile-'));
     const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000,
+      executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000,
     });
     try {
       const errors: string[] = [];

@@ -17,9 +17,9 @@ import { chromium } from 'playwright-core';
 import { loadScenario, runScenario, writeReport } from '../../src/index';
 import { systemClock } from '../../src/core/clock';
 import { startWatchServer } from '../../src/report/live/watch-server';
+import { CHROMIUM, CHROMIUM_ARGS } from '../report/chromium';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Wide enough for every chart, narrow enough to read in a README. */
 const VIEWPORT = { width: 1100, height: 900 };
 /** The README picture shows the page down to the lineage's family tree and its caption (competence, specialists, lineage). */
@@ -32,7 +32,7 @@ if (values.help) {
   process.stdout.write('Usage: npm run screenshot -- [--out FILE] [--full] [--keep] [--watch]\n  --out FILE  where the PNG goes (default docs/report-screenshot.png, docs/watch-screenshot.png with --watch)\n  --full      the whole page (default: down to the lineage family tree)\n  --keep      keep the run and report directory (printed)\n  --watch     the live page of `evochamber watch` on a run under way, instead of the report\n');
   process.exit(0);
 }
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const chromiumPath = process.env.CHROMIUM ?? CHROMIUM;
 if (!existsSync(chromiumPath)) {
   process.stderr.write(`screenshot: ${chromiumPath} not found: apt-get install chromium, or set CHROMIUM to a Chromium or Chrome binary\n`);
   process.exit(1);
@@ -52,7 +52,7 @@ const report = await writeReport(runDir, { outDir: path.join(work, 'report') });
 process.stderr.write(`run finished: ${summary.tasks} tasks, accuracy ${summary.accuracy.toFixed(3)}; report ${report.indexPath}\n`);
 
 const profile = path.join(work, 'chromium-profile');
-const browser = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: ARGS, viewport: VIEWPORT, timeout: 60_000 });
+const browser = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, viewport: VIEWPORT, timeout: 60_000 });
 try {
   // The report is self-contained: refuse anything but the file itself, as a reader offline would.
   await browser.route('**/*', (route) => (route.request().url().startsWith('file://') ? route.continue() : route.abort()));
@@ -92,7 +92,7 @@ async function watchScreenshot(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'run', path.join(ROOT, 'scenarios', 'quickstart.json'), '--out', runDir, '--quiet', '--no-report'], { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   void server.attach(runDir);
-  const browser = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), { executablePath: chromiumPath, headless: true, args: ARGS, viewport: { width: VIEWPORT.width, height: 1400 }, timeout: 60_000 });
+  const browser = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), { executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS, viewport: { width: VIEWPORT.width, height: 1400 }, timeout: 60_000 });
   try {
     await browser.route('**/*', (route) => (route.request().url().startsWith(`http://127.0.0.1:${server.port}/`) ? route.continue() : route.abort()));
     const page = await browser.newPage();

@@ -9,9 +9,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/core/clock';
 import { startWatchServer } from '../../../src/report/live/watch-server';
+import { CHROMIUM, CHROMIUM_ARGS } from '../chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SKIP_REASON = `${CHROMIUM} is absent (Debian: apt-get install chromium; .ci/run installs it), so the watch page is not opened in a browser`;
 
 const root = mkdtempSync(path.join(tmpdir(), 'evo-watch-browser-'));
@@ -60,7 +59,7 @@ describe('the watch page in headless Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) return;
     profile = mkdtempSync(path.join(tmpdir(), 'evo-chromium-profile-'));
-    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000 });
+    browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000 });
     // Nothing leaves the machine: a request to anything but a local watch server is refused and recorded.
     await browser.route('**/*', (route) => {
       const url = route.request().url();
