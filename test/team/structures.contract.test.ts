@@ -3,7 +3,7 @@ import { cancelledMembers, CompletionAbortedError, type CompletionRequest, type 
 import { createCodeGrader, createMathGrader } from '../../src/tasks/graders';
 import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
 import { STRUCTURES } from '../../src/engine/scenario/presets';
-import { solveFailure } from '../../src/engine/loop/task-run-machine';
+import { solveFailure } from '../../src/engine/loop/task-run';
 import { agentView, mathTask, teamOf, testRng } from '../fakes/agents';
 import { RecordingModel, type FakeAnswer } from '../fakes/recording-model';
 

@@ -9,7 +9,7 @@ import { evolveEvents, taskEvents, type StalenessVerdicts } from './events-from-
 import { evolveRequestsOf, evolveUpdateOf, leadershipEntryId, poolUpdateOf } from './pool-update';
 import type { SummaryBuilder } from './summary';
 import { addEvolveToSummary, addTaskToSummary } from './task-summary';
-import type { TaskOutcome } from './task-run-machine';
+import type { TaskOutcome } from './task-run';
 import type { TaskObserver } from '../scenario/task-observer';
 import { nonTransientCause, type StructureCooldown } from '../../team/structure-cooldown';
 

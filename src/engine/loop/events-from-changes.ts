@@ -5,7 +5,7 @@ import type { EventBody } from '../../store/event-log';
 import type { Task } from '../../tasks/task';
 import type { FallbackStage } from './summary';
 import { taskFailed } from './pool-update';
-import type { TaskOutcome } from './task-run-machine';
+import type { TaskOutcome } from './task-run';
 import { evolveGap, type EvolveOutcome } from './evolve-stage';
 
 /**

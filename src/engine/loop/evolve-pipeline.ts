@@ -1,6 +1,6 @@
 import type { EvolveOutcome } from './evolve-stage';
 import { runEvolve } from './evolve-stage';
-import type { TaskOutcome } from './task-run-machine';
+import type { TaskOutcome } from './task-run';
 
 /** What the evolve pipeline needs from the engine. */
 export interface EvolvePipelineOptions<P = undefined> {

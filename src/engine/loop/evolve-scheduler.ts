@@ -1,7 +1,7 @@
 import { EvolvePipeline, type EvolvePipelineOptions } from './evolve-pipeline';
 import type { EvolveOutcome } from './evolve-stage';
 import type { EvolveTiming } from './loop-settings';
-import type { TaskOutcome } from './task-run-machine';
+import type { TaskOutcome } from './task-run';
 
 /** What the scheduler does with an outcome, and how many run at once. */
 export interface EvolveSchedulerDeps<J> {

@@ -3,7 +3,7 @@ import type { Reflection } from '../../individual/reflection';
 import { isInfrastructureError, type InfraStage } from '../../core/infra-error';
 import type { LeadershipNote } from '../../team/leadlearn/leadership-note';
 import { dream, leadershipNote, reflectMembers, type KeyedDream } from './task-stages';
-import { taskFailed, type TaskOutcome } from './task-run-machine';
+import { taskFailed, type TaskOutcome } from './task-run';
 
 /**
  * What one task's evolve stage produced: each member's reflection, the leader's note and CoDream's

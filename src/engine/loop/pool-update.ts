@@ -6,7 +6,7 @@ import { keepsRecords } from '../../team/choosers/chooser';
 import { cancelledMembers } from '../../team/structures/structure';
 import type { EvolveOutcome } from './evolve-stage';
 import { teamProfile } from './task-stages';
-import { taskFailed, type TaskOutcome } from './task-run-machine';
+import { taskFailed, type TaskOutcome } from './task-run';
 
 export { taskFailed };
 

@@ -1,4 +1,3 @@
-import { createActor, toPromise } from 'xstate';
 import { viewRoster } from '../../individual/agent-view';
 import type { Rng } from '../../core/rng';
 import type { LanguageModel } from '../../llm/model';
@@ -12,7 +11,7 @@ import type { Preset } from '../scenario/presets';
 import type { Scenario } from '../scenario/scenario-schema';
 import type { TaskObserver } from '../scenario/task-observer';
 import { taskStartedEvent } from './events-from-changes';
-import { taskRunMachine, type TaskOutcome } from './task-run-machine';
+import { runTask, type TaskOutcome } from './task-run';
 
 /** What starting a task needs. */
 export interface TaskLauncherDeps {
@@ -33,7 +32,7 @@ export interface TaskLauncherDeps {
 }
 
 /**
- * Starts the stream's tasks in stream order, each as a task-run actor on a snapshot of the pool,
+ * Starts the stream's tasks in stream order, each as a task run (`runTask`) on a snapshot of the pool,
  * and keeps their outcomes by index until the loop takes them (in the same order, to commit).
  */
 export class TaskLauncher {
@@ -65,16 +64,12 @@ export class TaskLauncher {
     // committed), so the log stays the same on every run with the same seed.
     this.d.log.append(taskStartedEvent(task, sup.poolVersion));
     this.d.onStarted?.();
-    const actor = createActor(taskRunMachine, {
-      input: {
-        model: this.d.model, preset: this.d.preset, scenario, niche, task,
-        rng: this.d.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
-        synergy: sup.synergy, bank: sup.bank, nicheKey: this.d.nicheKeys.get(task.niche)!, structures: this.d.structures,
-        setAside: this.d.cooldown.blocked(task.niche, task.index),
-      },
-    });
-    this.running.set(this.started, toPromise(actor));
-    actor.start();
+    this.running.set(this.started, runTask({
+      model: this.d.model, preset: this.d.preset, scenario, niche, task,
+      rng: this.d.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
+      synergy: sup.synergy, bank: sup.bank, nicheKey: this.d.nicheKeys.get(task.niche)!, structures: this.d.structures,
+      setAside: this.d.cooldown.blocked(task.niche, task.index),
+    }));
     this.started++;
   }
 

@@ -3,7 +3,7 @@ import { evolveGap, type EvolveOutcome } from './evolve-stage';
 import { evolveFallbacksOf, solveFallbacksOf } from './events-from-changes';
 import { taskFailed } from './pool-update';
 import type { SummaryBuilder } from './summary';
-import type { TaskOutcome } from './task-run-machine';
+import type { TaskOutcome } from './task-run';
 
 /**
  * Fold one task's solve commit into the run summary: its grade or failure, the choice's fallback,

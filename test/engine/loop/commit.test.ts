@@ -3,7 +3,7 @@ import { createActor, enqueueActions } from 'xstate';
 import { commitEvolve, commitTask, type CommitDeps } from '../../../src/engine/loop/commit';
 import type { EvolveOutcome } from '../../../src/engine/loop/evolve-stage';
 import { SummaryBuilder } from '../../../src/engine/loop/summary';
-import type { TaskOutcome } from '../../../src/engine/loop/task-run-machine';
+import type { TaskOutcome } from '../../../src/engine/loop/task-run';
 import type { KeyedDream, StageDeps } from '../../../src/engine/loop/task-stages';
 import type { ArchiveEntry } from '../../../src/individual/archive';
 import type { Reflection } from '../../../src/individual/reflection';

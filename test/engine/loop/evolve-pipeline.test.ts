@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EvolvePipeline } from '../../../src/engine/loop/evolve-pipeline';
 import type { EvolveOutcome } from '../../../src/engine/loop/evolve-stage';
-import type { TaskOutcome } from '../../../src/engine/loop/task-run-machine';
+import type { TaskOutcome } from '../../../src/engine/loop/task-run';
 
 /** A held pipeline whose jobs are ready at once; records the order outcomes are applied in. */
 function held() {

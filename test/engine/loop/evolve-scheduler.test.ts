@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EvolveScheduler } from '../../../src/engine/loop/evolve-scheduler';
 import type { EvolveOutcome } from '../../../src/engine/loop/evolve-stage';
 import type { EvolveTiming } from '../../../src/engine/loop/loop-settings';
-import type { TaskOutcome } from '../../../src/engine/loop/task-run-machine';
+import type { TaskOutcome } from '../../../src/engine/loop/task-run';
 
 const n = (evo: EvolveOutcome) => (evo.out as unknown as { n: number }).n;
 

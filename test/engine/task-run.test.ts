@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, toPromise } from 'xstate';
 import { InfrastructureError } from '../../src/core/infra-error';
-import { taskRunMachine, type KeyedChoice } from '../../src/engine/loop/task-run-machine';
+import { runTask, TASK_STAGES, type KeyedChoice } from '../../src/engine/loop/task-run';
 import type { StageDeps } from '../../src/engine/loop/task-stages';
 import type { StructureResult } from '../../src/team/structures/structure';
 import type { Team } from '../../src/team/team';
@@ -13,20 +12,15 @@ const attempt = (error?: string) => ({
 });
 const result = (attempts: ReturnType<typeof attempt>[]): StructureResult => ({ finalText: '\\boxed{4}', attempts, memberAnswers: {}, disagreement: false });
 
-/** The task-run machine with every stage faked; `grade` and `execute` as given. */
+/** A task run with every stage faked; `grade` and `execute` as given. */
 function run(execute: () => Promise<StructureResult>, grade: () => Promise<never> | Promise<unknown>) {
-  const machine = taskRunMachine.provide({
-    actors: {
-      assemble: fromPromise(async () => team),
-      choose: fromPromise(async (): Promise<KeyedChoice> => ({ structure: 'voting', source: 'fixed', retrieved: [], why: '', key: new Float32Array(1) })),
-      execute: fromPromise(async () => ({ result: await execute(), experience: new Map() })),
-      grade: fromPromise(grade as never),
-    },
+  return runTask({} as StageDeps, {
+    ...TASK_STAGES,
+    assemble: async () => team,
+    choose: async (): Promise<KeyedChoice> => ({ structure: 'voting', source: 'fixed', retrieved: [], why: '', key: new Float32Array(1) }),
+    execute: async () => ({ result: await execute(), experience: new Map() }),
+    grade: grade as never,
   });
-  const actor = createActor(machine, { input: {} as StageDeps });
-  const done = toPromise(actor);
-  actor.start();
-  return done;
 }
 
 describe('task run: infrastructure failures', () => {
@@ -44,5 +38,24 @@ describe('task run: infrastructure failures', () => {
     const out = await run(async () => result([attempt()]), async () => { throw new InfrastructureError('grade', 'sandbox pool down'); });
     expect(out.error).toEqual({ stage: 'grade', message: 'sandbox pool down' });
     expect(out.grading).toBeNull();
+  });
+
+  it('a stage that throws ends the run at that stage with what the earlier stages made, and never rejects', async () => {
+    const choose = async (): Promise<KeyedChoice> => { throw new Error('bank unreadable'); };
+    const out = await runTask({} as StageDeps, { ...TASK_STAGES, assemble: () => team, choose });
+    expect(out.error).toEqual({ stage: 'leadlearn', message: 'bank unreadable' });
+    expect(out.team).toBe(team);
+    expect([out.choice, out.result, out.grading]).toEqual([null, null, null]);
+    const early = await runTask({} as StageDeps, { ...TASK_STAGES, assemble: () => { throw new Error('empty roster'); } });
+    expect(early.error).toEqual({ stage: 'other', message: 'empty roster' });
+    expect(early.team).toBeNull();
+  });
+
+  it('a run that succeeds carries every stage\'s product and no error', async () => {
+    const out = await run(async () => result([attempt()]), async () => ({ grade: { score: 1 } }));
+    expect(out.error).toBeNull();
+    expect(out.team).toBe(team);
+    expect(out.choice?.structure).toBe('voting');
+    expect(out.grading).toEqual({ grade: { score: 1 } });
   });
 });
