@@ -44,6 +44,13 @@ export class SimWorld {
   private readonly byScope = new Map<string, Strategy[]>();
   private readonly used = new Map<string, string>();
   private readonly all: Strategy[] = [];
+  /**
+   * Each strategy under the text before its phrase's first '-' (every phrase has one), and the
+   * lengths of those heads: where a phrase occurs in a text, that '-' does, so `mentioned` looks
+   * only at the text's '-'s instead of searching it once per strategy.
+   */
+  private readonly byHead = new Map<string, Strategy[]>();
+  private readonly headLengths: number[] = [];
 
   /** `forNiche`: a niche's own parameters (a world file's per-niche overrides); the global ones by default. */
   constructor(
@@ -92,7 +99,15 @@ export class SimWorld {
   /** Every strategy of every scope seen so far whose phrase occurs in `text` (case-insensitive). */
   mentioned(text: string): Strategy[] {
     const lower = text.toLowerCase();
-    return this.all.filter((s) => lower.includes(s.phrase));
+    const found = new Set<Strategy>();
+    for (let dash = lower.indexOf('-'); dash !== -1; dash = lower.indexOf('-', dash + 1)) {
+      for (const n of this.headLengths) {
+        if (n > dash) continue;
+        const list = this.byHead.get(lower.slice(dash - n, dash));
+        if (list) for (const s of list) if (lower.startsWith(s.phrase, dash - n)) found.add(s);
+      }
+    }
+    return found.size === 0 ? [] : this.all.filter((s) => found.has(s));
   }
 
   private scope(scope: string, count: number): Strategy[] {
@@ -109,6 +124,11 @@ export class SimWorld {
       this.used.set(phrase, scope);
       list.push(s);
       this.all.push(s);
+      const head = phrase.slice(0, phrase.indexOf('-'));
+      const heads = this.byHead.get(head);
+      if (heads) heads.push(s);
+      else this.byHead.set(head, [s]);
+      if (!this.headLengths.includes(head.length)) this.headLengths.push(head.length);
     }
     this.byScope.set(scope, list);
     return list;
