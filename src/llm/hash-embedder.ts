@@ -69,6 +69,10 @@ class Vocabulary {
   private readonly bigrams = new Map<number, Map<number, number>>();
   /** Feature id → place. */
   readonly places: number[] = [];
+  /** Feature id → weight (its kind's: word, bigram or char n-gram). */
+  readonly weights: number[] = [];
+  /** Feature id → occurrences in the text being embedded (zero between texts). */
+  counts = new Uint32Array(1024);
 
   constructor(private readonly dim: number, private readonly ngram: number) {}
 
@@ -79,6 +83,12 @@ class Vocabulary {
     this.grams.clear();
     this.bigrams.clear();
     this.places.length = 0;
+    this.weights.length = 0;
+  }
+
+  /** Count one occurrence of feature `id` in the text being embedded; `order` gets it on its first. */
+  count(id: number, order: number[]): void {
+    if (this.counts[id]!++ === 0) order.push(id);
   }
 
   word(word: string): WordFeatures {
@@ -90,11 +100,11 @@ class Vocabulary {
         for (let j = 0; j + this.ngram <= padded.length; j++) {
           const gram = padded.slice(j, j + this.ngram);
           let id = this.grams.get(gram);
-          if (id === undefined) this.grams.set(gram, id = this.add(placeOf('c', gram, this.dim)));
+          if (id === undefined) this.grams.set(gram, id = this.add(placeOf('c', gram, this.dim), CHAR_WEIGHT));
           grams.push(id);
         }
       }
-      w = { id: this.add(placeOf('w', word, this.dim)), grams };
+      w = { id: this.add(placeOf('w', word, this.dim), WORD_WEIGHT), grams };
       this.words.set(word, w);
     }
     return w;
@@ -104,12 +114,18 @@ class Vocabulary {
     let row = this.bigrams.get(a.id);
     if (!row) this.bigrams.set(a.id, row = new Map());
     let id = row.get(b.id);
-    if (id === undefined) row.set(b.id, id = this.add(placeOf('b', `${first}\u0002${second}`, this.dim)));
+    if (id === undefined) row.set(b.id, id = this.add(placeOf('b', `${first}\u0002${second}`, this.dim), BIGRAM_WEIGHT));
     return id;
   }
 
-  private add(place: number): number {
+  private add(place: number, weight: number): number {
     this.places.push(place);
+    this.weights.push(weight);
+    if (this.places.length > this.counts.length) {
+      const grown = new Uint32Array(this.counts.length * 2);
+      grown.set(this.counts);
+      this.counts = grown;
+    }
     return this.places.length - 1;
   }
 }
@@ -133,35 +149,27 @@ export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder
     vocab.trim();
     // Features are words ("w"), word bigrams ("b") and char n-grams inside words ("c"), each kind
     // hashed with its own prefix so the word "the" and the trigram "the" land in different buckets.
-    // Counted by feature id; `order` keeps the first-seen order, the order the vector is summed in.
-    const seen = new Map<number, { readonly id: number; readonly weight: number; tf: number }>();
-    const order: { readonly id: number; readonly weight: number; tf: number }[] = [];
-    const count = (id: number, weight: number): void => {
-      const f = seen.get(id);
-      if (f) f.tf += 1;
-      else {
-        const fresh = { id, weight, tf: 1 };
-        seen.set(id, fresh);
-        order.push(fresh);
-      }
-    };
+    // Counted by feature id in the vocabulary's scratch counts; `order` keeps the first-seen order,
+    // the order the vector is summed in.
     const words = tokenizeWords(text.length > MAX_EMBED_TEXT ? text.slice(0, MAX_EMBED_TEXT) : text);
+    const order: number[] = [];
     let next = words.length > 0 ? vocab.word(words[0]!) : undefined;
     for (let i = 0; i < words.length; i++) {
       const w = next!;
       next = i + 1 < words.length ? vocab.word(words[i + 1]!) : undefined;
-      count(w.id, WORD_WEIGHT);
-      if (wordBigrams && next) count(vocab.bigram(words[i]!, w, words[i + 1]!, next), BIGRAM_WEIGHT);
-      for (const g of w.grams) count(g, CHAR_WEIGHT);
+      vocab.count(w.id, order);
+      if (wordBigrams && next) vocab.count(vocab.bigram(words[i]!, w, words[i + 1]!, next), order);
+      for (const g of w.grams) vocab.count(g, order);
     }
-    const { places } = vocab;
+    const { places, weights, counts } = vocab;
     const vec = new Float32Array(dim);
-    for (const { id, weight, tf } of order) {
+    for (const id of order) {
       // A separate sign hash makes bucket collisions cancel on average instead of piling up.
       const place = places[id]!;
       const bucket = place >>> 1;
       const sign = (place & 1) === 0 ? 1 : -1;
-      vec[bucket] = (vec[bucket] as number) + sign * weight * (1 + Math.log(tf));
+      vec[bucket] = (vec[bucket] as number) + sign * weights[id]! * (1 + Math.log(counts[id]!));
+      counts[id] = 0;
     }
     let norm = 0;
     for (let i = 0; i < dim; i++) norm += (vec[i] as number) ** 2;
