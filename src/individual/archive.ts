@@ -41,11 +41,13 @@ export interface ArchiveOptions {
   /** Slots an index starts with; it doubles whenever full. Default 64. */
   initialCapacity?: number;
   /**
-   * Most entries a niche bucket holds (the meta pool is not limited): adding to a full bucket
-   * forgets its oldest entry, which retrieval and de-duplication no longer see (so it can be
-   * learnt again). Default unbounded (`memory.capacity`, docs/how-it-works.md).
+   * Most entries a niche bucket holds: adding to a full bucket forgets its oldest entry, which
+   * retrieval and de-duplication no longer see (so it can be learnt again). Default unbounded
+   * (a run sets it from `bounds.archiveBucket` and `memory.capacity`, docs/running.md).
    */
   capacity?: number;
+  /** Most entries the meta pool holds, forgotten the same way. Default unbounded (a run sets `bounds.metaPool`). */
+  metaCapacity?: number;
 }
 
 /** What `Archive.retrieve` returns: niche lessons and meta-insights, each most similar first. */
@@ -64,7 +66,7 @@ interface Bucket {
   index: VectorIndex<ArchiveEntry>;
   /** Normalized text to the entry's position in `order` (its latest, when a forgotten text was stored again). */
   texts: Map<string, number>;
-  /** The bucket's entries in insertion order (what a capacity keeps the newest of). */
+  /** The bucket's entries in insertion order (what a capacity keeps the newest of); their positions in `order` increase. */
   members: ArchiveEntry[];
 }
 
@@ -110,16 +112,23 @@ function storedKey(key: Float32Array): Float32Array {
 /**
  * An agent's private experience archive: one bucket per niche plus one meta pool, each searched by
  * cosine similarity (exactly while small, through hnswlib past `EXACT_SEARCH_LIMIT`). Grows without
- * a limit unless given a `capacity` per niche bucket (then the oldest entries are forgotten). Keys are shared with the archives they came from or went to (clone, union,
- * the same insight routed to several agents).
+ * a limit unless given a `capacity` per niche bucket and a `metaCapacity` for the meta pool: then a
+ * full bucket forgets its oldest entry. Keys are shared with the archives they came from or went to
+ * (clone, union, the same insight routed to several agents).
+ *
+ * Eviction: forgotten entries stay in the store until one of its buckets holds twice its capacity;
+ * the next version to grow then starts a store of its own with only the entries it holds (the copy
+ * on write below), and the old store, forgotten entries and all, is freed once no snapshot holds a
+ * version that reads it. So a bounded archive holds at most twice its capacities, at a cost of one
+ * copy of what it holds per capacity's worth of additions.
  *
  * Persistent: `with` and `union` return a new version and leave this one as it was, so an archive
  * held in an old snapshot never changes. Versions share one append-only store and each sees the
  * entries before its own length; appending to a version that is not the newest copies its entries
  * first (copy on write). `add` grows this object itself, for building an archive nobody holds yet.
  * Contract: results are deterministic for the same sequence of additions; within a bucket an
- * entry's normalized text is unique among the entries held; entries are never removed from the
- * store (a forgotten one is only no longer held).
+ * entry's normalized text is unique among the entries held; a version's entries never change once
+ * it is made (what it forgot it no longer reads, whichever store holds it).
  */
 export class Archive {
   /** Embedding length every key must have. */
@@ -127,6 +136,8 @@ export class Archive {
   private readonly initialCapacity: number;
   /** Most entries a niche bucket holds (Infinity: unbounded). */
   readonly capacity: number;
+  /** Most entries the meta pool holds (Infinity: unbounded). */
+  readonly metaCapacity: number;
   private store: ArchiveStore = emptyStore();
   /** Entries this version sees: the first `length` of the store. */
   private length = 0;
@@ -137,6 +148,18 @@ export class Archive {
     this.initialCapacity = Math.max(1, Math.floor(opts.initialCapacity ?? 64));
     this.capacity = opts.capacity ?? Infinity;
     if (!(this.capacity >= 1)) throw new RangeError(`Archive: capacity must be at least 1, got ${opts.capacity}`);
+    this.metaCapacity = opts.metaCapacity ?? Infinity;
+    if (!(this.metaCapacity >= 1)) throw new RangeError(`Archive: metaCapacity must be at least 1, got ${opts.metaCapacity}`);
+  }
+
+  /** Most entries the bucket of `niche` (null: the meta pool) holds. */
+  private capacityOf(niche: string | null): number {
+    return niche === null ? this.metaCapacity : this.capacity;
+  }
+
+  /** Whether some bucket forgets. */
+  private get bounded(): boolean {
+    return this.capacity !== Infinity || this.metaCapacity !== Infinity;
   }
 
   /** Rebuild an archive from `toJSON` output, re-adding entries in their saved order. */
@@ -159,8 +182,14 @@ export class Archive {
       throw new RangeError(`Archive.add: key length ${entry.key.length} does not match dim ${this.dim}`);
     }
     if (this.has(entry.text, entry.niche)) return false;
-    // Another version appended past this one: this one gets its own copy before it grows.
-    if (this.store.order.length !== this.length) this.store = this.copyStore();
+    // Another version appended past this one, or the bucket's store holds twice what the bucket
+    // may (its forgotten entries as many as its held ones): this one gets a store of its own, with
+    // only what it holds, before it grows (eviction; the old store is freed with its last reader).
+    const full = (this.store.buckets.get(entry.niche)?.members.length ?? 0) >= 2 * this.capacityOf(entry.niche);
+    if (this.store.order.length !== this.length || full) {
+      this.store = this.copyStore();
+      this.length = this.store.order.length;
+    }
     const bucket = this.bucket(entry.niche);
     // Stored with a copy of the key (shared by every archive holding the same buffer's content), so
     // a caller reusing its buffer cannot change what was indexed.
@@ -197,12 +226,17 @@ export class Archive {
 
   /** Top-`k` lessons from `niche`'s bucket and top-`kMeta` from the meta pool, by cosine to `query`, most similar first, ties in insertion order; throws RangeError on a query of the wrong length. */
   retrieve(query: Float32Array, niche: string, k: number, kMeta: number, asOf = Infinity): Retrieval {
-    return { lessons: this.search(this.store.buckets.get(niche), query, k, asOf), meta: this.search(this.store.buckets.get(null), query, kMeta, asOf) };
+    return { lessons: this.search(niche, query, k, asOf), meta: this.search(null, query, kMeta, asOf) };
   }
 
   /** Total number of entries held, meta pool included (forgotten ones are not held). */
   size(): number {
-    return this.capacity === Infinity ? this.length : this.entries().length;
+    return this.bounded ? this.entries().length : this.length;
+  }
+
+  /** Entries in the store this version reads, forgotten ones not yet evicted included (a bounded bucket: under twice its capacity, plus one). */
+  stored(): number {
+    return this.store.order.length;
   }
 
   /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
@@ -220,9 +254,9 @@ export class Archive {
   /** All entries this version holds, in insertion order (a new array; the entries themselves are shared). Forgotten ones are not held. */
   entries(): ArchiveEntry[] {
     const all = this.store.order.slice(0, this.length);
-    if (this.capacity === Infinity) return all;
-    const held = new Set([...this.store.buckets].flatMap(([niche, b]) => (niche === null ? [] : [...this.held(b, Infinity)])));
-    return all.filter((e) => e.niche === null || held.has(e));
+    if (!this.bounded) return all;
+    const held = new Set([...this.store.buckets].flatMap(([niche, b]) => (this.capacityOf(niche) === Infinity ? [] : [...this.held(b, niche, Infinity)])));
+    return all.filter((e) => this.capacityOf(e.niche) === Infinity || held.has(e));
   }
 
   /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool), and not forgotten. */
@@ -230,7 +264,7 @@ export class Archive {
     const bucket = this.store.buckets.get(niche);
     const at = bucket?.texts.get(normalizeArchiveText(text));
     if (at === undefined || at >= this.length) return false;
-    return niche === null || this.capacity === Infinity || this.held(bucket!, Infinity).has(this.store.order[at]!);
+    return this.capacityOf(niche) === Infinity || this.isHeld(bucket!, niche, at);
   }
 
   /** A plain, JSON-serializable copy (keys as number arrays), in insertion order. */
@@ -264,21 +298,25 @@ export class Archive {
 
   /** Another object for this same version, sharing the store: it grows without changing this one. */
   private version(): Archive {
-    const next = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, capacity: this.capacity });
+    const next = new Archive(this.options());
     next.store = this.store;
     next.length = this.length;
     return next;
   }
 
   private copyStore(): ArchiveStore {
-    const copy = new Archive({ dim: this.dim, initialCapacity: this.initialCapacity, capacity: this.capacity });
+    const copy = new Archive(this.options());
     for (const e of this.entries()) copy.add(e);
     return copy.store;
   }
 
+  private options(): ArchiveOptions {
+    return { dim: this.dim, initialCapacity: this.initialCapacity, capacity: this.capacity, metaCapacity: this.metaCapacity };
+  }
+
   private bucketSizes(): Map<string | null, number> {
     const out = new Map<string | null, number>();
-    if (this.length === this.store.order.length && this.capacity === Infinity) {
+    if (this.length === this.store.order.length && !this.bounded) {
       for (const [niche, bucket] of this.store.buckets) out.set(niche, bucket.index.size);
       return out;
     }
@@ -295,8 +333,9 @@ export class Archive {
     return bucket;
   }
 
-  private search(bucket: Bucket | undefined, query: Float32Array, k: number, asOf: number): ArchiveEntry[] {
+  private search(niche: string | null, query: Float32Array, k: number, asOf: number): ArchiveEntry[] {
     if (query.length !== this.dim) throw new RangeError(`Archive.retrieve: query length ${query.length} does not match dim ${this.dim}`);
+    const bucket = this.store.buckets.get(niche);
     if (!bucket) return [];
     // Entries committed after `asOf` are invisible: a task in flight reads the archive as it was
     // when it started. Entries a later version appended are not this version's.
@@ -306,24 +345,47 @@ export class Archive {
     const accept = asOf === Infinity
       ? (latest ? undefined : inVersion)
       : (latest ? (e: ArchiveEntry) => (e.committedAt ?? 0) <= asOf : (e: ArchiveEntry) => inVersion(e) && (e.committedAt ?? 0) <= asOf);
-    if (this.capacity !== Infinity && bucket !== this.store.buckets.get(null)) {
-      const held = this.held(bucket, asOf);
+    if (this.capacityOf(niche) !== Infinity) {
+      const held = this.held(bucket, niche, asOf);
       return bucket.index.search(query, k, (e) => held.has(e)).map((r) => r.item);
     }
     return bucket.index.search(query, k, accept).map((r) => r.item);
   }
 
   /**
-   * The entries of a niche bucket this version holds as of pool version `asOf`: of those stored
-   * before this version's length and committed by `asOf`, the newest `capacity` (FIFO forgetting).
+   * The entries of a bounded bucket this version holds as of pool version `asOf`: of those stored
+   * before this version's length and committed by `asOf`, the newest `capacityOf(niche)` (FIFO forgetting).
    */
-  private held(bucket: Bucket, asOf: number): Set<ArchiveEntry> {
+  private held(bucket: Bucket, niche: string | null, asOf: number): Set<ArchiveEntry> {
     const { position } = this.store;
     const out: ArchiveEntry[] = [];
-    for (let i = bucket.members.length - 1; i >= 0 && out.length < this.capacity; i--) {
+    const capacity = this.capacityOf(niche);
+    for (let i = bucket.members.length - 1; i >= 0 && out.length < capacity; i--) {
       const e = bucket.members[i]!;
       if (position.get(e)! < this.length && (e.committedAt ?? 0) <= asOf) out.push(e);
     }
     return new Set(out);
+  }
+
+  /**
+   * Whether the entry at store position `at` (one of `bucket`'s, before this version's length) is
+   * held: fewer than the bucket's capacity of its members stored after it are in this version.
+   * Members are in position order, so that is a difference of two binary searches.
+   */
+  private isHeld(bucket: Bucket, niche: string | null, at: number): boolean {
+    return this.membersBefore(bucket, this.length) - this.membersBefore(bucket, at + 1) < this.capacityOf(niche);
+  }
+
+  /** How many of `bucket`'s members sit at store positions below `end`. */
+  private membersBefore(bucket: Bucket, end: number): number {
+    const { position } = this.store;
+    let lo = 0;
+    let hi = bucket.members.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (position.get(bucket.members[mid]!)! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }

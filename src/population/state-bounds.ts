@@ -17,6 +17,14 @@ export const stateBoundsSchema = z.strictObject({
    * every record ever made.
    */
   leadlearnWindow: z.number().int().min(1).default(1024),
+  /**
+   * Entries each niche bucket of an agent's archive holds (`memory.capacity`, when smaller, wins):
+   * a full bucket forgets its oldest entry, and the archive's store evicts what it forgot once it
+   * holds twice as many (src/individual/archive.ts).
+   */
+  archiveBucket: z.number().int().min(1).default(256),
+  /** Entries each agent's meta pool holds, forgotten and evicted the same way. */
+  metaPool: z.number().int().min(1).default(256),
 });
 
 /** A scenario's state bounds (`bounds`). */

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, setup } from 'xstate';
-import { normalizeArchiveText, type ArchiveEntry } from '../individual/archive';
+import { Archive, normalizeArchiveText, type ArchiveEntry } from '../individual/archive';
 import { agentMachine, type AgentInput, type AgentRef } from '../individual/agent-machine';
 import { AgentFailedError } from '../individual/agent-view';
 import { LeadershipBank, type LeadershipEntry } from '../team/leadlearn/leadership-bank';
@@ -220,8 +220,11 @@ export const supervisorMachine = setup({
   actions: {
     spawnAgent: assign(({ context, event, spawn }) => {
       if (event.type !== 'SPAWN_AGENT') return {};
-      // The pool's bounds apply to every agent it spawns (an agent's own setting, if any, wins).
-      const input = { historyWindow: context.bounds.historyWindow, ...event.input };
+      // The pool's bounds apply to every agent it spawns (an agent's own setting, if any, wins;
+      // children bring their parent's archive, a clone, which keeps its caps).
+      const { historyWindow, archiveBucket, metaPool } = context.bounds;
+      const archive = event.input.archive ?? new Archive({ dim: event.input.dim, capacity: archiveBucket, metaCapacity: metaPool });
+      const input = { historyWindow, ...event.input, archive };
       const ref = spawn('agent', { id: input.id, input }) as AgentRef;
       const agents = new Map(context.agents);
       agents.set(input.id, ref);

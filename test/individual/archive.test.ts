@@ -186,3 +186,53 @@ describe('Archive', () => {
     expect(() => a.add(entry('x', 'n', { key: new Float32Array(3) }))).toThrow(RangeError);
   });
 });
+
+describe('Archive: bounded buckets evict what they forgot', () => {
+  const lesson = (i: number) => entry(`lesson number ${i} about step ${i * 7}`, 'algebra', { committedAt: i });
+  const insight = (i: number) => entry(`insight number ${i} on checking ${i * 3}`, null, { committedAt: i });
+
+  it('holds the newest capacity of each bucket, and its store stays under twice the capacities however many are added', () => {
+    let a = new Archive({ dim: DIM, capacity: 4, metaCapacity: 3 });
+    let most = 0;
+    for (let i = 0; i < 200; i++) {
+      a = a.with(lesson(i)).with(insight(i));
+      most = Math.max(most, a.stored());
+    }
+    expect(most).toBeLessThanOrEqual(2 * 4 + 2 * 3 + 2);
+    expect(texts(a.entries())).toEqual([196, 197, 198, 199].flatMap((i) => [lesson(i).text, ...(i >= 197 ? [insight(i).text] : [])]));
+    expect(a.size()).toBe(7);
+    expect(a.sizeByNiche()).toEqual({ algebra: 4 });
+    expect(a.metaSize()).toBe(3);
+    const r = a.retrieve(q('lesson number 3 about step 21'), 'algebra', 10, 10, Infinity);
+    expect(texts(r.lessons).sort()).toEqual([196, 197, 198, 199].map((i) => lesson(i).text).sort());
+    expect(r.meta).toHaveLength(3);
+    // What it evicted can be learnt again, and is held again.
+    expect(a.has(lesson(5).text, 'algebra')).toBe(false);
+    const again = a.with(lesson(5));
+    expect(again.has(lesson(5).text, 'algebra')).toBe(true);
+    expect(again.sizeByNiche()).toEqual({ algebra: 4 });
+  });
+
+  it('a version taken before later versions evicted reads exactly what it read then', () => {
+    let a = new Archive({ dim: DIM, capacity: 4, metaCapacity: 3 });
+    for (let i = 0; i < 6; i++) a = a.with(lesson(i)).with(insight(i));
+    const old = a;
+    const before = { entries: texts(old.entries()), r: old.retrieve(q('lesson number 4'), 'algebra', 4, 3, 5), has: old.has(lesson(3).text, 'algebra') };
+    for (let i = 6; i < 100; i++) a = a.with(lesson(i)).with(insight(i));
+    expect(a.stored()).toBeLessThan(20);
+    expect(texts(old.entries())).toEqual(before.entries);
+    expect(old.retrieve(q('lesson number 4'), 'algebra', 4, 3, 5)).toEqual(before.r);
+    expect(old.has(lesson(3).text, 'algebra')).toBe(before.has);
+    // The old version grows on a store of its own, and the newest is unchanged by it.
+    const branch = old.with(lesson(1000));
+    expect(texts(branch.entries())).toContain(lesson(1000).text);
+    expect(texts(a.entries())).not.toContain(lesson(1000).text);
+  });
+
+  it('an unbounded archive keeps every entry in its store', () => {
+    let a = new Archive({ dim: DIM });
+    for (let i = 0; i < 50; i++) a = a.with(lesson(i));
+    expect(a.stored()).toBe(50);
+    expect(a.size()).toBe(50);
+  });
+});

@@ -1,9 +1,12 @@
 import path from 'node:path';
+import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
 import { RewardHistory } from '../../src/individual/reward-history';
 import { LeadershipBank, leadershipKey, type LeadershipEntry } from '../../src/team/leadlearn/leadership-bank';
 import { loadScenario, parseScenario } from '../../src/index';
+import { supervisorMachine } from '../../src/population/supervisor-machine';
+import { sendToSupervisor } from '../../src/population/supervisor-ops';
 
 // The bounds of a run's state (src/population/state-bounds.ts): each structure keeps what its
 // readers need, however long the stream.
@@ -71,8 +74,19 @@ describe('leadership bank: a bounded candidate set per niche', () => {
 describe('scenario bounds', () => {
   it('default to values no shipped scenario reaches, and refuse a history shorter than the prune window', () => {
     const s = loadScenario(path.resolve('scenarios/quickstart.json'));
-    expect(s.scenario.bounds).toEqual({ historyWindow: 1024, leadlearnWindow: 1024 });
+    expect(s.scenario.bounds).toEqual({ historyWindow: 1024, leadlearnWindow: 1024, archiveBucket: 256, metaPool: 256 });
     const raw = { name: 'x', stream: { tasks: 1, niches: [{ id: 'arithmetic' }] }, bounds: { historyWindow: 10 } };
     expect(() => parseScenario(raw, 'x.json', '.')).toThrow(/bounds\.historyWindow.*prune\.window \(20\)/);
+  });
+});
+
+describe('archives: the pool bounds every archive it spawns', () => {
+  it('an agent spawned without an archive gets one capped at bounds.archiveBucket and bounds.metaPool', () => {
+    const sup = createActor(supervisorMachine, {
+      input: { dim: DIM, synergyEta: 0.2, synergy0: 0.5, bounds: { historyWindow: 64, leadlearnWindow: 64, archiveBucket: 12, metaPool: 7 } },
+    }).start();
+    sendToSupervisor(sup, { type: 'SPAWN_AGENT', input: { id: 'a', persona: 'p', dim: DIM, eta: 0.1, c0: 0.5, origin: { kind: 'seed', parents: [], poolVersion: 0 } } });
+    const archive = sup.getSnapshot().context.agents.get('a')!.getSnapshot().context.archive;
+    expect([archive.capacity, archive.metaCapacity]).toEqual([12, 7]);
   });
 });

@@ -4,7 +4,6 @@ import { createActor } from 'xstate';
 import type { Clock } from '../../core/clock';
 import { createRng } from '../../core/rng';
 import type { loadPersonaTemplate } from '../../individual/persona-template';
-import { Archive } from '../../individual/archive';
 import type { MissingCall } from '../../llm/request-journal';
 import { emptyLineage } from '../../population/lifecycle';
 import { StabilityTracker } from '../../population/specialization';
@@ -98,7 +97,11 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
 
   const dim = (await model.embed(['dimension probe']))[0]!.length;
   const supervisor = createActor(supervisorMachine, {
-    input: { dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0, bounds: scenario.bounds },
+    input: {
+      dim, synergyEta: scenario.team.synergyEta, synergy0: scenario.team.synergy0,
+      // memory.capacity, a model of forgetting, narrows the archive's memory bound.
+      bounds: { ...scenario.bounds, archiveBucket: Math.min(scenario.bounds.archiveBucket, scenario.memory.capacity ?? Infinity) },
+    },
   });
   // Without an error observer xstate rethrows an actor's failure from a timer, crashing the process
   // with run.json left `running`. Senders read the failure from the snapshot instead
@@ -124,8 +127,6 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
         type: 'SPAWN_AGENT',
         input: {
           id, persona: c.persona.persona, dim, eta: scenario.memory.eta, c0: scenario.memory.c0, origin: { kind: 'seed', parents: [], poolVersion: 0 },
-          // A bounded archive forgets (memory.capacity); children clone it, merges union it, so the bound follows.
-          ...(scenario.memory.capacity === undefined ? {} : { archive: new Archive({ dim, capacity: scenario.memory.capacity }) }),
         },
       });
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
