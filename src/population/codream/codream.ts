@@ -1,4 +1,3 @@
-import { assign, createActor, fromPromise, setup, toPromise } from 'xstate';
 import type { Experience } from '../../individual/agent-prompts';
 import type { Knob } from '../../core/knob';
 import type { LanguageModel, Usage } from '../../llm/model';
@@ -213,98 +212,65 @@ const addCalls = (c: SessionContext, calls: PhaseCalls) => ({
 
 type PhaseIn<T> = { input: DreamInput } & T;
 
-/**
- * One CoDream session as an xstate machine (docs/how-it-works.md): attempts → Reflect → Contrast →
- * Imagine → Debate → Crystallize, each phase an actor with a real prompt and a parsed, validated
- * output. Debate and Crystallize are skipped when there is nothing to vote on or keep; Reflect and
- * Debate when the input's `phases` leaves them out. Phases
- * can be swapped with `.provide()` (tests). Never fails for a failed or malformed reply: a phase
- * with nothing usable yields fewer (or no) insights, and failed calls are listed in the result.
- */
-export const codreamMachine = setup({
-  types: {
-    input: {} as { input: DreamInput; trigger: DreamTrigger },
-    context: {} as SessionContext,
-    output: {} as DreamResult,
-  },
-  actors: {
-    attempts: fromPromise<DreamAttempt[], DreamInput>(({ input }) => gatherAttempts(input)),
-    reflect: fromPromise<PhaseResult<Record<string, string>>, PhaseIn<{ attempts: DreamAttempt[] }>>(({ input }) => reflectPhase(input.input, input.attempts)),
-    contrast: fromPromise<PhaseResult<string[]>, PhaseIn<{ attempts: DreamAttempt[]; diagnoses: Record<string, string> }>>(
-      ({ input }) => contrastPhase(input.input, input.attempts, input.diagnoses),
-    ),
-    imagine: fromPromise<PhaseResult<Proposal[]>, PhaseIn<{ deltas: string[] }>>(({ input }) => imaginePhase(input.input, input.deltas)),
-    debate: fromPromise<PhaseResult<Proposal[]>, PhaseIn<{ proposals: Proposal[] }>>(({ input }) => debatePhase(input.input, input.proposals)),
-    crystallize: fromPromise<PhaseResult<Insight[]>, PhaseIn<{ kept: Proposal[] }>>(({ input }) => crystallizePhase(input.input, input.kept)),
-  },
-}).createMachine({
-  id: 'codream',
-  context: ({ input }) => ({
-    input: input.input, trigger: input.trigger, attempts: [], diagnoses: {}, deltas: [], proposals: [], kept: [], insights: [],
-    usage: { promptTokens: 0, completionTokens: 0 }, failedCalls: [],
-  }),
-  initial: 'attempts',
-  states: {
-    attempts: {
-      invoke: {
-        src: 'attempts', input: ({ context }) => context.input,
-        onDone: [
-          { guard: ({ context }) => runs(context.input, 'reflect'), target: 'reflect', actions: assign({ attempts: ({ event }) => event.output }) },
-          { target: 'contrast', actions: assign({ attempts: ({ event }) => event.output }) },
-        ],
-      },
-    },
-    reflect: {
-      invoke: {
-        src: 'reflect', input: ({ context }) => ({ input: context.input, attempts: context.attempts }),
-        onDone: { target: 'contrast', actions: assign(({ context, event }) => ({ diagnoses: event.output.value, ...addCalls(context, event.output.calls) })) },
-      },
-    },
-    contrast: {
-      invoke: {
-        src: 'contrast', input: ({ context }) => ({ input: context.input, attempts: context.attempts, diagnoses: context.diagnoses }),
-        onDone: { target: 'imagine', actions: assign(({ context, event }) => ({ deltas: event.output.value, ...addCalls(context, event.output.calls) })) },
-      },
-    },
-    imagine: {
-      invoke: {
-        src: 'imagine', input: ({ context }) => ({ input: context.input, deltas: context.deltas }),
-        onDone: [
-          { guard: ({ context, event }) => event.output.value.length > 0 && runs(context.input, 'debate'), target: 'debate', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
-          // No debate: every proposal is kept and crystallized.
-          { guard: ({ event }) => event.output.value.length > 0, target: 'crystallize', actions: assign(({ context, event }) => ({ proposals: event.output.value, kept: event.output.value, ...addCalls(context, event.output.calls) })) },
-          { target: 'done', actions: assign(({ context, event }) => ({ proposals: event.output.value, ...addCalls(context, event.output.calls) })) },
-        ],
-      },
-    },
-    debate: {
-      invoke: {
-        src: 'debate', input: ({ context }) => ({ input: context.input, proposals: context.proposals }),
-        onDone: [
-          { guard: ({ event }) => event.output.value.length > 0, target: 'crystallize', actions: assign(({ context, event }) => ({ kept: event.output.value, ...addCalls(context, event.output.calls) })) },
-          { target: 'done', actions: assign(({ context, event }) => ({ kept: event.output.value, ...addCalls(context, event.output.calls) })) },
-        ],
-      },
-    },
-    crystallize: {
-      invoke: {
-        src: 'crystallize', input: ({ context }) => ({ input: context.input, kept: context.kept }),
-        onDone: { target: 'done', actions: assign(({ context, event }) => ({ insights: event.output.value, ...addCalls(context, event.output.calls) })) },
-      },
-    },
-    done: { type: 'final' },
-  },
-  output: ({ context }) => ({
-    trigger: context.trigger, insights: context.insights, proposals: context.proposals.length, kept: context.kept.length,
-    usage: context.usage, failedCalls: context.failedCalls,
-  }),
-});
+/** The phases of a session, one function each, on the previous phase's output; tests swap any of them (`{ ...CODREAM_PHASES, debate }`). */
+export interface CoDreamPhases {
+  attempts(input: DreamInput): Promise<DreamAttempt[]>;
+  reflect(p: PhaseIn<{ attempts: DreamAttempt[] }>): Promise<PhaseResult<Record<string, string>>>;
+  contrast(p: PhaseIn<{ attempts: DreamAttempt[]; diagnoses: Record<string, string> }>): Promise<PhaseResult<string[]>>;
+  imagine(p: PhaseIn<{ deltas: string[] }>): Promise<PhaseResult<Proposal[]>>;
+  debate(p: PhaseIn<{ proposals: Proposal[] }>): Promise<PhaseResult<Proposal[]>>;
+  crystallize(p: PhaseIn<{ kept: Proposal[] }>): Promise<PhaseResult<Insight[]>>;
+}
+
+/** The phases a run uses. */
+export const CODREAM_PHASES: CoDreamPhases = {
+  attempts: (input) => gatherAttempts(input),
+  reflect: (p) => reflectPhase(p.input, p.attempts),
+  contrast: (p) => contrastPhase(p.input, p.attempts, p.diagnoses),
+  imagine: (p) => imaginePhase(p.input, p.deltas),
+  debate: (p) => debatePhase(p.input, p.proposals),
+  crystallize: (p) => crystallizePhase(p.input, p.kept),
+};
 
 /**
- * One CoDream session (docs/how-it-works.md): runs `codreamMachine` to its end. Feedback is the
- * reward (plus public-test output for code), never the gold answer. Rejects only on a bug or a
- * grader error in the attempts phase (public tests), which the task run records as a failure.
+ * One CoDream session (docs/how-it-works.md): attempts → Reflect → Contrast → Imagine → Debate →
+ * Crystallize, each phase a real prompt and a parsed, validated output. Debate and Crystallize are
+ * skipped when there is nothing to vote on or keep; Reflect and Debate when the input's `phases`
+ * leaves them out. Feedback is the reward (plus public-test output for code), never the gold answer.
+ * Never fails for a failed or malformed reply: a phase with nothing usable yields fewer (or no)
+ * insights, and failed calls are listed in the result. Rejects only on a bug or a grader error in
+ * the attempts phase (public tests), which the task run records as a failure.
+ *
+ * A plain async function, not an actor: a session owns no state anyone sends events to (its
+ * insights reach the pool through the supervisor at commit), and an actor with a child per phase,
+ * created per session, was a twentieth of evochamber's CPU (docs/benchmarks.md#speed).
  */
-export function runCoDream(input: DreamInput, trigger: DreamTrigger, machine = codreamMachine): Promise<DreamResult> {
-  return toPromise(createActor(machine, { input: { input, trigger } }).start());
+export async function runCoDream(input: DreamInput, trigger: DreamTrigger, phases: CoDreamPhases = CODREAM_PHASES): Promise<DreamResult> {
+  let c: SessionContext = {
+    input, trigger, attempts: [], diagnoses: {}, deltas: [], proposals: [], kept: [], insights: [],
+    usage: { promptTokens: 0, completionTokens: 0 }, failedCalls: [],
+  };
+  c.attempts = await phases.attempts(input);
+  if (runs(input, 'reflect')) {
+    const r = await phases.reflect({ input, attempts: c.attempts });
+    c = { ...c, diagnoses: r.value, ...addCalls(c, r.calls) };
+  }
+  const contrast = await phases.contrast({ input, attempts: c.attempts, diagnoses: c.diagnoses });
+  c = { ...c, deltas: contrast.value, ...addCalls(c, contrast.calls) };
+  const imagine = await phases.imagine({ input, deltas: c.deltas });
+  c = { ...c, proposals: imagine.value, ...addCalls(c, imagine.calls) };
+  if (c.proposals.length > 0) {
+    if (runs(input, 'debate')) {
+      const d = await phases.debate({ input, proposals: c.proposals });
+      c = { ...c, kept: d.value, ...addCalls(c, d.calls) };
+    } else c = { ...c, kept: c.proposals }; // No debate: every proposal is kept and crystallized.
+    if (c.kept.length > 0) {
+      const k = await phases.crystallize({ input, kept: c.kept });
+      c = { ...c, insights: k.value, ...addCalls(c, k.calls) };
+    }
+  }
+  return {
+    trigger: c.trigger, insights: c.insights, proposals: c.proposals.length, kept: c.kept.length,
+    usage: c.usage, failedCalls: c.failedCalls,
+  };
 }

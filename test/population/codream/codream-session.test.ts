@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fromPromise } from 'xstate';
 import { NO_EXPERIENCE } from '../../../src/individual/agent-prompts';
 import {
-  codreamMachine, runCoDream, type DreamInput, type Insight, type PhaseResult,
+  CODREAM_PHASES, runCoDream, type DreamInput, type Insight, type PhaseResult,
 } from '../../../src/population/codream/codream';
 import type { DreamAttempt, Proposal } from '../../../src/population/codream/codream-prompts';
 import type { Completion, CompletionRequest, LanguageModel } from '../../../src/llm/model';
@@ -14,30 +13,28 @@ const attempt = (agentId: string, reward: number): DreamAttempt => ({ agentId, p
 const calls = (prompt: number, failed: string[] = []) => ({ usage: { promptTokens: prompt, completionTokens: 1 }, failed });
 const phase = <T>(value: T, prompt: number, failed: string[] = []): PhaseResult<T> => ({ value, calls: calls(prompt, failed) });
 
-/** codreamMachine with every phase replaced by a double that records its input and returns what it is given. */
+/** The session's phases, every one replaced by a double that records its input and returns what it is given. */
 function doubles(p: { proposals: Proposal[]; kept?: Proposal[]; insights?: Insight[]; failed?: string[] }) {
   const seen = { attempts: [] as unknown[], reflect: [] as unknown[], contrast: [] as unknown[], imagine: [] as unknown[], debate: [] as unknown[], crystallize: [] as unknown[] };
-  const machine = codreamMachine.provide({
-    actors: {
-      attempts: fromPromise(async ({ input: i }) => { seen.attempts.push(i); return [attempt('a', 1), attempt('b', 0), attempt('c', 0)]; }),
-      reflect: fromPromise(async ({ input: i }) => { seen.reflect.push(i); return phase({ a: 'da', b: 'db', c: 'dc' }, 10); }),
-      contrast: fromPromise(async ({ input: i }) => { seen.contrast.push(i); return phase(['delta 1', 'delta 2'], 20, p.failed ?? []); }),
-      imagine: fromPromise(async ({ input: i }) => { seen.imagine.push(i); return phase(p.proposals, 30); }),
-      debate: fromPromise(async ({ input: i }) => { seen.debate.push(i); return phase(p.kept ?? [], 40); }),
-      crystallize: fromPromise(async ({ input: i }) => { seen.crystallize.push(i); return phase(p.insights ?? [], 50); }),
-    },
-  });
-  return { machine, seen };
+  const doubled = {
+    attempts: async (i: unknown) => { seen.attempts.push(i); return [attempt('a', 1), attempt('b', 0), attempt('c', 0)]; },
+    reflect: async (i: unknown) => { seen.reflect.push(i); return phase({ a: 'da', b: 'db', c: 'dc' }, 10); },
+    contrast: async (i: unknown) => { seen.contrast.push(i); return phase(['delta 1', 'delta 2'], 20, p.failed ?? []); },
+    imagine: async (i: unknown) => { seen.imagine.push(i); return phase(p.proposals, 30); },
+    debate: async (i: unknown) => { seen.debate.push(i); return phase(p.kept ?? [], 40); },
+    crystallize: async (i: unknown) => { seen.crystallize.push(i); return phase(p.insights ?? [], 50); },
+  };
+  return { phases: doubled, seen };
 }
 
 const proposal = (strategy: string): Proposal => ({ strategy, niches: ['algebra'] });
 const insight: Insight = { id: 'cd:algebra-0001:0', text: 'substitute back', level: 'subdomain', niche: 'algebra', authors: ['a', 'b', 'c'] };
 
-describe('CoDream session machine (.provide doubles)', () => {
+describe('CoDream session (phase doubles)', () => {
   it('runs the phases in order, each on the previous phase\'s output, and sums usage and failed calls', async () => {
     const kept = [proposal('check by substitution')];
-    const { machine, seen } = doubles({ proposals: [proposal('check by substitution'), proposal('guess')], kept, insights: [insight], failed: ['b contrast-0: 503'] });
-    const out = await runCoDream(input, 'failure', machine);
+    const { phases, seen } = doubles({ proposals: [proposal('check by substitution'), proposal('guess')], kept, insights: [insight], failed: ['b contrast-0: 503'] });
+    const out = await runCoDream(input, 'failure', phases);
     expect(seen.attempts).toEqual([input]);
     expect(seen.contrast).toEqual([{ input, attempts: [attempt('a', 1), attempt('b', 0), attempt('c', 0)], diagnoses: { a: 'da', b: 'db', c: 'dc' } }]);
     expect(seen.imagine).toEqual([{ input, deltas: ['delta 1', 'delta 2'] }]);
@@ -51,38 +48,38 @@ describe('CoDream session machine (.provide doubles)', () => {
 
   it('leaves out the optional phases `phases` does not name: no reflect (contrast gets no diagnoses), no debate (every proposal kept)', async () => {
     const proposals = [proposal('check by substitution'), proposal('guess')];
-    const { machine, seen } = doubles({ proposals, insights: [insight] });
-    const out = await runCoDream({ ...input, phases: [] }, 'failure', machine);
+    const { phases, seen } = doubles({ proposals, insights: [insight] });
+    const out = await runCoDream({ ...input, phases: [] }, 'failure', phases);
     expect(seen.reflect).toEqual([]);
     expect(seen.debate).toEqual([]);
     expect((seen.contrast[0] as { diagnoses: unknown }).diagnoses).toEqual({});
     expect(seen.crystallize).toEqual([{ input: { ...input, phases: [] }, kept: proposals }]);
     expect(out).toMatchObject({ proposals: 2, kept: 2, insights: [insight], usage: { promptTokens: 20 + 30 + 50 } });
     const onlyDebate = doubles({ proposals, kept: [proposals[0]!], insights: [insight] });
-    await runCoDream({ ...input, phases: ['debate'] }, 'failure', onlyDebate.machine);
+    await runCoDream({ ...input, phases: ['debate'] }, 'failure', onlyDebate.phases);
     expect(onlyDebate.seen.reflect).toEqual([]);
     expect(onlyDebate.seen.debate).toHaveLength(1);
   });
 
   it('skips debate and crystallize when imagine proposes nothing', async () => {
-    const { machine, seen } = doubles({ proposals: [] });
-    const out = await runCoDream(input, 'disagreement', machine);
+    const { phases, seen } = doubles({ proposals: [] });
+    const out = await runCoDream(input, 'disagreement', phases);
     expect(seen.debate).toEqual([]);
     expect(seen.crystallize).toEqual([]);
     expect(out).toMatchObject({ trigger: 'disagreement', insights: [], proposals: 0, kept: 0, usage: { promptTokens: 60 } });
   });
 
   it('skips crystallize when the debate keeps nothing', async () => {
-    const { machine, seen } = doubles({ proposals: [proposal('guess')], kept: [] });
-    const out = await runCoDream(input, 'both', machine);
+    const { phases, seen } = doubles({ proposals: [proposal('guess')], kept: [] });
+    const out = await runCoDream(input, 'both', phases);
     expect(seen.debate).toHaveLength(1);
     expect(seen.crystallize).toEqual([]);
     expect(out).toMatchObject({ insights: [], proposals: 1, kept: 0 });
   });
 
   it('rejects when a phase fails (a grader error in the attempts phase), so the task run records it', async () => {
-    const machine = codreamMachine.provide({ actors: { attempts: fromPromise(async (): Promise<DreamAttempt[]> => { throw new Error('sandbox gone'); }) } });
-    await expect(runCoDream(input, 'failure', machine)).rejects.toThrow('sandbox gone');
+    const phases = { ...CODREAM_PHASES, attempts: async (): Promise<DreamAttempt[]> => { throw new Error('sandbox gone'); } };
+    await expect(runCoDream(input, 'failure', phases)).rejects.toThrow('sandbox gone');
   });
 });
 
@@ -102,7 +99,7 @@ class ScriptedModel implements LanguageModel {
 }
 
 describe('CoDream phases on a scripted model (only the attempts phase doubled)', () => {
-  const attempts = codreamMachine.provide({ actors: { attempts: fromPromise(async () => [attempt('a', 1), attempt('b', 0), attempt('c', 0)]) } });
+  const attempts = { ...CODREAM_PHASES, attempts: async () => [attempt('a', 1), attempt('b', 0), attempt('c', 0)] };
   const votes: Record<string, string> = { a: '{"keep": [1, 2]}', b: '{"keep": [1]}', c: 'no opinion' };
   const script = (tag: string, agentId: string) => {
     if (tag === 'reflect') return `{"diagnosis": "diagnosis of ${agentId}"}`;
