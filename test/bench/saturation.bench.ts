@@ -6,7 +6,7 @@ import { loadScenario, runScenario, withOverrides, type SimParams } from '../../
 import { systemClock } from '../../src/core/clock';
 import { scenarioWorld } from '../../src/sim/sim-plugin';
 import { worldParams } from '../../src/sim/sim-world-file';
-import { experienceSaturation, readEvents, type Saturation } from './signal-analysis';
+import { aimedEdge, experienceSaturation, readEvents, specialistDynamics, type Saturation } from './signal-analysis';
 import { strategyReader } from './signal.bench';
 
 /** A world of the bench: today's, or one with a world-form mechanism turned on (illustrative settings, not fitted). */
@@ -34,9 +34,12 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : ' n/a');
 const quarters = (xs: readonly number[]) => xs.map(f2).join(' → ');
 
-function print(name: string, acc: readonly number[], ss: readonly Saturation[], perNiche: number, stable: readonly number[]): void {
+/** What a run says about specialists: stable ones, the niche leader's lead over its runner-up, an aimed persona's edge. */
+interface Specialists { stable: number; lead: number; aimedOwn: number; aimedOthers: number }
+
+function print(name: string, acc: readonly number[], ss: readonly Saturation[], perNiche: number, sp: readonly Specialists[]): void {
   const q = (f: (s: Saturation, i: number) => number) => [0, 1, 2, 3].map((i) => mean(ss.map((s) => f(s, i))));
-  console.log(`  ${name} (accuracy ${f2(mean(acc))}; stable specialists a run ${f2(mean(stable))})`);
+  console.log(`  ${name} (accuracy ${f2(mean(acc))}; stable specialists a run ${f2(mean(sp.map((x) => x.stable)))}; niche leader's lead over the runner-up ${f2(mean(sp.map((x) => x.lead)))}; an aimed agent's own reward on its niche ${f2(mean(sp.map((x) => x.aimedOwn)))} against the others' ${f2(mean(sp.map((x) => x.aimedOthers)))})`);
   console.log(`    niche strategies held per agent and niche, of ${perNiche}, by quarter: ${quarters(q((s, i) => s.held[i]!.mean))}; pairs holding all: ${quarters(q((s, i) => s.held[i]!.full))}`);
   console.log(`    two agents' holdings on a niche, overlap (Jaccard): ${quarters(q((s, i) => s.held[i]!.overlap))}`);
   const t = ss.map((s) => s.tasksToFull);
@@ -85,15 +88,17 @@ export async function benchSaturation(): Promise<void> {
       const perNiche = worldParams(inline, file).global.strategiesPerNiche;
       for (const preset of presets) {
         const acc: number[] = [];
-        const stable: number[] = [];
+        const sp: Specialists[] = [];
         const ss: Saturation[] = [];
         for (const seed of seeds) {
           const { summary, runDir } = await runScenario(loaded, { patch: { variant: preset, seed, 'stream.tasks': tasks }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-sat-')) });
           acc.push(summary.accuracy);
-          stable.push(summary.stableSpecialists);
-          ss.push(experienceSaturation(readEvents(runDir), strategyReader(loaded, seed), perNiche));
+          const events = readEvents(runDir);
+          const edge = aimedEdge(events);
+          sp.push({ stable: summary.stableSpecialists, lead: mean(specialistDynamics(events).meanLead), aimedOwn: edge.own, aimedOthers: edge.others });
+          ss.push(experienceSaturation(events, strategyReader(loaded, seed), perNiche));
         }
-        print(preset, acc, ss, perNiche, stable);
+        print(preset, acc, ss, perNiche, sp);
       }
     }
   }
