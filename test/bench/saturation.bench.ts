@@ -16,6 +16,8 @@ interface World {
   readonly name: string;
   readonly sim?: Partial<SimParams>;
   readonly capacity?: number;
+  /** Run only when `SATURATION_WORLDS` names it. */
+  readonly onRequest?: true;
 }
 
 const WORLDS: readonly World[] = [
@@ -25,8 +27,8 @@ const WORLDS: readonly World[] = [
   { key: 'wrong', name: 'wrong lessons 0.3', sim: { wrongLesson: 0.3 } },
   { key: 'forgetting', name: 'forgetting (memory.capacity 4)', capacity: 4 },
   { key: 'families', name: 'problem families (taskFamilies 3)', sim: { taskFamilies: 3 } },
-  { key: 'strategies18', name: '18 strategies per niche', sim: { strategiesPerNiche: 18 } },
-  { key: 'families18', name: 'problem families on 18 strategies (taskFamilies 3, strategiesPerNiche 18)', sim: { taskFamilies: 3, strategiesPerNiche: 18 } },
+  { key: 'strategies18', name: '18 strategies per niche', sim: { strategiesPerNiche: 18 }, onRequest: true },
+  { key: 'families18', name: 'problem families on 18 strategies (taskFamilies 3, strategiesPerNiche 18)', sim: { taskFamilies: 3, strategiesPerNiche: 18 }, onRequest: true },
 ];
 const PRESETS = ['evochamber', 'per-agent-memory', 'shared-memory'];
 
@@ -69,9 +71,9 @@ export async function benchSaturation(): Promise<void> {
   const t0 = systemClock.now();
   const seeds = Array.from({ length: Number(process.env.SATURATION_SEEDS ?? 3) }, (_, i) => i + 1);
   const files = (process.env.SATURATION_FILES ?? 'hard,hard-math').split(',');
-  // `SATURATION_WORLDS`: keys of WORLDS, comma-separated (`today` alone: today's world only); every world by default.
+  // `SATURATION_WORLDS`: keys of WORLDS, comma-separated (`today` alone: today's world only); by default every world not run on request.
   const keys = process.env.SATURATION_WORLDS?.split(',');
-  const worlds = keys ? WORLDS.filter((w) => keys.includes(w.key)) : WORLDS;
+  const worlds = keys ? WORLDS.filter((w) => keys.includes(w.key)) : WORLDS.filter((w) => !w.onRequest);
   // `SATURATION_WORLD_FILE`: a world file or bundled world (`paper-qwen3-8b`) every run is in, the mechanisms on top.
   const worldFile = process.env.SATURATION_WORLD_FILE;
   const presets = process.env.SATURATION_PRESETS?.split(',') ?? PRESETS;
