@@ -1,6 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, withOverrides, type NicheSpec, type Task } from '../../src/index';
+import { loadScenario, resumeRun, runScenario, withOverrides, type NicheSpec, type Task } from '../../src/index';
 import { buildReflectPrompt } from '../../src/individual/agent-prompts';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
 import { presentedTasks } from '../../src/engine/run/model-stack';
@@ -138,4 +140,20 @@ describe('problem families (taskFamilies)', () => {
     });
     expect(shown.some((t) => t.niche === 'aime')).toBe(true);
   });
+
+  it('a run stopped midway resumes to the uninterrupted run\'s summary (the stream is shown the same way again)', async () => {
+    const loaded = withOverrides(loadScenario(path.resolve('scenarios/hard-math.json')), { sim: { taskFamilies: 3 } } as never);
+    const opts = { patch: { 'stream.tasks': 24 }, report: false } as const;
+    const stable = (x: object) => JSON.stringify({ ...x, runDir: '', timing: null, reportPath: '' });
+    const whole = await runScenario(loaded, { ...opts, outDir: mkdtempSync(path.join(tmpdir(), 'evo-families-')) });
+    const dir = mkdtempSync(path.join(tmpdir(), 'evo-families-'));
+    const stop = new AbortController();
+    const first = await runScenario(loaded, { ...opts, outDir: dir, stop: stop.signal, onProgress: (p) => { if (p.done === 10) stop.abort(); } });
+    expect(first.interrupted).toBe(true);
+    const resumed = await resumeRun(dir, { report: false });
+    expect(stable(resumed.summary)).toBe(stable(whole.summary));
+    // And the families changed the run: the same stream with them off is another run.
+    const off = await runScenario(loadScenario(path.resolve('scenarios/hard-math.json')), { ...opts, outDir: mkdtempSync(path.join(tmpdir(), 'evo-families-')) });
+    expect(stable(off.summary)).not.toBe(stable(whole.summary));
+  }, 120_000);
 });
