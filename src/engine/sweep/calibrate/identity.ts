@@ -1,7 +1,6 @@
 import type { ScenarioPatch } from '../../scenario/scenario-patch';
 import { applyScenarioPatch } from '../../scenario/scenario-patch';
 import type { Scenario } from '../../scenario/scenario-schema';
-import type { FitParameter } from './calibrate';
 import { hashOf } from './journal';
 import type { Target } from './targets';
 
@@ -36,7 +35,8 @@ export function evaluatedScenario(scenario: Scenario): unknown {
 /** What `calibrationIdentity` reads of a calibration's options. */
 export interface IdentityInput {
   readonly targets: readonly Target[];
-  readonly parameters: readonly FitParameter[];
+  /** The fitted parameters (calibrate.ts's FitParameter). */
+  readonly parameters: readonly { readonly name: string; readonly niche?: string; readonly lo: number; readonly hi: number; readonly start: number }[];
   readonly seeds: readonly number[];
   readonly patch?: ScenarioPatch;
   readonly identity?: unknown;
