@@ -99,7 +99,7 @@ export class SimWorld {
     const pool = this.nicheStrategies(niche);
     const own = this.forNiche(niche);
     const n = Math.max(1, Math.min(pool.length, own.requiredBase + Math.round(difficulty)));
-    if (own.taskFamilies > 0) {
+    if (this.families(niche) > 0) {
       // Read from the family the task's text shows (the id's family when no text is given: the one it shows).
       const family = question === undefined ? this.taskFamily(niche, taskId) : this.familyShown(niche, question);
       if (family !== undefined) return this.familyOrder(niche, family).slice(0, n);
@@ -115,8 +115,13 @@ export class SimWorld {
    * families; undefined when the niche has none.
    */
   taskFamily(niche: string, taskId: string): number | undefined {
-    const families = this.forNiche(niche).taskFamilies;
+    const families = this.families(niche);
     return families > 0 ? createRng(`${this.seed}/family/${taskId}`).int(families) : undefined;
+  }
+
+  /** A niche's number of problem families (`taskFamilies`, a whole number; 0 or less: none). */
+  private families(niche: string): number {
+    return Math.max(0, Math.floor(this.forNiche(niche).taskFamilies));
   }
 
   /** The cue of a niche's family `f`: the words its tasks' text shows (distinct between the niche's families). */
@@ -134,7 +139,7 @@ export class SimWorld {
 
   /** The problem type a task's text shows, as a lesson names it ("problems of type …"); undefined when it shows none. */
   problemType(niche: string, question: string | undefined): string | undefined {
-    const f = question === undefined || this.forNiche(niche).taskFamilies === 0 ? undefined : this.familyShown(niche, question);
+    const f = question === undefined || this.families(niche) === 0 ? undefined : this.familyShown(niche, question);
     return f === undefined ? undefined : `problems of type ${this.familyCue(niche, f)}`;
   }
 
@@ -156,7 +161,7 @@ export class SimWorld {
   }
 
   private nicheCues(niche: string): string[] {
-    const families = this.forNiche(niche).taskFamilies;
+    const families = this.families(niche);
     let cues = this.cues.get(niche);
     if (cues && cues.length === families) return cues;
     cues = [];
