@@ -234,7 +234,7 @@ export class Archive {
     return this.bounded ? this.entries().length : this.length;
   }
 
-  /** Entries in the store this version reads, forgotten ones not yet evicted included (a bounded bucket: under twice its capacity, plus one). */
+  /** Entries in the store this version reads, forgotten ones not yet evicted included (a bounded bucket: at most twice its capacity). */
   stored(): number {
     return this.store.order.length;
   }
