@@ -198,7 +198,7 @@ describe('Archive: bounded buckets evict what they forgot', () => {
       a = a.with(lesson(i)).with(insight(i));
       most = Math.max(most, a.stored());
     }
-    expect(most).toBeLessThanOrEqual(2 * 4 + 2 * 3 + 2);
+    expect(most).toBeLessThanOrEqual(2 * 4 + 2 * 3);
     expect(texts(a.entries())).toEqual([196, 197, 198, 199].flatMap((i) => [lesson(i).text, ...(i >= 197 ? [insight(i).text] : [])]));
     expect(a.size()).toBe(7);
     expect(a.sizeByNiche()).toEqual({ algebra: 4 });
