@@ -12,6 +12,8 @@ const env = (name: string, fallback: number) => (process.env[name] ? Number(proc
 const TASKS = env('EVO_SPEED_TASKS', 600);
 /** Tasks of the 256-agent growth run (default 20,000; the goal's size). */
 const GROWTH_TASKS = env('EVO_SPEED_GROWTH', 20_000);
+/** The growth run's scenario `bounds`, as JSON (default: the scenario's), e.g. caps that bind early. */
+const GROWTH_BOUNDS = process.env.EVO_SPEED_BOUNDS;
 /** Sections to run (comma list of presets, parts, growth, startup; default all). */
 const PARTS = new Set((process.env.EVO_SPEED_PARTS ?? 'presets,parts,growth,startup').split(','));
 /** The baseline presets calibration runs, and the full system; shared-memory only where it exists. */
@@ -116,8 +118,8 @@ function benchParts(): void {
 /** 256 agents × GROWTH_TASKS tasks (scale-child.ts), the heap after a full collection at ten checkpoints: the growth law. */
 function benchGrowth(): void {
   const every = Math.max(1, Math.floor(GROWTH_TASKS / 10));
-  console.log(`\ngrowth: 256 agents x ${GROWTH_TASKS} tasks (quickstart niches, lifecycle on), heap after a full collection every ${every} tasks; load average ${load()}`);
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/bench/scale-child.ts', '256', String(GROWTH_TASKS), String(every)], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  console.log(`\ngrowth: 256 agents x ${GROWTH_TASKS} tasks (quickstart niches, lifecycle on), heap after a full collection every ${every} tasks${GROWTH_BOUNDS ? `, bounds ${GROWTH_BOUNDS}` : ''}; load average ${load()}`);
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/bench/scale-child.ts', '256', String(GROWTH_TASKS), String(every), ...(GROWTH_BOUNDS ? [GROWTH_BOUNDS] : [])], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`growth run exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
   const g = JSON.parse(r.stdout.trim().split('\n').pop()!) as { accuracy: number; agentsEver: number; runCpuMs: number; tasks: number; maxRssMiB: number; samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] };
   console.log('  tasks   CPU ms/task (since last)   heap after gc MiB   external MiB   RSS MiB');
