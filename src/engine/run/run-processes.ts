@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { VERDICTS } from '../../tasks/graders/code-grader';
 import type { Progress } from '../loop/engine';
 import type { BudgetStop } from '../loop/budget';
 import { continueRun } from './continue-run';
@@ -20,8 +21,11 @@ export interface ProcessJob {
   readonly resume: boolean;
 }
 
-type ToChild = { readonly type: 'job'; readonly id: number; readonly job: ProcessJob } | { readonly type: 'stop' } | { readonly type: 'abandon' };
+/** A code verdict one worker ran and kept, for the others' verdict caches (`VerdictCache.put`). */
+type VerdictMessage = { readonly type: 'verdict'; readonly key: string; readonly value: unknown };
+type ToChild = { readonly type: 'job'; readonly id: number; readonly job: ProcessJob } | { readonly type: 'stop' } | { readonly type: 'abandon' } | VerdictMessage;
 type FromChild =
+  | VerdictMessage
   | { readonly type: 'progress'; readonly id: number; readonly progress: Progress }
   | { readonly type: 'done'; readonly id: number; readonly summary: RunSummary; readonly runDir: string; readonly interrupted?: boolean; readonly budget?: BudgetStop }
   | { readonly type: 'failed'; readonly id: number; readonly error: string };
@@ -40,8 +44,9 @@ interface Pending {
 
 /**
  * A pool of worker processes that each run one run at a time (`ablate --jobs N`): runs of a sweep
- * share nothing, so the zero-time simulator's runs spread over every core, each deterministic as
- * in one process. `entry` is the script a worker runs: it registers the model plug-ins and calls
+ * share nothing but code verdicts (each one a worker runs and keeps is relayed to the others'
+ * caches, as one process's runs share them), so the zero-time simulator's runs spread over every
+ * core, each deterministic as in one process. `entry` is the script a worker runs: it registers the model plug-ins and calls
  * `serveRunJobs` (the CLI's `run-child`); a TypeScript entry is run through tsx. Stop requests are
  * relayed (a worker ignores SIGINT itself, so one Ctrl-C stops each run cleanly, once).
  */
@@ -91,7 +96,7 @@ export class RunProcesses {
     const execArgv = this.entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
     const proc = fork(this.entry, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     const child: Child = { proc, busy: false };
-    proc.on('message', (m: FromChild) => this.onMessage(m));
+    proc.on('message', (m: FromChild) => this.onMessage(m, child));
     proc.on('exit', (code, signal) => {
       for (const [id, p] of this.pending) {
         if (p.child !== child) continue;
@@ -105,7 +110,12 @@ export class RunProcesses {
     return child;
   }
 
-  private onMessage(m: FromChild): void {
+  private onMessage(m: FromChild, from: Child): void {
+    if (m.type === 'verdict') {
+      // One worker's verdict is every worker's: the sweep grades each program once, not once a worker.
+      for (const c of this.children) if (c !== from && c.proc.connected) c.proc.send(m satisfies ToChild);
+      return;
+    }
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === 'progress') { p.onProgress?.(m.progress); return; }
@@ -129,7 +139,9 @@ export function serveRunJobs(): void {
   process.on('SIGTERM', () => {});
   let stop = new AbortController();
   let abandon: (() => void) | undefined;
+  VERDICTS.onKept((key, value) => send({ type: 'verdict', key, value }));
   process.on('message', (m: ToChild) => {
+    if (m.type === 'verdict') { VERDICTS.put(m.key, m.value as never); return; }
     if (m.type === 'stop') { stop.abort(); return; }
     if (m.type === 'abandon') { abandon?.(); process.exit(0); }
     if (m.type !== 'job') return;

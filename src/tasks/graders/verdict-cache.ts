@@ -26,6 +26,7 @@ export interface Cacheable<T> {
 export class VerdictCache<T> {
   private readonly done = new Map<string, T>();
   private readonly running = new Map<string, Promise<Cacheable<T>>>();
+  private readonly keptListeners: ((key: string, value: T) => void)[] = [];
   hits = 0;
   misses = 0;
 
@@ -54,11 +55,29 @@ export class VerdictCache<T> {
       run.then((r) => {
         this.running.delete(key);
         if (!r.keep) return;
-        this.done.set(key, r.value);
-        if (this.done.size > this.capacity) this.done.delete(this.done.keys().next().value!);
+        this.store(key, r.value);
+        for (const f of this.keptListeners) f(key, r.value);
       }, () => this.running.delete(key));
     }
     return (await run).value;
+  }
+
+  /** Be told each verdict this cache ran and kept (not those `put` into it): a sweep's worker passes them to the others. */
+  onKept(f: (key: string, value: T) => void): void {
+    this.keptListeners.push(f);
+  }
+
+  /**
+   * Keep a verdict another process ran and kept for `key` (a sweep's other worker): a kept verdict
+   * is a function of its key alone, so it is the one this process would get. Listeners are not told.
+   */
+  put(key: string, value: T): void {
+    if (!this.done.has(key)) this.store(key, value);
+  }
+
+  private store(key: string, value: T): void {
+    this.done.set(key, value);
+    if (this.done.size > this.capacity) this.done.delete(this.done.keys().next().value!);
   }
 
   /** Verdicts held now. */

@@ -47,6 +47,32 @@ describe('verdict cache', () => {
   });
 });
 
+describe('verdict cache shared across a sweep\'s workers', () => {
+  it('tells listeners each verdict it ran and kept, never a timeout nor one put into it', async () => {
+    const cache = new VerdictCache<string>();
+    const told: [string, string][] = [];
+    cache.onKept((k, v) => told.push([k, v]));
+    await cache.get('a', async () => ({ value: 'pass', keep: true }));
+    await cache.get('t', async () => ({ value: 'timeout', keep: false }));
+    cache.put('b', 'fail');
+    expect(told).toEqual([['a', 'pass']]);
+  });
+
+  it('answers from a verdict put into it without running, and keeps the one it has', async () => {
+    const cache = new VerdictCache<string>();
+    cache.put('k', 'from another worker');
+    let ran = 0;
+    expect(await cache.get('k', async () => { ran++; return { value: 'ran here', keep: true }; })).toBe('from another worker');
+    cache.put('k', 'second copy');
+    expect(await cache.get('k', async () => { ran++; return { value: 'ran here', keep: true }; })).toBe('from another worker');
+    expect(ran).toBe(0);
+    expect(cache.hits).toBe(2);
+    const small = new VerdictCache<number>(2);
+    for (const k of ['x', 'y', 'z']) small.put(k, 1);
+    expect(small.size).toBe(2);
+  });
+});
+
 describe('code grader with the verdict cache (real sandbox)', () => {
   const grader = createCodeGrader({ workers: 1, timeoutMs: 20_000, memoryMb: 256, allowUnsandboxed: true });
   const other = createCodeGrader({ workers: 1, timeoutMs: 20_000, memoryMb: 256, allowUnsandboxed: true });
