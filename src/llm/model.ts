@@ -40,6 +40,14 @@ export interface CompletionRequest {
    */
   readonly priority?: number;
   /**
+   * HTTP statuses the server is known to refuse this kind of request with, again and again (its
+   * structure was set aside for them: team/structure-cooldown.ts). An HTTP backend still sends the
+   * request, but an attempt answered with one of them fails it at once, with no retry, and does not
+   * count against the endpoint's health: the server answered, it refuses only this kind of request.
+   * Routing metadata, not content: not part of the journal's key; the in-process simulator ignores it.
+   */
+  readonly knownRefusals?: readonly number[];
+  /**
    * Aborted: the caller no longer wants the answer (e.g. voting's majority is already decided).
    * A backend cancels the request if it is still running and rejects with CompletionAbortedError;
    * a request that had already finished resolves normally. Never retried, never journaled as an answer.

@@ -30,6 +30,7 @@ import { benchMeta } from './meta.bench';
 import { benchWatch } from './watch.bench';
 import { benchEmbedders } from './embedders.bench';
 import { benchCalibrate } from './calibrate.bench';
+import { benchRefusedStructure } from './refused-structure.bench';
 
 const benches: [string, () => Promise<void>][] = [
   ['quickstart', benchQuickstart],
@@ -61,6 +62,7 @@ const benches: [string, () => Promise<void>][] = [
   ['speed: tasks per CPU-second by preset, CPU by part, a 256-agent growth run, start-up (half an hour; EVO_SPEED_* narrow it)', benchSpeed],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
   ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (about 35 minutes on 2 cores; SATURATION_WORLDS=strategies18,families18 adds the 18-strategy worlds)', benchSaturation],
+  ['refused structure: a 40-task run with debate refused (503) against the clean run, over HTTP (a few minutes)', benchRefusedStructure],
   ['calibrate: evaluations per minute, wall time and fit of a calibration (EVO_CALIBRATE_* point it at other targets; minutes)', benchCalibrate],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
@@ -68,7 +70,7 @@ const benches: [string, () => Promise<void>][] = [
 const quick = process.argv.includes('quick');
 const only = process.argv.slice(2).filter((a) => a !== 'quick');
 for (const [name, run] of benches) {
-  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('saturation') || name.startsWith('calibrate') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('embedders') || name.startsWith('speed'))) continue;
+  if (quick && (name.startsWith('ablation') || name.startsWith('in-flight') || name.startsWith('team-level') || name.startsWith('population-level') || name.startsWith('async') || name.startsWith('virtual') || name.startsWith('sweep') || name.startsWith('meta') || name.startsWith('signal') || name.startsWith('saturation') || name.startsWith('calibrate') || name.startsWith('refused') || name.startsWith('watch') || name.startsWith('scale') || name.startsWith('embedders') || name.startsWith('speed'))) continue;
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   console.log(`\n== ${name}`);
   await run();

@@ -1,47 +1,23 @@
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
+import { DEBATE_REVISION, startRefusingProxy, type RefusingProxy } from '../fixtures/refusing-proxy';
 
 // A real fault proxy in front of a real serve-sim: every debate revision round (the prompt with
 // "## Other answers") gets a 503, everything else passes through. Debate tasks cannot finish, so
 // they must be recorded as failed — not as wrong answers — and teach LeadLearn nothing.
 let sim: ServeSim;
-let proxy: Server;
-let proxyUrl = '';
-let blocked = 0;
+let proxy: RefusingProxy;
 
 beforeAll(async () => {
   sim = await startServeSim({ port: 0, timeScale: 1000 });
-  const target = new URL(sim.url);
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (req.url?.endsWith('/chat/completions') && body.toString('utf8').includes('## Other answers')) {
-        blocked++;
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'debate rounds are down', type: 'server_error', code: 503 } }));
-        return;
-      }
-      const fwd = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      fwd.on('error', () => { res.writeHead(502); res.end(); });
-      fwd.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/v1`;
+  proxy = await startRefusingProxy(sim.url, { refuse: DEBATE_REVISION, status: 503, message: 'debate rounds are down' });
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => proxy.close(() => resolve()));
+  await proxy.close();
   await sim.close();
 });
 
@@ -52,7 +28,7 @@ describe('an outage of one structure behind a fault proxy', () => {
     const scenario = {
       ...quick, name: 'fault-proxy',
       model: {
-        backend: 'openai', endpoints: [{ baseURL: proxyUrl, model: 'sim', maxConcurrency: 8 }],
+        backend: 'openai', endpoints: [{ baseURL: proxy.url, model: 'sim', maxConcurrency: 8 }],
         retries: 1, backoff: { baseMs: 1, maxMs: 5 }, health: { failureThreshold: 1000, cooldownMs: 50 }, timeoutMs: 20_000,
       },
     };
@@ -75,7 +51,7 @@ describe('an outage of one structure behind a fault proxy', () => {
     const failed = new Set(events.filter((e) => e.type === 'task.failed').map((e) => e.taskId));
     const graded = new Set(events.filter((e) => e.type === 'task.graded').map((e) => e.taskId));
 
-    expect(blocked).toBeGreaterThan(0);
+    expect(proxy.refused()).toBeGreaterThan(0);
     expect(failed.size).toBeGreaterThan(0);
     expect(code).toBe(3);
     // Only debate tasks that reached a revision round failed, each at the solve stage, and none was graded.

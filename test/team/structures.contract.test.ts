@@ -140,6 +140,19 @@ describe('structure behaviour', () => {
     expect(r.disagreement).toBe(false);
   });
 
+  it('debate asks for no further round once a member\'s call failed: the task is a failure whatever follows', async () => {
+    const model = new RecordingModel((req) => {
+      if (req.messages.some((m) => m.content.includes('## Other answers'))) throw new Error('503 from endpoint');
+      return `\\boxed{${req.agentId === 'a' ? 5 : 4}}`;
+    });
+    const r = await STRUCTURES.debate!(context(model));
+    // The independent round and one revision round (refused), of the two rounds asked for.
+    expect(model.calls.length).toBe(6);
+    expect(r.attempts.filter((a) => a.error !== undefined).map((a) => a.step)).toEqual(['debate-1', 'debate-1', 'debate-1']);
+    expect(solveFailure(r)).toMatch(/^3 of 6 member calls failed/);
+    expect(r.earlyStop).toBeUndefined();
+  });
+
   it('generator-critic lets reviewers run the public tests of a code task, never the hidden ones', async () => {
     const listSpec = loadBuiltinNicheSpecs().get('list-functions')!;
     const task: Task = {

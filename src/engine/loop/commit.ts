@@ -11,7 +11,7 @@ import type { SummaryBuilder } from './summary';
 import { addEvolveToSummary, addTaskToSummary } from './task-summary';
 import type { TaskOutcome } from './task-run';
 import type { TaskObserver } from '../scenario/task-observer';
-import { nonTransientCause, type StructureCooldown } from '../../team/structure-cooldown';
+import { refusalCause, type StructureCooldown } from '../../team/structure-cooldown';
 
 /** What committing a task touches. */
 export interface CommitDeps {
@@ -46,7 +46,7 @@ export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   const { task } = out.deps;
   const aside = c.cooldown?.observe({
     niche: task.niche, index: task.index, structure: out.choice?.structure,
-    cause: out.error?.stage === 'solve' && out.result ? nonTransientCause('solve', out.result.attempts) : null,
+    cause: out.error?.stage === 'solve' && out.result ? refusalCause('solve', out.result.attempts) : null,
   });
   if (aside) {
     c.log.append({ type: 'structure.set-aside', taskId: task.id, niche: aside.niche, structure: aside.structure, cause: aside.cause, untilTask: aside.untilTask });

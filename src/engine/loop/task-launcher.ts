@@ -69,6 +69,7 @@ export class TaskLauncher {
       rng: this.d.rng.fork(`task/${task.index}`), roster: viewRoster(sup.active), poolVersion: sup.poolVersion,
       synergy: sup.synergy, bank: sup.bank, nicheKey: this.d.nicheKeys.get(task.niche)!, structures: this.d.structures,
       setAside: this.d.cooldown.blocked(task.niche, task.index),
+      knownRefusals: (structure) => this.d.cooldown.refusals(structure, task.index),
     }));
     this.started++;
   }

@@ -2,6 +2,7 @@ import { NO_EXPERIENCE, type Experience } from '../../individual/agent-prompts';
 import { competenceOf } from '../../individual/competence';
 import { reflect, type Reflection } from '../../individual/reflection';
 import type { LanguageModel } from '../../llm/model';
+import { withKnownRefusals } from '../../llm/known-refusals';
 import type { AgentView } from '../../individual/agent-view';
 import type { SynergyReader } from '../../population/synergy';
 import type { Niche } from '../../tasks/niche';
@@ -41,6 +42,8 @@ export interface StageDeps {
   readonly structures?: StructureRegistry;
   /** Structures set aside on this task's niche when it started (failures that repeat); none: nothing is. */
   readonly setAside?: ReadonlySet<string>;
+  /** The HTTP statuses a structure's calls are known to be refused with, read at each call (team/structure-cooldown.ts); none: no call carries any. */
+  readonly knownRefusals?: (structure: string) => readonly number[];
 }
 
 /** Assemble: pick the team with the preset's assembler. */
@@ -110,8 +113,10 @@ export async function retrieveExperience(d: StageDeps, team: Team): Promise<Map<
 export function executeStructure(d: StageDeps, team: Team, structure: string, experience: Map<string, Experience>): Promise<StructureResult> {
   const run = (d.structures ?? BUILTIN_STRUCTURE_REGISTRY).get(structure)?.run;
   if (!run) throw new Error(`unknown structure "${structure}"`);
+  const refusals = d.knownRefusals;
   return run({
-    task: d.task, spec: d.niche.spec, grader: d.niche.grader, model: d.model, team,
+    task: d.task, spec: d.niche.spec, grader: d.niche.grader, team,
+    model: refusals ? withKnownRefusals(d.model, () => refusals(structure)) : d.model,
     experience: (id) => experience.get(id) ?? NO_EXPERIENCE,
     rng: d.rng.fork('structure'),
     options: { samples: d.scenario.structures.samples, debateRounds: d.scenario.structures.debateRounds, speculative: d.scenario.structures.speculative },

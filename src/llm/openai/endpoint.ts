@@ -112,13 +112,22 @@ export class Endpoint {
     this.msPerToken = this.msPerToken === undefined ? perToken : (1 - EWMA) * this.msPerToken + EWMA * perToken;
   }
 
-  /** Count a failed attempt; returns true when it pushes the endpoint past `threshold` consecutive failures. */
-  recordFailure(f: AttemptFailure, threshold: number): boolean {
+  /** Count an attempt refused with a status its request knew to expect: a failure, but none of the endpoint's health. */
+  recordRefusal(): void {
+    this.outstanding--;
+    this.u.failures++;
+  }
+
+  /**
+   * Count a failed attempt; returns true when it pushes the endpoint past `threshold` consecutive
+   * failures. `health` false: a failure, but not one more against the endpoint's health (a repeat of what it already counted).
+   */
+  recordFailure(f: AttemptFailure, threshold: number, health = true): boolean {
     this.outstanding--;
     this.u.failures++;
     if (f.kind === 'timeout') this.timeouts++;
     if (f.kind === 'rate-limit') this.rateLimited++;
-    if (!f.unhealthy) return false;
+    if (!f.unhealthy || !health) return false;
     this.consecutiveFailures++;
     if (this.healthy && this.consecutiveFailures >= threshold) {
       this.healthy = false;

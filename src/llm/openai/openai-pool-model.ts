@@ -46,7 +46,10 @@ export class ModelRequestError extends Error {
  * wherever it is (queued for a slot, between retries, or on the wire: the HTTP request is aborted)
  * and rejects with CompletionAbortedError (tokens saved unknown; tokens generated estimated from
  * the attempt's duration at the endpoint's measured milliseconds per token, null before any
- * success); an abort is never retried and never counts against the endpoint's health.
+ * success); an abort is never retried and never counts against the endpoint's health. Health
+ * counts consecutive failed attempts, but one request's 5xx replies from one endpoint count once
+ * (a server that refuses one request again and again still answers), and an attempt answered with
+ * one of the request's `knownRefusals` fails it at once: no retry, no health mark.
  */
 export class OpenAIPoolModel implements LanguageModel {
   readonly name = 'openai';
@@ -167,6 +170,8 @@ export class OpenAIPoolModel implements LanguageModel {
     };
     if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
     let last: { ep?: Endpoint; f: AttemptFailure } | undefined;
+    // Endpoints this request already met a 5xx reply on: its retries there say nothing more about them.
+    const answered5xx = new Set<Endpoint>();
     for (let a = 0; a < attempts; a++) {
       if (this.closed) throw new ModelRequestError('openai backend: the pool is closed', a);
       if (a > 0) await this.sleep(last?.f.retryAfterMs ?? backoffMs(a, this.config.backoff, this.rng), req.signal);
@@ -203,7 +208,16 @@ export class OpenAIPoolModel implements LanguageModel {
           throw aborted;
         }
         const f = classifyFailure(err, Date.parse(this.clock.isoNow()));
-        const tookOut = ep.recordFailure(f, this.config.health.failureThreshold);
+        // A refusal the caller already knows for this kind of request: the server answered, so the
+        // endpoint's health is untouched, and retrying would only meet it again.
+        if (f.status !== undefined && req.knownRefusals?.includes(f.status)) {
+          ep.recordRefusal();
+          this.router.changed();
+          throw this.failure(req, a + 1, { ep, f }, false, 'a known refusal of this kind of request, not retried');
+        }
+        const is5xx = f.status !== undefined && f.status >= 500;
+        const tookOut = ep.recordFailure(f, this.config.health.failureThreshold, !(is5xx && answered5xx.has(ep)));
+        if (is5xx) answered5xx.add(ep);
         if (tookOut) this.startProbe(ep);
         this.router.changed();
         avoid.add(ep);
@@ -338,10 +352,10 @@ export class OpenAIPoolModel implements LanguageModel {
     })();
   }
 
-  private failure(req: CompletionRequest, attempts: number, last: { ep?: Endpoint; f: AttemptFailure } | undefined, exhausted: boolean): ModelRequestError {
+  private failure(req: CompletionRequest, attempts: number, last: { ep?: Endpoint; f: AttemptFailure } | undefined, exhausted: boolean, why = 'not retryable'): ModelRequestError {
     const where = last?.ep ? ` on ${last.ep.name}` : '';
     const what = last ? `${last.f.kind}${where}: ${last.f.message}` : 'no attempt made';
-    const how = exhausted ? `failed after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `failed (${last?.f.status ?? 'error'}, not retryable)`;
+    const how = exhausted ? `failed after ${attempts} attempt${attempts === 1 ? '' : 's'}` : `failed (${last?.f.status ?? 'error'}, ${why})`;
     return new ModelRequestError(this.redactor.redact(`openai backend: request ${how}${describe(req)}; last error ${what}`), attempts, last?.f.status);
   }
 }

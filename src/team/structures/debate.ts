@@ -6,7 +6,7 @@ import { memberContext, type Structure, type StructureDescriptor } from './struc
 /**
  * An independent round, then `debateRounds` rounds in which each member sees the others' latest
  * answers and revises its own; it stops early once every member gives an equivalent answer, and
- * reports the rounds it skipped (`earlyStop`). The final round is decided by majority (leader breaks ties).
+ * reports the rounds it skipped (`earlyStop`), or once a member's call failed (the task is then a failure). The final round is decided by majority (leader breaks ties).
  */
 const run: Structure = async (ctx) => {
   const members = ctx.team.members;
@@ -14,8 +14,10 @@ const run: Structure = async (ctx) => {
   let latest = await Promise.all(members.map((member) =>
     generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 })));
   all.push(...latest);
+  // A member call out of retries fails the task whatever follows (task-run's solveFailure): no more rounds are asked for.
+  const failed = () => latest.some((a) => a.error !== undefined);
   let roundsRun = 0;
-  for (let round = 1; round <= ctx.options.debateRounds; round++) {
+  for (let round = 1; round <= ctx.options.debateRounds && !failed(); round++) {
     roundsRun = round;
     const previous = latest;
     latest = await Promise.all(members.map((member, i) => generate({
@@ -28,7 +30,7 @@ const run: Structure = async (ctx) => {
   }
   const result = vote(latest.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b));
   const chosen = result.winnerIndex >= 0 ? latest[result.winnerIndex]! : latest[0]!;
-  const roundsSkipped = Math.max(0, ctx.options.debateRounds - roundsRun);
+  const roundsSkipped = failed() ? 0 : Math.max(0, ctx.options.debateRounds - roundsRun);
   const lastRoundTokens = latest.reduce((n, a) => n + a.usage.completionTokens, 0);
   return {
     finalText: chosen.text || null,

@@ -43,6 +43,30 @@ describe('OpenAI pool: retries and failures', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('fails a known refusal at its first attempt, and leaves the endpoint healthy for other requests', async () => {
+    const { fetch, calls } = fakeFetch((c) => {
+      if (c.path.endsWith('/models')) return json(200, { object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'x' }] });
+      return JSON.stringify(c.body).includes('refused kind') ? apiError(503, 'no') : chat('ok');
+    });
+    const pool = new OpenAIPoolModel({ endpoints: [ep('a:1')], retries: 4, health: { failureThreshold: 2, cooldownMs: 10 } }, { fetch, env: {}, sleep: recordingSleep().sleep });
+    const refused = { ...req, messages: [{ role: 'user' as const, content: 'refused kind' }], knownRefusals: [503] };
+    for (let i = 0; i < 5; i++) {
+      await expect(pool.complete(refused)).rejects.toThrow(/failed \(503, a known refusal of this kind of request, not retried\).*task t-1/);
+    }
+    expect(calls).toHaveLength(5);
+    expect(pool.stats()['m@a:1/v1']).toMatchObject({ healthy: true, failures: 5, retries: 0 });
+    expect((await pool.complete(req)).text).toBe('ok');
+    // Another status is no known refusal: retried, and held against the endpoint, once per request.
+    calls.length = 0;
+    await expect(pool.complete({ ...refused, knownRefusals: [400] })).rejects.toThrow(/failed after 5 attempts/);
+    expect(calls.filter((c) => c.path.endsWith('/chat/completions'))).toHaveLength(5);
+    expect(pool.stats()['m@a:1/v1']).toMatchObject({ healthy: true, takenOut: 0 });
+    // A second request refused in a row makes two: the endpoint is taken out.
+    await expect(pool.complete({ ...refused, knownRefusals: [400] })).rejects.toThrow(/failed after/);
+    expect(pool.stats()['m@a:1/v1']!.takenOut).toBeGreaterThan(0);
+    await pool.close();
+  });
+
   it('rejects with a clear error once every attempt is spent', async () => {
     const { fetch, calls } = fakeFetch(() => apiError(502, 'bad gateway'));
     const pool = new OpenAIPoolModel({ endpoints: [ep('a:1')], retries: 2, health: { failureThreshold: 50, cooldownMs: 10 } }, { fetch, env: {}, sleep: recordingSleep().sleep });
