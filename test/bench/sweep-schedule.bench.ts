@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, withOverrides, type AblationResult } from '../../src/index';
@@ -27,6 +27,9 @@ const SEEDS = Number(process.env.BENCH_SWEEP_SEEDS ?? 3);
 const VARIANTS = (process.env.BENCH_SWEEP_VARIANTS ?? DEFAULT_ABLATION_VARIANTS.join(',')).split(',').map((v) => v.trim());
 const DEADLINE = Number(process.env.BENCH_SWEEP_DEADLINE ?? (8 * TASKS) / 600);
 const PROFILE = 'qwen3-8b-h100-vllm';
+/** BENCH_SWEEP_SAVE: a folder that keeps plan's forecast and each configuration's per-run hours, to score a later model against. */
+const SAVE = process.env.BENCH_SWEEP_SAVE;
+const save = (name: string, data: unknown) => { if (SAVE) { mkdirSync(SAVE, { recursive: true }); writeFileSync(path.join(SAVE, name), JSON.stringify(data, null, 1)); } };
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-bench-schedule-'));
 
 export async function benchSweepSchedule(): Promise<void> {
@@ -40,6 +43,7 @@ export async function benchSweepSchedule(): Promise<void> {
   let t0 = performance.now();
   const forecast = await planSweep(withOverrides(timed, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
   console.log(`plan: pilots of ${forecast.pilotTasks} tasks in ${((performance.now() - t0) / 1000).toFixed(0)} s; run after run ${forecast.total.virtualHours.toFixed(2)} h; at the profile's maximum rate ${forecast.total.hoursAtMaxRate?.toFixed(2) ?? '–'} h`);
+  save('forecast.json', forecast);
   const work = runWork(forecast.runs, (r) => `${r.variant}/${r.seed}`);
 
   // Solo in-flight-1 runs (zero time: the accuracy a run has alone at in-flight 1).
@@ -58,6 +62,7 @@ export async function benchSweepSchedule(): Promise<void> {
       const planned = forecast.runs.find((x) => x.variant === variant && x.seed === seed)!.virtualHours;
       console.log(`   alone: ${variant} s${seed} ${h.toFixed(2)} h (plan ${planned.toFixed(2)} h)`);
       longestAlone = Math.max(longestAlone, h);
+      save(`alone-${variant}-${seed}.json`, alone.summary);
     }
     console.log(`   the longest run alone: ${longestAlone.toFixed(2)} h`);
   };
@@ -80,6 +85,10 @@ export async function benchSweepSchedule(): Promise<void> {
       if (longestAlone === 0) await measureLongest(r);
       const v = r.execution!.virtual!;
       const hours = v.virtualSeconds / 3600;
+      save(`sweep-${priorities}-${deadline === undefined ? 'none' : 'deadline'}.json`, {
+        virtual: r.execution!.virtual, deadline: r.deadline ?? null,
+        runs: VARIANTS.flatMap((variant) => r.variants[variant]!.perSeed.map((p) => ({ variant, seed: p.seed, virtualSeconds: p.virtualSeconds ?? null }))),
+      });
       const predicted = r.deadline?.predictedHours ?? Math.max(...predictSweep(QWEN3_8B_H100_VLLM, work, new Map(), priorities === 'critical-path').values());
       console.log(`\n${label} (computed in ${((performance.now() - t0) / 1000).toFixed(0)} s):`);
       console.log(`   ${hours.toFixed(2)} virtual h (plan's model: ${predicted.toFixed(2)} h, ${(100 * (predicted / hours - 1)).toFixed(1)} %), ${v.tokensPerSecond.toFixed(0)} output tokens/s, utilization ${v.utilization === null ? '–' : `${(100 * v.utilization).toFixed(1)} %`}; ` +
