@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { formatAblationTable, loadScenario, runAblation, withOverrides } from '.
 import { QWEN3_8B_H100_VLLM } from '../../../src/llm/latency-profiles';
 import { chooseWindows, predictSweep, type RunWork } from '../../../src/engine/sweep/deadline-window';
 import type { SweepPlan } from '../../../src/engine/sweep/plan';
+import { DeadlineError } from '../../../src/engine/sweep/sweep-schedule';
 
 /** A run of plan's shape: hours alone at in-flight 1, 3 calls a task of 1k prompt and 800 completion tokens. */
 const run = (key: string, hours: number): RunWork => {
@@ -68,6 +69,22 @@ describe('ablate --deadline: the smallest window that fits', () => {
     const table = formatAblationTable(r);
     expect(table).toMatch(/evochamber\s+window \d+,\d+\s+\d\.\d{3}±\d\.\d{3}\s+alone at 1\s+\d\.\d{3}±\d\.\d{3}\s+[+-]\d+\.\d points/);
     expect(table).toContain('(in-flight 1: the same runs)');
+  }, 60_000);
+
+  it('a refused deadline writes nothing: no ablation-plan.json, no output directory', async () => {
+    const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { tasks: 16 }, model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
+    const forecast: SweepPlan = {
+      profile: 'qwen3-8b-h100-vllm', pilotTasks: 0,
+      runs: [{ variant: 'evochamber', seed: 1, tasks: 16, ...run('', 1), virtualHours: 1 }],
+      total: { calls: 0, promptTokens: 0, completionTokens: 0, virtualHours: 1, hoursAtMaxRate: null },
+    };
+    const outDir = path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate');
+    await expect(runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 0.001, forecast, outDir })).rejects.toThrow(DeadlineError);
+    expect(existsSync(outDir)).toBe(false);
+    // The same directory then takes a deadline that fits (nothing left behind blocks it).
+    const r = await runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 50, forecast, outDir });
+    expect(existsSync(path.join(outDir, 'ablation-plan.json'))).toBe(true);
+    expect(r.deadline!.windows.evochamber).toEqual([1]);
   }, 60_000);
 });
 
