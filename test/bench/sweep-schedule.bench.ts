@@ -95,7 +95,8 @@ export async function benchSweepSchedule(): Promise<void> {
         `${(100 * (hours / longestAlone - 1)).toFixed(1)} % over the longest run alone`);
       // What bounds "as short as the longest run alone": every sequence of a continuous batch waits for
       // the same steps, so the batch's mean step over a lone run's step slows every run alike.
-      const ctx = forecast.total.promptTokens / Math.max(1, forecast.total.calls) + forecast.total.completionTokens / Math.max(1, forecast.total.calls) / 2;
+      // Each sequence at its token-weighted decode context (plan's decodeContext, weighted by the runs' output).
+      const ctx = forecast.runs.reduce((a, r) => a + r.completionTokens * (r.decodeContext ?? r.promptTokens / Math.max(1, r.calls) + r.completionTokens / Math.max(1, r.calls) / 2), 0) / Math.max(1, forecast.total.completionTokens);
       let seqs = 1;
       for (let i = 0; i < 8; i++) seqs = (v.tokensPerSecond * predictedStepMs(QWEN3_8B_H100_VLLM, seqs, ctx)) / 1000;
       console.log(`   about ${seqs.toFixed(0)} sequences decode at once: a step takes ${predictedStepMs(QWEN3_8B_H100_VLLM, seqs, ctx).toFixed(1)} ms against ${predictedStepMs(QWEN3_8B_H100_VLLM, 3, ctx).toFixed(1)} ms for a run alone (3 at once)`);
