@@ -5,7 +5,7 @@ import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
 import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/scenario-patch';
 import { ABLATION_PLAN_FILE, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
-import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
+import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
 import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
@@ -284,9 +284,11 @@ async function scheduleAblation(loaded: LoadedScenario, plan: AblationPlan, opts
 async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean, decided?: Awaited<ReturnType<typeof scheduleAblation>>): Promise<AblationResult | null> {
   const { priorities, deadline } = decided ?? await scheduleAblation(loaded, plan, opts);
   if (deadline) opts.onNote?.(describeDeadline(deadline.report));
-  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({
-    variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(deadline ? { settings: deadline.settings.get(runKey(variant, seed)) } : {}),
-  })));
+  // A deadline's window is the run's own patch (the test checks each run ran at it).
+  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed): SweepJob => {
+    const own = deadline?.settings.get(runKey(variant, seed));
+    return { variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(own ? { patch: own } : {}) };
+  }));
   // A deadline's model starts every run at once.
   const parallel = opts.parallel ?? (deadline ? jobs.length : undefined);
   const sweep = await runLocalSweep(loaded, jobs, { ...opts, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { runPriorities: priorities } : {}) }, resume);

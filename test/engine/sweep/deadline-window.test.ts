@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +97,13 @@ describe('ablate --deadline: the smallest window that fits', () => {
     expect(said).toMatch(/in-flight windows \(per seed\) evochamber \d+,\d+ · 1 variant at 1/);
     expect(r.deadline!.windows['single-agent']).toEqual([1, 1]);
     expect(r.deadline!.windows.evochamber!.every((w) => w > 1)).toBe(true);
+    // Each run ran at its window, under the windowed runs' settings (not only the report says so).
+    for (const [variant, windows] of Object.entries(r.deadline!.windows)) {
+      r.variants[variant]!.runs.forEach((dir, i) => {
+        const ran = JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as { summary: { inFlight: number } };
+        expect(ran.summary.inFlight, `${variant} seed ${i + 1}`).toBe(windows[i]);
+      });
+    }
     const solo = r.deadline!.solo!;
     expect(solo.evochamber!.soloRan).toBe(true);
     expect(solo['single-agent']).toMatchObject({ soloRan: false, solo: r.variants['single-agent']!.accuracy });
