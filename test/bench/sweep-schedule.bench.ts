@@ -20,12 +20,16 @@ import { stat } from '../../src/engine/sweep/sweep-stat';
  *
  * Size: BENCH_SWEEP_TASKS (600), BENCH_SWEEP_SEEDS (3), BENCH_SWEEP_VARIANTS (every preset);
  * BENCH_SWEEP_DEADLINE (8 × tasks / 600 virtual hours, so a reduced table keeps the full one's
- * proportions).
+ * proportions); BENCH_SWEEP_CONFIGS (`off+in-flight-1`, `off+deadline`, `critical-path+in-flight-1`,
+ * `critical-path+deadline`, comma-separated; default all four). Runs write under the OS temporary
+ * folder: TMPDIR=/dev/shm/… keeps their many small writes off the disk.
  */
 const TASKS = Number(process.env.BENCH_SWEEP_TASKS ?? 600);
 const SEEDS = Number(process.env.BENCH_SWEEP_SEEDS ?? 3);
 const VARIANTS = (process.env.BENCH_SWEEP_VARIANTS ?? DEFAULT_ABLATION_VARIANTS.join(',')).split(',').map((v) => v.trim());
 const DEADLINE = Number(process.env.BENCH_SWEEP_DEADLINE ?? (8 * TASKS) / 600);
+/** BENCH_SWEEP_CONFIGS: which configurations run, e.g. `off+deadline,critical-path+deadline` (default: all four). */
+const CONFIGS = process.env.BENCH_SWEEP_CONFIGS?.split(',').map((c) => c.trim());
 const PROFILE = 'qwen3-8b-h100-vllm';
 /** BENCH_SWEEP_SAVE: a folder that keeps plan's forecast and each configuration's per-run hours, to score a later model against. */
 const SAVE = process.env.BENCH_SWEEP_SAVE;
@@ -69,6 +73,7 @@ export async function benchSweepSchedule(): Promise<void> {
 
   for (const priorities of ['off', 'critical-path'] as const) {
     for (const deadline of [undefined, DEADLINE]) {
+      if (CONFIGS && !CONFIGS.includes(`${priorities}+${deadline === undefined ? 'in-flight-1' : 'deadline'}`)) continue;
       const label = `priorities ${priorities}${deadline === undefined ? ', every run at in-flight 1' : `, --deadline ${deadline.toFixed(2)}`}`;
       t0 = performance.now();
       let r: AblationResult;
