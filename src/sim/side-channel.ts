@@ -16,6 +16,8 @@ export interface SimTask {
   readonly domain: SimDomain;
   /** 1 (easy) .. 5 (hardest). */
   readonly difficulty: number;
+  /** The problem statement as the agents see it (a world with `taskFamilies` reads its problem type there). */
+  readonly question?: string;
   /** The gold (an answer, or a reference solution) and plausible wrong answers; never shown to agents. */
   readonly hidden: { readonly answer: string; readonly distractors: readonly string[] };
 }

@@ -44,6 +44,15 @@ export interface SimParams {
    */
   strategyRarity: number;
   /**
+   * Problem families per niche (a world-form switch, docs/simulated-model.md, "World-form
+   * mechanisms (off by default)"): each task belongs to one of its niche's `taskFamilies`
+   * families, its text shows the family's cue (a "Problem type:" line), and its required
+   * strategies are the first ones of the family's own order of the niche's strategies, read from
+   * that cue. A lesson helps when the new problem looks like the one it was learnt on. 0: required
+   * strategies drawn from the task id, and nothing in the text shows them (the world as it was).
+   */
+  taskFamilies: number;
+  /**
    * Context budget: only the first `contextBudget` items of a prompt's retrieved experience (its
    * lessons, then its general insights, most similar first) are read; the rest are as if absent.
    * A model attends to a few of the snippets put before it. 0: no budget (every item counts).
@@ -159,6 +168,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   crossDomainStrategies: 3,
   requiredBase: 0,
   strategyRarity: 0,
+  taskFamilies: 0,
   contextBudget: 0,
   wrongLesson: 0,
   discoverOnSuccess: 0.5,

@@ -180,6 +180,15 @@ export const simPlugin = {
     };
   },
 
+  /** Under `taskFamilies` (global, or for some niche) the world shows each task with its problem-type line (sim-world.ts). */
+  presentTask<T extends { readonly id: string; readonly niche: string; readonly question: string }>(scenario: SimScenario): ((task: T) => T) | undefined {
+    const { inline, world } = scenarioWorld(scenario.sim);
+    const shown = [inline, world?.params, ...Object.values(world?.niches ?? {})].some((p) => ((p as Partial<SimParams> | undefined)?.taskFamilies ?? 0) > 0);
+    if (!shown) return undefined;
+    const sim = simModelOf(scenario);
+    return (task) => sim.world.present(task);
+  },
+
   latency: simLatency,
 
   sharedLatency: simSharedLatency,

@@ -35,6 +35,19 @@ const GLOSSES = [
   'recompute the final step a second way and make both agree',
 ];
 
+// Words of the problem-type cues a task's text shows under `taskFamilies`: invented like the
+// strategy stems and disjoint from them, so a cue never names a strategy.
+const CUE_WORDS = [
+  'alder', 'basalt', 'cobalt', 'dunlin', 'fjord', 'garnet', 'heathrow', 'indigo', 'juniper', 'kestrel',
+  'lagoon', 'marram', 'nettle', 'ochre', 'pewter', 'quartz', 'russet', 'saffron', 'tundra', 'umberly',
+  'verdigris', 'wicker', 'yarrow', 'zephyr', 'bracken', 'corbel', 'drumlin', 'esker', 'flintlock', 'gimbal',
+];
+/** Words in one family's cue. */
+const CUE_LENGTH = 6;
+/** How a task's text shows its family: this line before the problem, then the cue's words. */
+const CUE_LINE = 'Problem type:';
+const CUE_PATTERN = /Problem type: ([a-z]+(?: [a-z]+)*)\./;
+
 /**
  * The simulated world: latent strategies per niche, per domain and across domains, and which of
  * them each task needs. Pure functions of (world seed, niche id, domain, task id): the same
@@ -44,6 +57,9 @@ export class SimWorld {
   private readonly byScope = new Map<string, Strategy[]>();
   private readonly used = new Map<string, string>();
   private readonly all: Strategy[] = [];
+  /** Per niche: its families' cues, in family order (`taskFamilies`). */
+  private readonly cues = new Map<string, string[]>();
+  private readonly familyOrders = new Map<string, Strategy[]>();
 
   /** `forNiche`: a niche's own parameters (a world file's per-niche overrides); the global ones by default. */
   constructor(
@@ -79,14 +95,93 @@ export class SimWorld {
    * `strategyRarity` > 0, strategy i enters with weight 1/(i+1)^rarity (Efraimidis–Spirakis keys
    * u^(1/w), the largest n), so the first strategies are common and the last rare.
    */
-  required(niche: string, taskId: string, difficulty: number): Strategy[] {
+  required(niche: string, taskId: string, difficulty: number, question?: string): Strategy[] {
     const pool = this.nicheStrategies(niche);
     const own = this.forNiche(niche);
     const n = Math.max(1, Math.min(pool.length, own.requiredBase + Math.round(difficulty)));
+    if (this.families(niche) > 0) {
+      // Read from the family the task's text shows (the id's family when no text is given: the one it shows).
+      const family = question === undefined ? this.taskFamily(niche, taskId) : this.familyShown(niche, question);
+      if (family !== undefined) return this.familyOrder(niche, family).slice(0, n);
+    }
     const rng = createRng(`${this.seed}/required/${taskId}`);
     if (own.strategyRarity === 0) return rng.shuffle(pool).slice(0, n);
     const keyed = pool.map((s, i) => ({ s, key: Math.log(Math.max(rng.next(), 1e-12)) * (i + 1) ** own.strategyRarity }));
     return keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.s);
+  }
+
+  /**
+   * The problem family of a task (`taskFamilies` > 0): drawn from its id, uniform over the niche's
+   * families; undefined when the niche has none.
+   */
+  taskFamily(niche: string, taskId: string): number | undefined {
+    const families = this.families(niche);
+    return families > 0 ? createRng(`${this.seed}/family/${taskId}`).int(families) : undefined;
+  }
+
+  /** A niche's number of problem families (`taskFamilies`, a whole number; 0 or less: none). */
+  private families(niche: string): number {
+    return Math.max(0, Math.floor(this.forNiche(niche).taskFamilies));
+  }
+
+  /** The cue of a niche's family `f`: the words its tasks' text shows (distinct between the niche's families). */
+  familyCue(niche: string, f: number): string {
+    return this.nicheCues(niche)[f]!;
+  }
+
+  /** The family whose cue a text shows on its "Problem type:" line, if any. */
+  familyShown(niche: string, text: string): number | undefined {
+    const m = CUE_PATTERN.exec(text);
+    if (!m) return undefined;
+    const f = this.nicheCues(niche).indexOf(m[1]!);
+    return f >= 0 ? f : undefined;
+  }
+
+  /** The problem type a task's text shows, as a lesson names it ("problems of type …"); undefined when it shows none. */
+  problemType(niche: string, question: string | undefined): string | undefined {
+    const f = question === undefined || this.families(niche) === 0 ? undefined : this.familyShown(niche, question);
+    return f === undefined ? undefined : `problems of type ${this.familyCue(niche, f)}`;
+  }
+
+  /**
+   * A task as this world shows it: under `taskFamilies` its text starts with its family's cue
+   * line, the surface feature that says what kind of problem it is; otherwise the task itself.
+   */
+  present<T extends { readonly id: string; readonly niche: string; readonly question: string }>(task: T): T {
+    const f = this.taskFamily(task.niche, task.id);
+    return f === undefined ? task : { ...task, question: `${CUE_LINE} ${this.familyCue(task.niche, f)}.\n\n${task.question}` };
+  }
+
+  /** Family `f`'s own order of its niche's strategies: its tasks need the first ones, more when harder. */
+  private familyOrder(niche: string, f: number): Strategy[] {
+    const key = `${niche}/${f}`;
+    let order = this.familyOrders.get(key);
+    if (!order) this.familyOrders.set(key, order = createRng(`${this.seed}/family-strategies/${niche}/${f}`).shuffle(this.nicheStrategies(niche)));
+    return order;
+  }
+
+  private nicheCues(niche: string): string[] {
+    const families = this.families(niche);
+    let cues = this.cues.get(niche);
+    if (cues && cues.length === families) return cues;
+    cues = [];
+    // Drawn from a hash of the niche and family, probing on a repeated word: the niche's cues share
+    // no word while there are words enough, so two families' texts differ in every cue word.
+    const disjoint = families * CUE_LENGTH <= CUE_WORDS.length;
+    const taken = new Set<string>();
+    for (let i = 0; cues.length < families; i++) {
+      const words: string[] = [];
+      for (let j = 0; words.length < CUE_LENGTH; j++) {
+        const w = CUE_WORDS[hash32(`${this.seed}/cue/${niche}/${i}/${j}`) % CUE_WORDS.length]!;
+        if (!words.includes(w) && !(disjoint && taken.has(w))) words.push(w);
+      }
+      const cue = words.join(' ');
+      if (cues.includes(cue)) continue;
+      cues.push(cue);
+      for (const w of words) taken.add(w);
+    }
+    this.cues.set(niche, cues);
+    return cues;
   }
 
   /** Every strategy of every scope seen so far whose phrase occurs in `text` (case-insensitive). */

@@ -60,7 +60,7 @@ const benches: [string, () => Promise<void>][] = [
   ['embedders: hashed against use-lite — embeddings/s, paraphrase retrieval, a 600-task run (half an hour on 2 cores)', benchEmbedders],
   ['speed: tasks per CPU-second by preset, CPU by part, a 256-agent growth run, start-up (half an hour; EVO_SPEED_* narrow it)', benchSpeed],
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
-  ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (half an hour on 2 cores)', benchSaturation],
+  ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (about 35 minutes on 2 cores; SATURATION_WORLDS=strategies18,families18 adds the 18-strategy worlds)', benchSaturation],
   ['calibrate: evaluations per minute, wall time and fit of a calibration (EVO_CALIBRATE_* point it at other targets; minutes)', benchCalibrate],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)

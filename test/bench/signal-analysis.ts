@@ -173,6 +173,8 @@ export interface StrategyReader {
   named(text: string): Array<{ phrase: string; scope: string }>;
   /** The strategy phrases a task needs. */
   required(niche: string, taskId: string, difficulty: number): string[];
+  /** The problem family of a task, when the world has them (`taskFamilies`); undefined otherwise. */
+  family?(niche: string, taskId: string): number | undefined;
 }
 
 /** CoDream by mechanism: sessions and their yield by trigger, and what routed insights brought their receivers. */
@@ -358,6 +360,11 @@ export interface Saturation {
   readonly spread: number[];
   /** A member's own reward by the share of required strategies its retrieved experience named (0, up to 1/2, below 1, 1). */
   readonly rewardByCarried: Record<string, { n: number; reward: number }>;
+  /**
+   * Per quarter: the share of retrieved niche entries (lessons, CoDream insights) learnt on a task of
+   * the retrieving task's problem family; NaN when the world has no families (`taskFamilies` 0).
+   */
+  readonly sameFamily: number[];
 }
 
 /** Experience saturation from a run's log, as the simulated world reads text (the bench's view; the run never uses it). */
@@ -379,6 +386,8 @@ export function experienceSaturation(events: readonly Ev[], reader: StrategyRead
   const carriedOf = new Map<string, number>();
   const byBucket: Record<string, { n: number; reward: number }> = {};
   const bucket = (c: number) => (c === 0 ? 'none' : c <= 0.5 ? 'up to half' : c < 1 ? 'most' : 'all');
+  const learntOn = new Map<string, string>();
+  const familyQ = Array.from({ length: parts }, () => ({ same: 0, n: 0 }));
   let quarter = 0;
   const snapshot = (q: number) => {
     for (const n of niches) {
@@ -410,6 +419,7 @@ export function experienceSaturation(events: readonly Ev[], reader: StrategyRead
       case 'agent.retired': active.delete(e.agentId); break;
       case 'lesson.added': {
         text.set(e.entryId, e.text);
+        if (e.taskId) learntOn.set(e.entryId, e.taskId);
         for (const s of reader.named(e.text)) {
           if (!niches.includes(s.scope)) continue;
           const set = hold(e.agentId, s.scope);
@@ -432,6 +442,15 @@ export function experienceSaturation(events: readonly Ev[], reader: StrategyRead
         slot.sum += c;
         slot.n++;
         carriedOf.set(`${e.taskId}|${e.agentId}`, c);
+        const own = reader.family?.(niche, e.taskId);
+        if (own !== undefined) {
+          for (const id of (e.lessons ?? []) as string[]) {
+            const origin = learntOn.get(id);
+            if (origin === undefined || nicheOf.get(origin) !== niche) continue;
+            familyQ[q]!.n++;
+            if (reader.family!(niche, origin) === own) familyQ[q]!.same++;
+          }
+        }
         break;
       }
       case 'competence.updated': {
@@ -457,5 +476,6 @@ export function experienceSaturation(events: readonly Ev[], reader: StrategyRead
       return xs.length > 1 ? Math.max(...xs) - Math.min(...xs) : 0;
     }))),
     rewardByCarried: Object.fromEntries(Object.entries(byBucket).map(([k, v]) => [k, { n: v.n, reward: v.reward / Math.max(1, v.n) }])),
+    sameFamily: familyQ.map((f) => (f.n ? f.same / f.n : NaN)),
   };
 }

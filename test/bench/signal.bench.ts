@@ -4,7 +4,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRng, loadScenario, runScenario, withOverrides, type LoadedScenario, type RunSummary } from '../../src/index';
 import { loadBuiltinNicheSpecs } from '../../src/tasks/niche-registry';
-import { resolveSimParams } from '../../src/sim/sim-params';
+import { scenarioWorld } from '../../src/sim/sim-plugin';
+import { worldParams } from '../../src/sim/sim-world-file';
 import { SimWorld } from '../../src/sim/sim-world';
 import { systemClock } from '../../src/core/clock';
 import { choosableStructures } from '../../src/team/structures';
@@ -44,14 +45,21 @@ const W = 22;
 
 /** The world's strategies as the simulator of this run sees them (for the bench's knowledge counts only). */
 export function strategyReader(loaded: LoadedScenario, seed: number): StrategyReader {
-  const world = new SimWorld(seed, resolveSimParams(loaded.scenario.sim as never));
+  // The scenario's world (its `sim` overrides under the world file it names), as the run's simulator builds it.
+  const { inline, world: file } = scenarioWorld(loaded.scenario.sim);
+  const wp = worldParams(inline, file);
+  const world = new SimWorld(seed, wp.global, (n) => wp.forNiche(n));
   const specs = loadBuiltinNicheSpecs();
   for (const n of loaded.scenario.stream.niches) {
     world.nicheStrategies(n.id);
     const spec = specs.get(n.id);
     if (spec) world.domainStrategies(spec.domain);
   }
-  return { named: (t) => world.mentioned(t), required: (n, id, d) => world.required(n, id, d).map((s) => s.phrase) };
+  return {
+    named: (t) => world.mentioned(t),
+    required: (n, id, d) => world.required(n, id, d).map((s) => s.phrase),
+    family: (n, id) => world.taskFamily(n, id),
+  };
 }
 
 /** Niche → share of the graded tasks (the same stream for every variant of a seed). */

@@ -115,10 +115,9 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   try {
     result = await calibrate({
       targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal,
-      ...(tasks !== undefined ? { tasks } : {}),
+      ...(tasks !== undefined ? { patch: { 'stream.tasks': tasks } } : {}),
       journal: `${stem}.journal.jsonl`, workDir: `${stem}.runs`,
-      identity: { world: baseWorld ? { params: baseWorld.params, niches: baseWorld.niches } : null, inline },
-      patch: (v) => ({ sim: { world: { schemaVersion: WORLD_SCHEMA_VERSION, name: worldName, ...worldOf(v) } } }),
+      parameterPatch: (v) => ({ 'sim.world': { schemaVersion: WORLD_SCHEMA_VERSION, name: worldName, ...worldOf(v) } }),
       onEvaluation: (e) => {
         bar?.update(e.done, { best: e.best.toFixed(2) });
         if (!bar && !values.quiet && e.done % 10 === 0) process.stderr.write(`calibrate: ${e.done} evaluations, best χ² ${e.best.toFixed(2)}\n`);

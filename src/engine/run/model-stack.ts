@@ -14,6 +14,7 @@ import type { Prices } from '../../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from '../scenario/model-plugins';
 import type { Scenario } from '../scenario/scenario-schema';
 import type { TaskObserver } from '../scenario/task-observer';
+import type { Task } from '../../tasks/task';
 
 /** Test and embedding hooks passed through to the OpenAI pool (key source, fetch, clock, sleep). */
 export type CreateModelDeps = Omit<PoolDeps, 'rng'>;
@@ -117,6 +118,13 @@ export function useModel(model: LanguageModel, scenario?: Scenario, plugins: rea
     remoteEmbeddings: pool !== undefined && pool.config.embeddings !== undefined,
     ...(latency ? { latency } : {}),
   };
+}
+
+/** The run's tasks as its scenario's world shows them (the backend's plug-in's `presentTask`), else as generated. */
+export function presentedTasks(tasks: Iterable<Task>, scenario: Scenario, plugins: readonly ModelPlugin[] = modelPlugins()): Iterable<Task> {
+  const present = plugins.find((p) => p.name === scenario.model.backend)?.presentTask?.(scenario);
+  if (!present) return tasks;
+  return (function* () { for (const t of tasks) yield present(t); })();
 }
 
 /** The backend for a run: a replay's journal, a model given directly, or the scenario's own. */

@@ -17,8 +17,8 @@ import type { Niche } from '../../tasks/niche';
 import { repeatedRowNotices, taskStream } from '../../tasks/stream';
 import type { StructureRegistry } from '../../team/structures';
 import { runEngine } from '../loop/engine';
-import type { BackendModel } from '../scenario/model-plugins';
-import { buildModelStack } from './model-stack';
+import { modelPlugins, type BackendModel } from '../scenario/model-plugins';
+import { buildModelStack, presentedTasks } from './model-stack';
 import type { getPreset } from '../scenario/presets';
 import { finalSummary } from './run-summary';
 import type { RunOptions, RunResult } from './run-options';
@@ -137,7 +137,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     const outcome = await runEngine({
       scenario, preset, model, usage: model, niches, summary, supervisor, log,
       ...(backend.observer ? { observer: backend.observer } : {}),
-      tasks: taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }),
+      tasks: presentedTasks(taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }), scenario, modelPlugins(opts.plugins)),
       total: scenario.stream.tasks,
       rng: createRng(`${scenario.seed}/engine`),
       onProgress: opts.onProgress,

@@ -1,5 +1,6 @@
 import type { LanguageModel } from '../../llm/model';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
+import type { Task } from '../../tasks/task';
 import type { Scenario } from './scenario-schema';
 import type { TaskObserver } from './task-observer';
 
@@ -145,6 +146,12 @@ export interface ModelPlugin {
    * the scenario does not run in virtual time.
    */
   sharedLatency?(scenario: Scenario): SharedLatency | undefined;
+  /**
+   * How the scenario's world shows its tasks to the agents, when it changes their text (the
+   * simulator's `taskFamilies` puts a problem-type line first); undefined when tasks are shown as
+   * generated. A function of the scenario alone, so a resume and a replay see the same text.
+   */
+  presentTask?(scenario: Scenario): ((task: Task) => Task) | undefined;
   /** Wrap a model another backend built, when the scenario asks for it (serve-sim's side channel over the OpenAI pool); `built` itself otherwise. */
   wrap?(built: BackendModel, scenario: Scenario): BackendModel;
 }

@@ -12,7 +12,7 @@ function relevant(ctx: ResponderContext, text: string): Strategy[] {
   if (!entry) return [];
   const { task } = entry;
   const pool = new Set([
-    ...world.required(task.niche, task.id, task.difficulty), ...world.domainStrategies(task.domain), ...world.crossStrategies(),
+    ...world.required(task.niche, task.id, task.difficulty, task.question), ...world.domainStrategies(task.domain), ...world.crossStrategies(),
   ].map((s) => s.phrase));
   return world.mentioned(text).filter((s) => pool.has(s.phrase));
 }
@@ -72,13 +72,16 @@ export const dreamDebateResponder: Responder = (ctx) => {
 /** CoDream crystallize: each surviving proposal as an insight, its level read off the strategy's scope. */
 export const dreamCrystallizeResponder: Responder = (ctx) => {
   const niche = ctx.entry?.task.niche ?? null;
+  // An insight says what it was learnt on when the task's text showed a problem type (`taskFamilies`).
+  const type = ctx.entry ? ctx.world.problemType(ctx.entry.task.niche, ctx.entry.task.question) : undefined;
+  const where = type === undefined ? 'a task in this area' : `one of the ${type}`;
   const insights = (ctx.prompt.sections.get('surviving proposals') ?? '').split('\n').filter((l) => /^\d+\./.test(l)).map((line) => {
     const s = ctx.world.mentioned(line)[0];
     const text = line.replace(/^\d+\.\s*/, '').replace(/\s*\[niches:.*\]$/, '');
     if (!s) return { text, level: 'task-local', niche };
     return s.scope === 'cross'
       ? { text: `On any task, ${text.charAt(0).toLowerCase()}${text.slice(1)}`, level: 'cross-domain', niche: null }
-      : { text: `When a task in this area resists, ${text.charAt(0).toLowerCase()}${text.slice(1)}`, level: 'subdomain', niche };
+      : { text: `When ${where} resists, ${text.charAt(0).toLowerCase()}${text.slice(1)}`, level: 'subdomain', niche };
   });
   return json({ insights });
 };

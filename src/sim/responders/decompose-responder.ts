@@ -11,7 +11,7 @@ const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
 export const decomposeResponder: Responder = ({ prompt, entry, world, params, rng }) => {
   const n = Number(/exactly (\d+) sub-problems/.exec(prompt.sections.get('decompose') ?? '')?.[1] ?? 2);
   if (!entry || rng.chance(params.malformed)) return { text: 'We should split this up somehow.', lengthClass: 'json' };
-  const required = world.required(entry.task.niche, entry.task.id, entry.task.difficulty);
+  const required = world.required(entry.task.niche, entry.task.id, entry.task.difficulty, entry.task.question);
   const parts = Array.from({ length: Math.max(1, n) }, (_, i) =>
     `Handle the ${ORDINALS[i] ?? `${i + 1}th`} key step: ${required[i % required.length]!.gloss}.`);
   return { text: JSON.stringify({ parts }), lengthClass: 'json' };
@@ -25,7 +25,7 @@ export const decomposeResponder: Responder = ({ prompt, entry, world, params, rn
 export const partResponder: Responder = ({ prompt, entry, world }) => {
   if (!entry) return { text: 'Partial result: unclear.', lengthClass: 'qa' };
   const k = Number(/Sub-problem (\d+) of/.exec(prompt.sections.get('sub-problem') ?? '')?.[1] ?? 1);
-  const required = world.required(entry.task.niche, entry.task.id, entry.task.difficulty);
+  const required = world.required(entry.task.niche, entry.task.id, entry.task.difficulty, entry.task.question);
   const strategy = required[(k - 1) % required.length]!;
   const knows = world.mentioned(ownKnowledge(prompt)).some((s) => s.phrase === strategy.phrase);
   const text = knows

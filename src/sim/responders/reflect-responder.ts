@@ -38,7 +38,7 @@ export function discoveryDraw(entry: SideChannelEntry, reward: number, known: Re
   const { task } = entry;
   const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
   if (!rng.chance(pDiscover)) return undefined;
-  const found = pickUnknown(world.required(task.niche, task.id, task.difficulty), known, rng)
+  const found = pickUnknown(world.required(task.niche, task.id, task.difficulty, task.question), known, rng)
     ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
   // A wrong lesson (`wrongLesson`): the discovery names a decoy instead. No draw at 0, so worlds without it draw as before.
   if (found && params.wrongLesson > 0 && rng.chance(params.wrongLesson)) {
@@ -61,7 +61,9 @@ export const reflectResponder: Responder = ({ prompt, entry, world, params, rng 
   let meta = rng.pick(GENERIC_META);
   if (entry) {
     const s = discoveryDraw(entry, reward, known, world, params, rng);
-    if (s) lesson = strategyLesson(s, entry.spec.title);
+    // A lesson says what it was learnt on: the niche, and the problem type the task's text showed (`taskFamilies`).
+    const type = world.problemType(entry.task.niche, entry.task.question);
+    if (s) lesson = strategyLesson(s, type === undefined ? entry.spec.title : `${entry.spec.title}, ${type}`);
     if (rng.chance(params.metaDiscovery)) {
       const s = pickUnknown(world.crossStrategies(), known, rng);
       if (s) meta = `On any task, use the ${s.phrase}: ${s.gloss}.`;

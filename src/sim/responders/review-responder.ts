@@ -18,7 +18,7 @@ export const reviewResponder: Responder = ({ prompt, entry, world, params, rng }
   const candidate = prompt.sections.get('candidate answer') ?? '';
   const tests = prompt.sections.get('public test results');
   const right = candidate.includes(goldMarker(task));
-  const required = world.required(task.niche, task.id, task.difficulty);
+  const required = world.required(task.niche, task.id, task.difficulty, task.question);
   const known = new Set(world.mentioned(ownKnowledge(prompt)).map((s) => s.phrase));
   const coverage = required.filter((s) => known.has(s.phrase)).length / required.length;
   let verdict: 'correct' | 'incorrect';

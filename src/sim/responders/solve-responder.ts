@@ -37,7 +37,7 @@ export function successBreakdown(
   world: SimWorld, params: SimParams, persona: string, promptText: string, task: SimTask, spec: SimNiche, bonus = 0,
   heldText: string = promptText,
 ): SuccessBreakdown {
-  const required = world.required(task.niche, task.id, task.difficulty);
+  const required = world.required(task.niche, task.id, task.difficulty, task.question);
   const mentioned = world.mentioned(promptText);
   const names = new Set(mentioned.map((s) => s.phrase));
   const held = heldText === promptText ? names : new Set(world.mentioned(heldText).map((s) => s.phrase));
@@ -86,7 +86,7 @@ export function goldMarker(task: SimTask): string {
 /** The task's required strategies that `text` names, as a sentence for a reply ('' when none). */
 export function methodLine(world: SimWorld, task: SimTask, text: string): string {
   const names = new Set(world.mentioned(text).map((s) => s.phrase));
-  const used = world.required(task.niche, task.id, task.difficulty).filter((s) => names.has(s.phrase));
+  const used = world.required(task.niche, task.id, task.difficulty, task.question).filter((s) => names.has(s.phrase));
   return used.length ? `I apply the ${used.map((s) => s.phrase).join(' and the ')}.\n` : '';
 }
 

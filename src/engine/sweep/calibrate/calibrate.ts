@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { ModelPlugin } from '../../scenario/model-plugins';
-import type { DeepPartial } from '../../scenario/scenario';
-import type { ScenarioInput } from '../../scenario/scenario-schema';
+import type { ScenarioPatch } from '../../scenario/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
+import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
 import type { Target } from './targets';
@@ -21,12 +21,12 @@ export interface FitParameter {
 export interface CalibrateOptions {
   readonly targets: readonly Target[];
   readonly parameters: readonly FitParameter[];
-  /** The scenario patch that sets the parameters to `values` (the composition's: a world for the simulator). */
-  readonly patch: (values: readonly number[]) => DeepPartial<ScenarioInput>;
+  /** The scenario patch that sets the parameters to `values` (the composition's: `sim.world` for the simulator). */
+  readonly parameterPatch: (values: readonly number[]) => ScenarioPatch;
   /** Seeds of every evaluation, the same each time (common random numbers). */
   readonly seeds: readonly number[];
-  /** Tasks per run (default: each scenario's stream). */
-  readonly tasks?: number;
+  /** Every run's own overrides besides the parameters, e.g. `{ "stream.tasks": 100 }` (default: none, each scenario as it is). */
+  readonly patch?: ScenarioPatch;
   /** Evaluations in all, the search's and the intervals' (each evaluation is every target's runs over the seeds). */
   readonly budget: number;
   /** The journal of evaluations (JSONL), read back on a resumed calibration. */
@@ -39,7 +39,7 @@ export interface CalibrateOptions {
   readonly stop?: AbortSignal;
   /** Points per parameter of the profile that gives its interval (default 8). */
   readonly profilePoints?: number;
-  /** Anything that must change the calibration's identity besides the above (the base world, the scenario). */
+  /** Anything that must change the calibration's identity besides what determines its evaluations (identity.ts). */
   readonly identity?: unknown;
   /** Told after each evaluation (from the journal or paid). */
   readonly onEvaluation?: (e: { readonly done: number; readonly budget: number; readonly cached: boolean; readonly chi2: number; readonly best: number }) => void;
@@ -125,15 +125,11 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   const k = opts.parameters.length;
   const profilePoints = opts.profilePoints ?? 8;
   const searchBudget = Math.max(k + 2, opts.budget - k * profilePoints);
-  const key = hashOf({
-    v: 1, identity: opts.identity ?? null, seeds: opts.seeds, tasks: opts.tasks ?? null,
-    parameters: opts.parameters, targets: opts.targets.map((t) => [t.variant, t.niche, t.accuracy, t.se, t.loaded.scenario]),
-  });
-  const journal = new EvaluationJournal(opts.journal, key);
+  const journal = new EvaluationJournal(opts.journal, calibrationIdentity(opts));
   const fromJournal = journal.size;
   const evaluator = new Evaluator({
     targets: opts.targets, seeds: opts.seeds, workDir: opts.workDir,
-    ...(opts.tasks !== undefined ? { tasks: opts.tasks } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
+    ...(opts.patch ? { patch: opts.patch } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
     ...(opts.childEntry ? { childEntry: opts.childEntry } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}),
     ...(opts.stop ? { stop: opts.stop } : {}),
   });
@@ -155,7 +151,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     let entry = journal.get(evalKey);
     const cached = entry !== undefined;
     if (!entry) {
-      const sims = await evaluator.evaluate(opts.patch(values), evalKey);
+      const sims = await evaluator.evaluate(opts.parameterPatch(values), evalKey);
       const chi2 = round9(opts.targets.reduce((s, t, i) => s + objectiveTerm(t, sims[i]!), 0));
       entry = { type: 'eval', key: evalKey, values, sims, chi2 };
       journal.add(entry);

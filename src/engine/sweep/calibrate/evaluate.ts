@@ -4,9 +4,8 @@ import type { ModelPlugin } from '../../scenario/model-plugins';
 import { RunProcesses } from '../../run/run-processes';
 import { runScenario } from '../../run/run-scenario';
 import type { RunResult } from '../../run/run-options';
-import { withOverrides, type DeepPartial, type LoadedScenario } from '../../scenario/scenario';
-import type { ScenarioInput } from '../../scenario/scenario-schema';
-import { scenarioPatch } from '../../scenario/scenario-patch';
+import type { LoadedScenario } from '../../scenario/scenario';
+import { mergePatches, type ScenarioPatch } from '../../scenario/scenario-patch';
 import { nicheOutcomes, outcomeOf, outcomeSe, type NicheOutcome, type Target } from './targets';
 
 /** What the simulator gave for one target at one parameter vector. */
@@ -24,8 +23,8 @@ export interface EvaluatorOptions {
   readonly targets: readonly Target[];
   /** Seeds of every evaluation (common random numbers): the same runs, only the parameters move. */
   readonly seeds: readonly number[];
-  /** Tasks per run (default: each scenario's stream). */
-  readonly tasks?: number;
+  /** Every run's own overrides besides the parameters (`stream.tasks`, …); none by default. */
+  readonly patch?: ScenarioPatch;
   /** Where the runs go while they run (each is read, then removed). */
   readonly workDir: string;
   /** Worker processes (with `childEntry`): more than 1 runs an evaluation's runs side by side. */
@@ -80,8 +79,12 @@ export class Evaluator {
     this.slots = this.pool ? jobs : 1;
   }
 
-  /** The simulated value of every target (in the targets' order) under `patch`; `key` names the evaluation's run directories. */
-  async evaluate(patch: DeepPartial<ScenarioInput>, key: string): Promise<SimulatedTarget[]> {
+  /**
+   * The simulated value of every target (in the targets' order) under `patch` (the parameters'
+   * patch: a world); `key` names the evaluation's run directories. Each run is its target's scenario
+   * under one patch: every run's, then the parameters', then its variant and seed.
+   */
+  async evaluate(patch: ScenarioPatch, key: string): Promise<SimulatedTarget[]> {
     const dir = path.join(this.opts.workDir, key);
     rmSync(dir, { recursive: true, force: true });
     const jobs = this.groups.flatMap((g, gi) => this.opts.seeds.map((seed) => ({ g, gi, seed })));
@@ -91,8 +94,7 @@ export class Evaluator {
       try {
         if (this.opts.stop?.aborted) throw new EvaluationInterrupted();
         const outDir = path.join(dir, `${gi}-${g.variant}-s${seed}`);
-        const loaded = withOverrides(g.loaded, patch);
-        const r = await this.runOne(loaded, g.variant, seed, outDir);
+        const r = await this.runOne(g.loaded, mergePatches(this.opts.patch, patch, { variant: g.variant, seed }), outDir);
         if (r.interrupted) throw new EvaluationInterrupted();
         return { gi, seed, outcome: nicheOutcomes(outDir) };
       } finally {
@@ -139,8 +141,8 @@ export class Evaluator {
     this.waiting.shift()?.();
   }
 
-  private runOne(loaded: LoadedScenario, variant: string, seed: number, outDir: string): Promise<RunResult> {
-    const opts = { patch: scenarioPatch({ variant, seed, 'stream.tasks': this.opts.tasks }), outDir };
+  private runOne(loaded: LoadedScenario, patch: ScenarioPatch, outDir: string): Promise<RunResult> {
+    const opts = { patch, outDir };
     if (this.pool) return this.pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts, resume: false });
     return runScenario(loaded, { ...opts, ...(this.opts.stop ? { stop: this.opts.stop } : {}), ...(this.opts.plugins ? { plugins: this.opts.plugins } : {}) });
   }

@@ -40,7 +40,7 @@ describe('calibrate', () => {
     const targets = loadTargets(await targetsAt(dir, scenarioFile, truth), main);
     const r = await calibrate({
       targets, parameters: [{ name: 'base', lo: -4, hi: 5, start: 1.2 }], seeds: [1], budget: 30,
-      patch: (v) => ({ sim: { world: { schemaVersion: 1, name: 'fit', params: { base: v[0]! } } } }),
+      parameterPatch: (v) => ({ 'sim.world': { schemaVersion: 1, name: 'fit', params: { base: v[0]! } } }),
       journal: path.join(dir, 'journal.jsonl'), workDir: path.join(dir, 'runs'),
     });
     const p = r.parameters[0]!;
