@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, withOverrides, type AblationResult } from '../../src/index';
@@ -20,13 +20,20 @@ import { stat } from '../../src/engine/sweep/sweep-stat';
  *
  * Size: BENCH_SWEEP_TASKS (600), BENCH_SWEEP_SEEDS (3), BENCH_SWEEP_VARIANTS (every preset);
  * BENCH_SWEEP_DEADLINE (8 × tasks / 600 virtual hours, so a reduced table keeps the full one's
- * proportions).
+ * proportions); BENCH_SWEEP_CONFIGS (`off+in-flight-1`, `off+deadline`, `critical-path+in-flight-1`,
+ * `critical-path+deadline`, comma-separated; default all four). Runs write under the OS temporary
+ * folder: TMPDIR=/dev/shm/… keeps their many small writes off the disk.
  */
 const TASKS = Number(process.env.BENCH_SWEEP_TASKS ?? 600);
 const SEEDS = Number(process.env.BENCH_SWEEP_SEEDS ?? 3);
 const VARIANTS = (process.env.BENCH_SWEEP_VARIANTS ?? DEFAULT_ABLATION_VARIANTS.join(',')).split(',').map((v) => v.trim());
 const DEADLINE = Number(process.env.BENCH_SWEEP_DEADLINE ?? (8 * TASKS) / 600);
+/** BENCH_SWEEP_CONFIGS: which configurations run, e.g. `off+deadline,critical-path+deadline` (default: all four). */
+const CONFIGS = process.env.BENCH_SWEEP_CONFIGS?.split(',').map((c) => c.trim());
 const PROFILE = 'qwen3-8b-h100-vllm';
+/** BENCH_SWEEP_SAVE: a folder that keeps plan's forecast and each configuration's per-run hours, to score a later model against. */
+const SAVE = process.env.BENCH_SWEEP_SAVE;
+const save = (name: string, data: unknown) => { if (SAVE) { mkdirSync(SAVE, { recursive: true }); writeFileSync(path.join(SAVE, name), JSON.stringify(data, null, 1)); } };
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-bench-schedule-'));
 
 export async function benchSweepSchedule(): Promise<void> {
@@ -40,6 +47,7 @@ export async function benchSweepSchedule(): Promise<void> {
   let t0 = performance.now();
   const forecast = await planSweep(withOverrides(timed, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, latency: PROFILE });
   console.log(`plan: pilots of ${forecast.pilotTasks} tasks in ${((performance.now() - t0) / 1000).toFixed(0)} s; run after run ${forecast.total.virtualHours.toFixed(2)} h; at the profile's maximum rate ${forecast.total.hoursAtMaxRate?.toFixed(2) ?? '–'} h`);
+  save('forecast.json', forecast);
   const work = runWork(forecast.runs, (r) => `${r.variant}/${r.seed}`);
 
   // Solo in-flight-1 runs (zero time: the accuracy a run has alone at in-flight 1).
@@ -58,12 +66,14 @@ export async function benchSweepSchedule(): Promise<void> {
       const planned = forecast.runs.find((x) => x.variant === variant && x.seed === seed)!.virtualHours;
       console.log(`   alone: ${variant} s${seed} ${h.toFixed(2)} h (plan ${planned.toFixed(2)} h)`);
       longestAlone = Math.max(longestAlone, h);
+      save(`alone-${variant}-${seed}.json`, alone.summary);
     }
     console.log(`   the longest run alone: ${longestAlone.toFixed(2)} h`);
   };
 
   for (const priorities of ['off', 'critical-path'] as const) {
     for (const deadline of [undefined, DEADLINE]) {
+      if (CONFIGS && !CONFIGS.includes(`${priorities}+${deadline === undefined ? 'in-flight-1' : 'deadline'}`)) continue;
       const label = `priorities ${priorities}${deadline === undefined ? ', every run at in-flight 1' : `, --deadline ${deadline.toFixed(2)}`}`;
       t0 = performance.now();
       let r: AblationResult;
@@ -80,13 +90,18 @@ export async function benchSweepSchedule(): Promise<void> {
       if (longestAlone === 0) await measureLongest(r);
       const v = r.execution!.virtual!;
       const hours = v.virtualSeconds / 3600;
+      save(`sweep-${priorities}-${deadline === undefined ? 'none' : 'deadline'}.json`, {
+        virtual: r.execution!.virtual, deadline: r.deadline ?? null,
+        runs: VARIANTS.flatMap((variant) => r.variants[variant]!.perSeed.map((p) => ({ variant, seed: p.seed, virtualSeconds: p.virtualSeconds ?? null }))),
+      });
       const predicted = r.deadline?.predictedHours ?? Math.max(...predictSweep(QWEN3_8B_H100_VLLM, work, new Map(), priorities === 'critical-path').values());
       console.log(`\n${label} (computed in ${((performance.now() - t0) / 1000).toFixed(0)} s):`);
       console.log(`   ${hours.toFixed(2)} virtual h (plan's model: ${predicted.toFixed(2)} h, ${(100 * (predicted / hours - 1)).toFixed(1)} %), ${v.tokensPerSecond.toFixed(0)} output tokens/s, utilization ${v.utilization === null ? '–' : `${(100 * v.utilization).toFixed(1)} %`}; ` +
         `${(100 * (hours / longestAlone - 1)).toFixed(1)} % over the longest run alone`);
       // What bounds "as short as the longest run alone": every sequence of a continuous batch waits for
       // the same steps, so the batch's mean step over a lone run's step slows every run alike.
-      const ctx = forecast.total.promptTokens / Math.max(1, forecast.total.calls) + forecast.total.completionTokens / Math.max(1, forecast.total.calls) / 2;
+      // Each sequence at its token-weighted decode context (plan's decodeContext, weighted by the runs' output).
+      const ctx = forecast.runs.reduce((a, r) => a + r.completionTokens * (r.decodeContext ?? r.promptTokens / Math.max(1, r.calls) + r.completionTokens / Math.max(1, r.calls) / 2), 0) / Math.max(1, forecast.total.completionTokens);
       let seqs = 1;
       for (let i = 0; i < 8; i++) seqs = (v.tokensPerSecond * predictedStepMs(QWEN3_8B_H100_VLLM, seqs, ctx)) / 1000;
       console.log(`   about ${seqs.toFixed(0)} sequences decode at once: a step takes ${predictedStepMs(QWEN3_8B_H100_VLLM, seqs, ctx).toFixed(1)} ms against ${predictedStepMs(QWEN3_8B_H100_VLLM, 3, ctx).toFixed(1)} ms for a run alone (3 at once)`);

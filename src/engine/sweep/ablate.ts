@@ -5,7 +5,7 @@ import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
 import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/scenario-patch';
 import { ABLATION_PLAN_FILE, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
-import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult } from './sweep-local';
+import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
 import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
@@ -235,13 +235,15 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
   if (existsSync(path.join(outDir, ABLATION_PLAN_FILE))) {
     throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", or pick a new --out`);
   }
+  // The schedule first: a deadline no window meets is refused before anything is written.
+  const schedule = await scheduleAblation(loaded, plan, opts);
   mkdirSync(outDir, { recursive: true });
   writeAblationPlan(outDir, {
     schemaVersion: 2, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
     patch: opts.patch ?? {}, ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
     ...(opts.priorities !== undefined ? { priorities: opts.priorities } : {}), ...(opts.deadlineHours !== undefined ? { deadlineHours: opts.deadlineHours } : {}),
   });
-  return { result: await executeAblation(loaded, plan, opts, false), outDir };
+  return { result: await executeAblation(loaded, plan, opts, false, schedule), outDir };
 }
 
 /**
@@ -270,15 +272,23 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   return executeAblation(loaded, plan, { ...saved, ...opts, patch: file.patch }, true);
 }
 
-async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean): Promise<AblationResult | null> {
+/** The sweep's priorities and deadline windows (plan's pilots when either is on); throws DeadlineError when no window meets the deadline. */
+async function scheduleAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions) {
   const on = opts.priorities === 'critical-path';
   const forecast = on || opts.deadlineHours !== undefined ? await forecastSweep(loaded, { ...opts, variants: plan.variants, seeds: plan.seedList.length }) : undefined;
   const priorities = prioritiesFor(opts.priorities, forecast);
   const deadline = opts.deadlineHours !== undefined ? deadlineSchedule(forecast!, opts.deadlineHours, on) : undefined;
+  return { priorities, deadline };
+}
+
+async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean, decided?: Awaited<ReturnType<typeof scheduleAblation>>): Promise<AblationResult | null> {
+  const { priorities, deadline } = decided ?? await scheduleAblation(loaded, plan, opts);
   if (deadline) opts.onNote?.(describeDeadline(deadline.report));
-  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed) => ({
-    variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(deadline ? { settings: deadline.settings.get(runKey(variant, seed)) } : {}),
-  })));
+  // A deadline's window is the run's own patch (the test checks each run ran at it).
+  const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed): SweepJob => {
+    const own = deadline?.settings.get(runKey(variant, seed));
+    return { variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(own ? { patch: own } : {}) };
+  }));
   // A deadline's model starts every run at once.
   const parallel = opts.parallel ?? (deadline ? jobs.length : undefined);
   const sweep = await runLocalSweep(loaded, jobs, { ...opts, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { runPriorities: priorities } : {}) }, resume);

@@ -22,6 +22,8 @@ export interface RunWork {
   readonly calls: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
+  /** Its token-weighted decode context (plan's `decodeContext`); absent: a mean call's prompt plus half its answer. */
+  readonly decodeContext?: number;
 }
 
 /** The window chosen for one run, and when the model says it ends. */
@@ -43,7 +45,10 @@ export interface DeadlineChoice {
 
 /** Run work from plan's predictions, keyed by `key(run)`. */
 export function runWork(runs: readonly PlannedRun[], key: (r: PlannedRun) => string): RunWork[] {
-  return runs.map((r) => ({ key: key(r), hours: r.virtualHours, calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens }));
+  return runs.map((r) => ({
+    key: key(r), hours: r.virtualHours, calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens,
+    ...(r.decodeContext !== undefined ? { decodeContext: r.decodeContext } : {}),
+  }));
 }
 
 interface Fluid {
@@ -87,7 +92,9 @@ export function predictSweep(profile: LatencyProfile, work: readonly RunWork[], 
 
 function fluid(profile: LatencyProfile, w: RunWork, window: number): Fluid {
   const perCall = { prompt: w.promptTokens / Math.max(1, w.calls), completion: w.completionTokens / Math.max(1, w.calls) };
-  const ctx = perCall.prompt + perCall.completion / 2;
+  // What each of its decoding sequences reads per step: weighted by tokens generated, the long answers
+  // (the longest contexts, in the batch the longest) count by their length.
+  const ctx = w.decodeContext ?? perCall.prompt + perCall.completion / 2;
   const rate = (w.completionTokens / (w.hours * 3600)) * speedup(window);
   // Sequences decoding at once: rate × step time / 1000, with the step at that many sequences (a few rounds converge).
   let seqs = 1;

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { QWEN3_8B_H100_VLLM, getProfile } from '../../llm/latency-profiles';
 import { costOf, type ModelPrice } from '../../llm/pricing';
 import { maxTokensPerSecond } from '../../llm/server-capacity';
+import { JOURNAL_FILE } from '../../llm/request-journal';
 import { nicheCounts } from '../../tasks/stream';
 import { getPreset } from '../scenario/presets';
 import type { ModelPlugin } from '../scenario/model-plugins';
@@ -40,6 +41,13 @@ export interface PlannedCost {
   readonly completionTokens: number;
   /** Hours the run takes on one server of the profile, alone (run after run for a sweep). */
   readonly virtualHours: number;
+  /**
+   * Mean KV-cache context of the run's sequences over their decode steps, weighted by tokens generated
+   * (Σ g·(p + g/2) / Σ g over its calls, from the pilot's calls): what each of its decoding sequences
+   * reads per step on a shared server. Long answers hold the batch longest and have the longest
+   * contexts, so it is well above a mean request's prompt + half its answer. Absent in plans made by hand.
+   */
+  readonly decodeContext?: number;
   /** CPU seconds the run takes in this process on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
   readonly cpuSeconds?: number;
   readonly usd?: number;
@@ -85,6 +93,8 @@ interface Pilot {
   readonly promptTokens: number;
   readonly completionTokens: number;
   readonly requests: number;
+  /** Σ g·(p + g/2) over the pilot's answered calls (p prompt, g completion tokens): its token-weighted decode context × its output. */
+  readonly contextWeighted: number;
 }
 
 type Tokens = Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
@@ -109,11 +119,11 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
   const pilotTasks = opts.pilotTasks ?? Math.min(120, Math.max(24, Math.round(tasks / 10)));
   const price = priceOf(loaded);
   const runs: PlannedRun[] = [];
-  let shape = { prompt: 0, completion: 0, requests: 0 };
+  let shape = { prompt: 0, completion: 0, requests: 0, contextWeighted: 0 };
   for (const variant of variants) {
     const pilot = await runPilot(loaded, variant, pilotTasks, pilotLatency, opts.plugins);
     opts.onPilot?.(variant, pilotTasks);
-    shape = { prompt: shape.prompt + pilot.promptTokens, completion: shape.completion + pilot.completionTokens, requests: shape.requests + pilot.requests };
+    shape = { prompt: shape.prompt + pilot.promptTokens, completion: shape.completion + pilot.completionTokens, requests: shape.requests + pilot.requests, contextWeighted: shape.contextWeighted + pilot.contextWeighted };
     for (const seed of seeds) {
       // Per-niche counts, not a walk per task: a plan for a billion tasks costs what one for ten does.
       const mix = nicheCounts({ ...loaded.scenario.stream, tasks, entries: loaded.scenario.stream.niches, niches: new Map(), seed });
@@ -129,6 +139,7 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
         variant, seed, tasks,
         calls: Math.round(sum.calls), promptTokens: Math.round(sum.promptTokens), completionTokens: Math.round(sum.completionTokens),
         virtualHours: (sum.completionTokens * pilot.secondsPerCompletionToken) / 3600,
+        ...(pilot.contextWeighted > 0 ? { decodeContext: Math.round(pilot.contextWeighted / Math.max(1, pilot.completionTokens)) } : {}),
         cpuSeconds: pilot.cpuSecondsPerTask * tasks,
         ...(price ? { usd: costOf(price, sum) } : {}),
       });
@@ -139,8 +150,8 @@ export async function planSweep(given: LoadedScenario, opts: PlanOptions = {}): 
   const max = shape.requests > 0 && !opts.zeroTime ? maxTokensPerSecond(profile, {
     meanPromptTokens: shape.prompt / shape.requests,
     meanCompletionTokens: shape.completion / shape.requests,
-    // A sequence's mean context over its decode: its prompt plus half its output.
-    meanDecodeContext: shape.prompt / shape.requests + shape.completion / shape.requests / 2,
+    // A sequence's context over its decode, weighted by the tokens it generates (the pilots' calls).
+    meanDecodeContext: shape.contextWeighted > 0 ? shape.contextWeighted / Math.max(1, shape.completion) : shape.prompt / shape.requests + shape.completion / shape.requests / 2,
   }) : null;
   return {
     profile: profile.name, pilotTasks, runs,
@@ -172,8 +183,10 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
   const dir = mkdtempSync(path.join(tmpdir(), 'evo-plan-'));
   try {
     const cpu0 = process.cpuUsage();
-    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: false, ...(plugins ? { plugins } : {}) });
+    // The journal only to read each call's tokens back (the decode context); the run is the same without it.
+    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, ...(plugins ? { plugins } : {}) });
     const cpu = process.cpuUsage(cpu0);
+    const contextWeighted = decodeContextWeight(path.join(dir, 'run', JOURNAL_FILE));
     const events = readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const nicheOf = new Map<string, string>();
     const byNiche = new Map<string, NicheCost>();
@@ -205,9 +218,24 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
       overhead: { calls: overhead.calls / n, promptTokens: overhead.promptTokens / n, completionTokens: overhead.completionTokens / n },
       secondsPerCompletionToken: t.completionTokens > 0 ? (summary.virtualSeconds ?? 0) / t.completionTokens : 0,
       cpuSecondsPerTask: (cpu.user + cpu.system) / 1e6 / n,
-      promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.calls,
+      promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.calls, contextWeighted,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Σ g·(p + g/2) over the answered calls of a run's request journal (p prompt, g completion tokens):
+ * the KV context its decoding sequences read, summed over the tokens they generate. 0 without a journal.
+ */
+function decodeContextWeight(journal: string): number {
+  if (!existsSync(journal)) return 0;
+  let w = 0;
+  for (const line of readFileSync(journal, 'utf8').split('\n')) {
+    if (!line) continue;
+    const u = (JSON.parse(line) as { c?: { usage?: { promptTokens: number; completionTokens: number } } }).c?.usage;
+    if (u) w += u.completionTokens * (u.promptTokens + u.completionTokens / 2);
+  }
+  return w;
 }

@@ -13,6 +13,8 @@ interface Waiter {
   readonly target: string | undefined;
   readonly avoid: ReadonlySet<Endpoint>;
   readonly isRetry: boolean;
+  /** The request's scheduling priority (lower first; 0 when it sets none, as vLLM's default). */
+  readonly priority: number;
   readonly resolve: (ep: Endpoint | undefined) => void;
   readonly reject: (err: Error) => void;
 }
@@ -22,7 +24,9 @@ interface Waiter {
  * healthy endpoint (among those serving its binding) with the fewest requests in flight; ties go
  * to the one with the lowest recent milliseconds per token, then to configuration order.
  * Endpoints a request already failed on are used only when nothing else has room. When every
- * eligible endpoint is full the request waits in a FIFO queue.
+ * eligible endpoint is full the request waits in a queue ordered as vLLM's `--scheduling-policy
+ * priority` orders its own: lower `priority` first, ties first come, first served (without
+ * priorities every request is at 0, so the queue is FIFO).
  */
 export class EndpointRouter {
   private readonly endpoints: Endpoint[] = [];
@@ -57,9 +61,10 @@ export class EndpointRouter {
    * Reserve a slot: resolves with the chosen endpoint (its attempt already counted), or with
    * `undefined` when no eligible endpoint is healthy right now. Waits while all healthy ones are
    * full. Rejects with NoEndpointError when nothing serves the target, and with
-   * CompletionAbortedError when `signal` aborts while it waits (it then leaves the queue).
+   * CompletionAbortedError when `signal` aborts while it waits (it then leaves the queue). While it
+   * waits, `priority` places it in the queue (lower first, ties in arrival order).
    */
-  acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal): Promise<Endpoint | undefined> {
+  acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal, priority = 0): Promise<Endpoint | undefined> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) { reject(new CompletionAbortedError(null, 0)); return; }
       const onAbort = () => {
@@ -67,14 +72,16 @@ export class EndpointRouter {
         reject(new CompletionAbortedError(null, 0));
       };
       const settle = <A extends unknown[]>(f: (...a: A) => void) => (...a: A) => { signal?.removeEventListener('abort', onAbort); f(...a); };
-      const w: Waiter = { target, avoid, isRetry, resolve: settle(resolve), reject: settle(reject) };
+      const w: Waiter = { target, avoid, isRetry, priority, resolve: settle(resolve), reject: settle(reject) };
       if (this.place(w)) return;
-      this.waiters.push(w);
+      // After every waiter of the same or a lower priority: ties stay first come, first served.
+      const at = this.waiters.findIndex((x) => x.priority > priority);
+      this.waiters.splice(at === -1 ? this.waiters.length : at, 0, w);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  /** A slot was freed or health changed: hand slots to waiting requests in arrival order. */
+  /** A slot was freed or health changed: hand slots to waiting requests in queue order (priority, then arrival). */
   changed(): void {
     this.waiters = this.waiters.filter((w) => !this.place(w));
     const listeners = this.changeListeners;

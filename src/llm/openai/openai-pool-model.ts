@@ -178,7 +178,7 @@ export class OpenAIPoolModel implements LanguageModel {
       if (req.signal?.aborted) throw new CompletionAbortedError(null, 0);
       let ep: Endpoint | undefined;
       try {
-        ep = await this.acquire(target, avoid, a > 0, req.signal);
+        ep = await this.acquire(target, avoid, a > 0, req.signal, req.priority);
       } catch (err) {
         if (err instanceof CompletionAbortedError) throw err; // cancelled while queued: nothing was generated
         if (err instanceof NoEndpointError) throw new ModelRequestError(`openai backend: ${err.message}${describe(req)}`, a);
@@ -290,9 +290,9 @@ export class OpenAIPoolModel implements LanguageModel {
    * bring one back, however long that takes: the engine stops starting tasks meanwhile and decides
    * when the outage has lasted too long (`outageTimeoutMs`), closing the pool.
    */
-  private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal): Promise<Endpoint | undefined> {
+  private async acquire(target: string | undefined, avoid: ReadonlySet<Endpoint>, isRetry: boolean, signal?: AbortSignal, priority?: number): Promise<Endpoint | undefined> {
     for (;;) {
-      const ep = await this.router.acquire(target, avoid, isRetry, signal);
+      const ep = await this.router.acquire(target, avoid, isRetry, signal, priority);
       if (ep || this.closed) return ep;
       const change = this.router.nextChange();
       const stop = new AbortController();

@@ -19,6 +19,12 @@ describe('plan', () => {
       expect(r.completionTokens).toBeGreaterThan(0);
       expect(r.virtualHours).toBeGreaterThan(0);
       expect(r.usd).toBeCloseTo((r.promptTokens + 2 * r.completionTokens) / 1e6, 3);
+      // Each decoding sequence's context weighted by the tokens it generates: with answers of unequal
+      // length, above a mean call's prompt plus half its answer (and below its prompt plus its answer's
+      // longest possible half, whatever the lengths).
+      const meanCall = r.promptTokens / r.calls + r.completionTokens / r.calls / 2;
+      expect(r.decodeContext).toBeGreaterThan(meanCall);
+      expect(r.decodeContext!).toBeLessThan(r.promptTokens + r.completionTokens);
     }
     // A single agent's run costs less than the full system's, whose team calls several members.
     const of = (v: string) => p.runs.find((r) => r.variant === v && r.seed === 1)!;

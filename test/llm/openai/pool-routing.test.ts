@@ -22,6 +22,25 @@ describe('OpenAI pool: routing', () => {
     expect(Object.values(pool.stats()).map((s) => s.outstanding)).toEqual([0, 0]);
   });
 
+  it('serves its waiting queue by priority, lower first, ties first come first served (none counts as 0)', async () => {
+    const release: Array<() => void> = [];
+    const { fetch, calls } = fakeFetch(() => new Promise((resolve) => release.push(() => resolve(chat('ok')))));
+    const pool = new OpenAIPoolModel({ endpoints: [ep('a:1', { maxConcurrency: 1 })] }, { fetch, env: {} });
+    const ask = (name: string, priority?: number) => pool.complete({ ...req(priority === undefined ? {} : { priority }), messages: [{ role: 'user' as const, content: name }] });
+    // The first takes the only slot; the rest wait, arriving in this order.
+    const pending = [ask('first', 9), ask('p5', 5), ask('p1-a', 1), ask('none'), ask('p1-b', 1), ask('p0', 0)];
+    await new Promise((r) => setTimeout(r, 20));
+    while (release.length || calls.length < pending.length) {
+      release.shift()?.();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await Promise.all(pending);
+    const sent = calls.map((c) => (c.body!.messages as Array<{ content: string }>)[0]!.content);
+    expect(sent).toEqual(['first', 'none', 'p0', 'p1-a', 'p1-b', 'p5']);
+    // The priority also travels to the server (vLLM's body field).
+    expect(calls.map((c) => c.body!.priority)).toEqual([9, undefined, 0, 1, 1, 5]);
+  });
+
   it('binds agents to endpoint groups or models (heterogeneous pool)', async () => {
     const { fetch, calls } = fakeFetch(() => chat('ok'));
     const pool = new OpenAIPoolModel({
