@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, resumeRun, runScenario, withOverrides, type NicheSpec, type Task } from '../../src/index';
+import { loadScenario, resumeRun, runScenario, withOverrides } from '../../src/index';
+import { algebraSpec, algebraTask } from '../fixtures/algebra-niche';
 import { buildReflectPrompt } from '../../src/individual/agent-prompts';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
 import { presentedTasks } from '../../src/engine/run/model-stack';
@@ -14,14 +15,8 @@ import { SimWorld } from '../../src/sim/sim-world';
 import { buildNiches, GraderSet } from '../../src/tasks/niche-registry';
 import { taskStream } from '../../src/tasks/stream';
 
-const spec: NicheSpec = {
-  id: 'algebra', domain: 'math', title: 'Algebra', description: 'solve for x', keywords: ['algebra', 'equations'],
-  generator: 'algebra', difficulties: [1, 2, 3], answerFormat: 'Give the final answer as \\boxed{...}.',
-};
-const task = (i: number, difficulty = 3): Task => ({
-  id: `algebra-${i}`, index: i, niche: 'algebra', domain: 'math', difficulty, block: 0,
-  question: `Solve 3x + ${i} = ${i + 12}.`, hidden: { answer: '4', distractors: ['3', '5', '12'] },
-});
+const spec = algebraSpec;
+const task = algebraTask;
 const phrases = (xs: readonly { phrase: string }[]) => xs.map((s) => s.phrase);
 
 describe('problem families (taskFamilies)', () => {

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, withOverrides, type NicheSpec, type SimParams, type Task } from '../../src/index';
+import { loadScenario, runScenario, withOverrides, type SimParams } from '../../src/index';
+import { algebraSpec, algebraTask } from '../fixtures/algebra-niche';
 import { Archive, type ArchiveEntry } from '../../src/individual/archive';
 import { buildReflectPrompt, buildSolvePrompt } from '../../src/individual/agent-prompts';
 import { SimModel } from '../../src/sim/sim-model';
@@ -13,14 +14,8 @@ import { readPrompt, withContextBudget } from '../../src/sim/prompt-reader';
 import { strategyLesson } from '../../src/sim/responders/reflect-responder';
 import { successBreakdown } from '../../src/sim/responders/solve-responder';
 
-const spec: NicheSpec = {
-  id: 'algebra', domain: 'math', title: 'Algebra', description: 'solve for x', keywords: ['algebra', 'equations'],
-  generator: 'algebra', difficulties: [1, 2, 3], answerFormat: 'Give the final answer as \\boxed{...}.',
-};
-const task = (i: number, difficulty = 3): Task => ({
-  id: `algebra-${i}`, index: i, niche: 'algebra', domain: 'math', difficulty, block: 0,
-  question: `Solve 3x + ${i} = ${i + 12}.`, hidden: { answer: '4', distractors: ['3', '5', '12'] },
-});
+const spec = algebraSpec;
+const task = algebraTask;
 const entry = (text: string, niche: string | null = 'algebra', key = new Float32Array([1, 0, 0, 0])): ArchiveEntry => ({
   id: text, text, niche, level: niche ? 'lesson' : 'meta', source: 'reflection', taskId: null, poolVersion: 0, key,
 });
