@@ -20,7 +20,7 @@ export interface AgentOrigin {
 export interface AgentContext extends CompetenceParams {
   readonly id: string;
   readonly persona: string;
-  /** Persistent: each addition is a new version (`Archive.with`, `Archive.union`). */
+  /** Persistent: each addition is a new version (`Archive.with`, `Archive.union`). Once retired, its counts only (`Archive.retired`). */
   readonly archive: Archive;
   readonly competence: Readonly<Record<string, number>>;
   readonly exposure: Readonly<Record<string, number>>;
@@ -57,7 +57,8 @@ export type AgentEvent =
 
 /**
  * The agent actor (xstate v5): owns persona, archive, competence and exposure.
- * States: `active` → `retired` (final; the snapshot keeps every field for inspection), or
+ * States: `active` → `retired` (final; the snapshot keeps every field for inspection, the archive
+ * as its counts only: `Archive.retired`; its entries are in the event log), or
  * `active` → `failed` on an event it cannot apply (a key of the wrong dimension), which it reports
  * to its parent as `AGENT_FAILED`. Senders validate first (the supervisor does), so that is a bug.
  */
@@ -89,9 +90,13 @@ export const agentMachine = setup({
     absorb: assign(({ context, event }) => (event.type === 'ABSORB' ? { archive: context.archive.union(event.archive) } : {})),
     setPersona: assign(({ event }) => (event.type === 'SET_PERSONA' ? { persona: event.persona } : {})),
     retire: assign(({ event }) => (event.type === 'RETIRE' ? { successor: event.successor ?? null } : {})),
-    // A retired agent serves no task: its archive's search structures go (a cache: its entries stay,
-    // and a search rebuilds what it needs, should anything read it again).
-    releaseSearch: ({ context }) => context.archive.release(),
+    // A retired agent serves no task: its archive's search structures go, and its context keeps the
+    // archive's counts only (`Archive.retired`); the entries are in the event log. Views taken
+    // before (tasks in flight) keep the full archive until they end.
+    releaseSearch: assign(({ context }) => {
+      context.archive.release();
+      return { archive: context.archive.retired() };
+    }),
     // A failure is an event: the agent keeps its state for inspection, takes no more updates and
     // tells its parent (the supervisor), which fails with it.
     refuse: assign(({ context, event }) => {

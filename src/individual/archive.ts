@@ -141,6 +141,11 @@ export class Archive {
   private store: ArchiveStore = emptyStore();
   /** Entries this version sees: the first `length` of the store. */
   private length = 0;
+  /**
+   * Set on a retired agent's archive (`retired()`): its counts when it retired. Its entries are no
+   * longer in memory; they are in the run's event log (`experience.stored`).
+   */
+  private tally: { readonly size: number; readonly byNiche: Readonly<Record<string, number>>; readonly meta: number } | null = null;
 
   constructor(opts: ArchiveOptions) {
     if (!Number.isInteger(opts.dim) || opts.dim <= 0) throw new RangeError(`Archive: dim must be a positive integer, got ${opts.dim}`);
@@ -178,6 +183,7 @@ export class Archive {
    * hold is extended with `with` instead.
    */
   add(entry: ArchiveEntry): boolean {
+    this.refuseRetired('add');
     if (entry.key.length !== this.dim) {
       throw new RangeError(`Archive.add: key length ${entry.key.length} does not match dim ${this.dim}`);
     }
@@ -226,11 +232,13 @@ export class Archive {
 
   /** Top-`k` lessons from `niche`'s bucket and top-`kMeta` from the meta pool, by cosine to `query`, most similar first, ties in insertion order; throws RangeError on a query of the wrong length. */
   retrieve(query: Float32Array, niche: string, k: number, kMeta: number, asOf = Infinity): Retrieval {
+    this.refuseRetired('retrieve');
     return { lessons: this.search(niche, query, k, asOf), meta: this.search(null, query, kMeta, asOf) };
   }
 
   /** Total number of entries held, meta pool included (forgotten ones are not held). */
   size(): number {
+    if (this.tally) return this.tally.size;
     return this.bounded ? this.entries().length : this.length;
   }
 
@@ -241,6 +249,7 @@ export class Archive {
 
   /** Entry count per niche bucket; the meta pool is not included (see `metaSize`). */
   sizeByNiche(): Record<string, number> {
+    if (this.tally) return { ...this.tally.byNiche };
     const out: Record<string, number> = {};
     for (const [niche, n] of this.bucketSizes()) if (niche !== null) out[niche] = n;
     return out;
@@ -248,11 +257,13 @@ export class Archive {
 
   /** Number of entries in the meta pool. */
   metaSize(): number {
+    if (this.tally) return this.tally.meta;
     return this.bucketSizes().get(null) ?? 0;
   }
 
   /** All entries this version holds, in insertion order (a new array; the entries themselves are shared). Forgotten ones are not held. */
   entries(): ArchiveEntry[] {
+    this.refuseRetired('entries');
     const all = this.store.order.slice(0, this.length);
     if (!this.bounded) return all;
     const held = new Set([...this.store.buckets].flatMap(([niche, b]) => (this.capacityOf(niche) === Infinity ? [] : [...this.held(b, niche, Infinity)])));
@@ -261,6 +272,7 @@ export class Archive {
 
   /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool), and not forgotten. */
   has(text: string, niche: string | null): boolean {
+    this.refuseRetired('has');
     const bucket = this.store.buckets.get(niche);
     const at = bucket?.texts.get(normalizeArchiveText(text));
     if (at === undefined || at >= this.length) return false;
@@ -289,6 +301,28 @@ export class Archive {
     for (const b of this.store.buckets.values()) b.index.release();
   }
 
+  /**
+   * What a retired agent keeps of its archive in memory: its counts (`size`, `sizeByNiche`,
+   * `metaSize`, what the summary reads), not its entries, so that a stream that keeps pruning and
+   * spawning does not keep every archive it ever grew. Versions taken before (tasks in flight)
+   * keep theirs until they are dropped. Reading entries of the result throws.
+   */
+  retired(): Archive {
+    if (this.tally) return this;
+    const out = new Archive(this.options());
+    out.tally = { size: this.size(), byNiche: this.sizeByNiche(), meta: this.metaSize() };
+    return out;
+  }
+
+  /** Whether this is a retired agent's archive (`retired()`): counts only. */
+  get isRetired(): boolean {
+    return this.tally !== null;
+  }
+
+  private refuseRetired(what: string): void {
+    if (this.tally) throw new Error(`Archive.${what}: a retired agent's archive keeps only its counts in memory; its entries are in the run's event log`);
+  }
+
   /** Add every entry of `other` not already present (normalized text per bucket), in `other`'s insertion order; returns how many were added. */
   mergeFrom(other: Archive): number {
     let added = 0;
@@ -298,6 +332,7 @@ export class Archive {
 
   /** Another object for this same version, sharing the store: it grows without changing this one. */
   private version(): Archive {
+    this.refuseRetired('version');
     const next = new Archive(this.options());
     next.store = this.store;
     next.length = this.length;

@@ -164,6 +164,9 @@ export function rejectSupervisorEvent(context: SupervisorContext, event: Supervi
       if (!agents.has(event.keep)) return `merge: unknown agent ${event.keep}`;
       if (!agents.has(event.retire)) return `merge: unknown agent ${event.retire}`;
       if (event.keep === event.retire) return `merge: an agent cannot absorb itself (${event.keep})`;
+      // A retired agent's archive is no longer in memory (its counts only), so it cannot be absorbed.
+      if (isDone(agents.get(event.retire)!)) return `merge: ${event.retire} is already retired`;
+      if (isDone(agents.get(event.keep)!)) return `merge: ${event.keep} is retired and cannot absorb ${event.retire}`;
       return null;
     case 'SET_PERSONA':
       return agents.has(event.id) ? null : `persona: unknown agent ${event.id}`;
