@@ -49,8 +49,13 @@ export class EvolvePipeline<P = undefined> {
   /** Outcomes with an index below this may be applied (Infinity: apply each as soon as it is ready). */
   private released: number;
   private readonly gates: Array<{ index: number; open: () => void }> = [];
-  /** The application chain as it stood after each queued outcome: awaiting `ends[i]` waits for outcome i's application. */
-  private readonly ends: Promise<void>[] = [];
+  /**
+   * The application chain as it stood after each queued outcome not yet applied: awaiting
+   * `ends.get(i)` waits for outcome i's application. Each removes itself once applied (the chain
+   * applies in order, so a missing entry below `queued` is applied), so an endless stream keeps
+   * one per outcome in flight, not one per task ever.
+   */
+  private readonly ends = new Map<number, Promise<void>>();
 
   constructor(private readonly o: EvolvePipelineOptions<P>) {
     this.released = o.held ? 0 : Infinity;
@@ -86,7 +91,9 @@ export class EvolvePipeline<P = undefined> {
         this.failure = { error };
       }
     });
-    this.ends.push(this.tail);
+    const end = this.tail;
+    this.ends.set(index, end);
+    void end.then(() => { this.ends.delete(index); });
     this.pump();
   }
 
@@ -117,11 +124,16 @@ export class EvolvePipeline<P = undefined> {
     }
   }
 
+  /** Outcomes queued and not yet applied: all the pipeline holds of them, however long the stream. */
+  get pending(): number {
+    return this.ends.size;
+  }
+
   /** Release and wait until the outcomes of the first `count` queued tasks have been applied. */
   async applyThrough(count: number): Promise<void> {
     this.release(count);
     const last = Math.min(count, this.queued) - 1;
-    if (last >= 0) await this.ends[last];
+    if (last >= 0) await this.ends.get(last);
     this.check();
   }
 

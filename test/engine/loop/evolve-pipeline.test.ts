@@ -45,4 +45,19 @@ describe('evolve pipeline, held (lag)', () => {
     await pipeline.settle();
     expect(applied).toEqual([0, 1, 2, 3]);
   });
+
+  it('holds only the outcomes not yet applied, however many were queued and applied', async () => {
+    const { pipeline, applied, enqueue } = held();
+    for (let n = 0; n < 50; n++) enqueue(n);
+    expect(pipeline.pending).toBe(50);
+    await pipeline.applyThrough(30);
+    await drain();
+    expect(applied).toHaveLength(30);
+    expect(pipeline.pending).toBe(20);
+    await pipeline.settle();
+    await drain();
+    expect(pipeline.pending).toBe(0);
+    // Waiting for outcomes applied long ago still returns.
+    await pipeline.applyThrough(10);
+  });
 });
