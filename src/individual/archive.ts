@@ -143,7 +143,7 @@ export class Archive {
   private length = 0;
   /**
    * Set on a retired agent's archive (`retired()`): its counts when it retired. Its entries are no
-   * longer in memory; they are in the run's event log (`experience.stored`).
+   * longer in memory; they are in the run's event log (`lesson.added`, `insight.routed`).
    */
   private tally: { readonly size: number; readonly byNiche: Readonly<Record<string, number>>; readonly meta: number } | null = null;
 
