@@ -50,6 +50,8 @@ export interface CooldownObservation {
   readonly cause: string | null;
 }
 
+const NO_REFUSALS: readonly number[] = Object.freeze([]);
+
 /** The set-aside state of a run, fed in commit order (so resume and every backend see the same). */
 export class StructureCooldown {
   private readonly streaks = new Map<string, { cause: string; count: number }>();
@@ -68,7 +70,9 @@ export class StructureCooldown {
    * The HTTP statuses `structure`'s calls are known to be refused with at stream index `index`: the
    * causes it is set aside for on any niche (a server that refuses a structure's prompts refuses them on every niche).
    */
-  refusals(structure: string, index: number): number[] {
+  refusals(structure: string, index: number): readonly number[] {
+    // Read at every model call of a structure: nothing set aside (every simulated run) allocates nothing.
+    if (this.aside.size === 0) return NO_REFUSALS;
     const out = new Set<number>();
     for (const s of this.aside.values()) {
       if (s.structure !== structure || index >= s.untilTask) continue;
