@@ -31,6 +31,14 @@ export interface VectorIndexOptions {
   readonly initialCapacity?: number;
   /** Item count from which searches go through hnswlib instead of an exact scan (default `EXACT_SEARCH_LIMIT`). */
   readonly exactLimit?: number;
+  /**
+   * Length of a head many keys share, bit for bit (default 0: none). An item whose key begins with
+   * the same `head` components as the item before it shares that item's partial dot product with
+   * a query: an exact search sums the head once per run of such items, then each item's tail, in
+   * the same order as the full sum (the same scores, bit for bit). The leadership bank's keys are
+   * a niche's embedding followed by three numbers, so a niche's records score in 3 steps, not 259.
+   */
+  readonly head?: number;
 }
 
 /** The sum of squares of a key, summed as `cosine` sums it (so scores here equal `cosine`'s bit for bit). */
@@ -38,6 +46,12 @@ function sumSquares(v: Float32Array): number {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += (v[i] as number) * (v[i] as number);
   return s;
+}
+
+/** Whether two keys agree bit for bit on their first `head` components (+0 and −0 differ, NaN equals NaN). */
+function sameHead(a: Float32Array, b: Float32Array, head: number): boolean {
+  for (let i = 0; i < head; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }
 
 /**
@@ -55,11 +69,19 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   private index: HierarchicalNSW | null = null;
   private readonly initialCapacity: number;
   private readonly exactLimit: number;
+  private readonly head: number;
+  /** Each item's head group (see `VectorIndexOptions.head`), by insertion order; empty when `head` is 0. */
+  private readonly groups: number[] = [];
+  /** The first key of each head group. */
+  private readonly groupKeys: Float32Array[] = [];
 
   constructor(readonly dim: number, opts: VectorIndexOptions = {}) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`VectorIndex: dim must be a positive integer, got ${dim}`);
     this.initialCapacity = opts.initialCapacity ?? 64;
     this.exactLimit = opts.exactLimit ?? EXACT_SEARCH_LIMIT;
+    const head = opts.head ?? 0;
+    if (!Number.isInteger(head) || head < 0 || head > dim) throw new RangeError(`VectorIndex: head must be an integer from 0 to dim (${dim}), got ${head}`);
+    this.head = head;
     this.items = [];
     this.norms = [];
   }
@@ -85,6 +107,14 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     if (this.index) this.addPoint(this.index, item.key, this.items.length);
     this.items.push(item);
     this.norms.push(sumSquares(item.key));
+    if (this.head > 0) {
+      const last = this.groupKeys.length - 1;
+      if (last >= 0 && sameHead(this.groupKeys[last]!, item.key, this.head)) this.groups.push(last);
+      else {
+        this.groups.push(this.groupKeys.length);
+        this.groupKeys.push(item.key);
+      }
+    }
   }
 
   /** Drop the hnswlib index, if any (its memory goes); the next search that needs it rebuilds it. */
@@ -110,13 +140,29 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   private exact(query: Float32Array, want: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
     const qq = sumSquares(query);
     const dim = this.dim;
+    const head = this.head;
+    // Each head group's partial sum over the head, computed when first needed (NaN: not yet).
+    const partial = head > 0 ? new Float64Array(this.groupKeys.length).fill(Number.NaN) : null;
     const best: { label: number; sim: number }[] = [];
     for (let label = 0; label < this.items.length; label++) {
       const item = this.items[label]!;
       if (!accept(item)) continue;
       const key = item.key;
       let dot = 0;
-      for (let i = 0; i < dim; i++) dot += (query[i] as number) * (key[i] as number);
+      let from = 0;
+      if (partial) {
+        const g = this.groups[label]!;
+        let p = partial[g]!;
+        if (Number.isNaN(p)) {
+          const first = this.groupKeys[g]!;
+          p = 0;
+          for (let i = 0; i < head; i++) p += (query[i] as number) * (first[i] as number);
+          partial[g] = p;
+        }
+        dot = p;
+        from = head;
+      }
+      for (let i = from; i < dim; i++) dot += (query[i] as number) * (key[i] as number);
       const nn = this.norms[label]!;
       const sim = nn === 0 ? 0 : dot / Math.sqrt(qq * nn);
       // Kept sorted; a later label never displaces an equal score (insertion order breaks ties).

@@ -20,6 +20,35 @@ export function styleOverlap(a: AgentView, b: AgentView, niches: readonly string
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
 
+/** An agent's competence over a list of niches (unseen at c0), with its sum of squares: for many overlaps of one roster. */
+export interface CompetenceVector {
+  readonly c: Float64Array;
+  /** Sum of squares, summed in the niches' order (as `styleOverlap` sums it). */
+  readonly ss: number;
+}
+
+/** `a`'s competence vector over `niches`. */
+export function competenceVector(a: AgentView, niches: readonly string[], c0: number): CompetenceVector {
+  const c = new Float64Array(niches.length);
+  let ss = 0;
+  for (let i = 0; i < niches.length; i++) {
+    const x = competenceOf(a, niches[i]!, c0);
+    c[i] = x;
+    ss += x * x;
+  }
+  return { c, ss };
+}
+
+/**
+ * `styleOverlap` of two agents from their competence vectors over the same niches: the same sums
+ * in the same order, so the same number bit for bit, without reading either agent's competence again.
+ */
+export function vectorOverlap(a: CompetenceVector, b: CompetenceVector): number {
+  let dot = 0;
+  for (let i = 0; i < a.c.length; i++) dot += a.c[i]! * b.c[i]!;
+  return a.ss === 0 || b.ss === 0 ? 0 : dot / Math.sqrt(a.ss * b.ss);
+}
+
 /** Every niche any agent of the roster has a competence for, sorted (the overlap's vector space). */
 export function rosterNiches(roster: readonly AgentView[]): string[] {
   const set = new Set<string>();

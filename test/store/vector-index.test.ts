@@ -48,6 +48,43 @@ describe('VectorIndex: exact below the limit, hnswlib above, the same top-k', ()
   });
 });
 
+describe('VectorIndex: keys with a shared head', () => {
+  it('scores bit for bit as without the option, keys grouped by head or not, with a filter', () => {
+    const rng = createRng(5);
+    const heads = items(4, 11).map((x) => x.key);
+    const tail = 3;
+    const dim = embedder.dim + tail;
+    // Runs of keys sharing a head (as a niche's leadership records do), heads repeating after others, and -0 against 0.
+    const all = Array.from({ length: 400 }, (_, n) => {
+      const key = new Float32Array(dim);
+      key.set(heads[Math.floor(n / 37) % heads.length]!);
+      for (let i = 0; i < tail; i++) key[embedder.dim + i] = rng.next() - 0.5;
+      if (n % 50 === 7) key[0] = key[0] === 0 ? -0 : key[0]!;
+      return { key, n };
+    });
+    const plain = new VectorIndex<{ key: Float32Array; n: number }>(dim);
+    const shared = new VectorIndex<{ key: Float32Array; n: number }>(dim, { head: embedder.dim });
+    for (const x of all) { plain.add(x); shared.add(x); }
+    const queries = [...heads, ...items(6, 13).map((x) => x.key)].map((h, qi) => {
+      const q = new Float32Array(dim);
+      q.set(h);
+      for (let i = 0; i < tail; i++) q[embedder.dim + i] = ((qi * 7 + i) % 5) / 10 - 0.2;
+      return q;
+    });
+    const accept = (x: { n: number }) => x.n % 4 !== 1;
+    for (const q of queries) {
+      for (const k of [1, 8, 400]) {
+        const want = plain.search(q, k, accept);
+        const got = shared.search(q, k, accept);
+        expect(got.map((r) => r.item.n)).toEqual(want.map((r) => r.item.n));
+        // Object.is: the same doubles, bit for bit.
+        got.forEach((r, i) => expect(Object.is(r.sim, want[i]!.sim)).toBe(true));
+      }
+    }
+    expect(() => new VectorIndex(dim, { head: dim + 1 })).toThrow(RangeError);
+  });
+});
+
 describe('Archive: entries stored once', () => {
   const entry = (text: string, key: Float32Array): ArchiveEntry => ({ id: text, text, niche: 'n', level: 'subdomain', source: 'codream', taskId: null, poolVersion: 0, key });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SynergyTable, synergyOf } from '../../src/population/synergy';
 import { roleAssembler } from '../../src/team/assemblers/role-assembler';
 import type { AssemblyWeights } from '../../src/team/assemblers/assembler';
-import { styleOverlap } from '../../src/team/style-overlap';
+import { competenceVector, styleOverlap, vectorOverlap } from '../../src/team/style-overlap';
 import { agentView, mathTask, testRng } from '../fakes/agents';
 
 const W: AssemblyWeights = { wc: 1, ws: 0.5, wo: 0.5, wx: 1 };
@@ -72,6 +72,19 @@ describe('style overlap and synergy', () => {
     expect(styleOverlap(a, b, ['x', 'y'], 0.5)).toBeCloseTo(0);
     expect(styleOverlap(a, a, ['x', 'y'], 0.5)).toBeCloseTo(1);
     expect(styleOverlap(agentView('c', { x: 1 }), agentView('d', { y: 1 }), ['x', 'y'], 0.5)).toBeCloseTo(0.8);
+  });
+
+  it('overlap from competence vectors is styleOverlap bit for bit, either way round', () => {
+    const rng = testRng(3);
+    const niches = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const views = Array.from({ length: 30 }, (_, i) => agentView(`x${i}`, Object.fromEntries(niches.filter(() => rng.next() < 0.8).map((n) => [n, rng.next()]))));
+    views.push(agentView('zero', Object.fromEntries(niches.map((n) => [n, 0]))));
+    const vectors = views.map((v) => competenceVector(v, niches, 0.5));
+    for (let i = 0; i < views.length; i++) {
+      for (let j = 0; j < views.length; j++) {
+        expect(Object.is(vectorOverlap(vectors[i]!, vectors[j]!), styleOverlap(views[i]!, views[j]!, niches, 0.5))).toBe(true);
+      }
+    }
   });
 
   it('synergy moves every pair of the team by EWMA of the team reward, symmetrically', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { competenceOf } from '../../individual/competence';
-import { styleOverlap } from '../../team/style-overlap';
+import { competenceVector, vectorOverlap } from '../../team/style-overlap';
 import type { AgentView } from '../../individual/agent-view';
 import { meetsThreshold } from '../specialization';
 import { activeRoster, unitInterval, fmt, rosterFloor, type LifecycleContext, type LifecycleOperator, type LifecycleOperatorDescriptor, configKnobs } from './operator';
@@ -68,13 +68,18 @@ export const merge: LifecycleOperator<MergeDecision> = (ctx: LifecycleContext): 
   const room = Math.min(cfg.maxPerWindow, roster.length - rosterFloor(ctx.bounds));
   if (room <= 0 || ctx.niches.length === 0) return [];
   const eligible = roster.filter((a) => a.history.length >= cfg.minObservations);
+  // Each agent's competence over the niches, read once (every pair of the roster is compared).
+  const vectors = eligible.map((a) => competenceVector(a, ctx.niches, ctx.c0));
   const pairs: Array<{ a: AgentView; b: AgentView; overlap: number; gap: number; order: number }> = [];
   for (let i = 0; i < eligible.length; i++) {
     for (let j = i + 1; j < eligible.length; j++) {
       const a = eligible[i]!;
       const b = eligible[j]!;
-      const overlap = styleOverlap(a, b, ctx.niches, ctx.c0);
-      const gap = Math.max(...ctx.niches.map((n) => Math.abs(competenceOf(a, n, ctx.c0) - competenceOf(b, n, ctx.c0))));
+      const va = vectors[i]!;
+      const vb = vectors[j]!;
+      const overlap = vectorOverlap(va, vb);
+      let gap = -Infinity;
+      for (let k = 0; k < va.c.length; k++) gap = Math.max(gap, Math.abs(va.c[k]! - vb.c[k]!));
       if (meetsThreshold(overlap, cfg.minOverlap) && meetsThreshold(cfg.maxGap, gap)) pairs.push({ a, b, overlap, gap, order: pairs.length });
     }
   }

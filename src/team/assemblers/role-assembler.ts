@@ -1,6 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import type { AgentView } from '../../individual/agent-view';
-import { rosterNiches, styleOverlap } from '../style-overlap';
+import { competenceVector, rosterNiches, vectorOverlap } from '../style-overlap';
 import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
@@ -14,20 +13,24 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
   if (roster.length < 3) throw new Error(`a team needs 3 active agents, the pool has ${roster.length}`);
   const n = task.niche;
   const niches = rosterNiches(roster);
-  const overlap = (x: AgentView, y: AgentView) => styleOverlap(x, y, niches, c0);
+  // Each agent's competence over the roster's niches, read once: the overlaps below take 3 per agent.
+  const vectors = roster.map((x) => competenceVector(x, niches, c0));
+  const overlap = (x: number, y: number) => vectorOverlap(vectors[x]!, vectors[y]!);
 
   const anchorScores = roster.map((x) => competenceOf(x, n, c0));
-  const anchor = roster[argmaxRandomTie(anchorScores, rng)]!;
+  const a = argmaxRandomTie(anchorScores, rng);
+  const anchor = roster[a]!;
 
-  const rest1 = roster.filter((x) => x.id !== anchor.id);
-  const compScores = rest1.map((x) => weights.wc * competenceOf(x, n, c0) + weights.ws * synergy(anchor.id, x.id) - weights.wo * overlap(anchor, x));
+  const rest1 = roster.map((_, i) => i).filter((i) => i !== a);
+  const compScores = rest1.map((i) => weights.wc * competenceOf(roster[i]!, n, c0) + weights.ws * synergy(anchor.id, roster[i]!.id) - weights.wo * overlap(a, i));
   const ci = argmaxRandomTie(compScores, rng);
-  const complement = rest1[ci]!;
+  const c = rest1[ci]!;
+  const complement = roster[c]!;
 
-  const rest2 = rest1.filter((x) => x.id !== complement.id);
-  const scoutScores = rest2.map((x) => weights.wx / Math.sqrt(1 + (x.exposure[n] ?? 0)) - weights.wo * (overlap(x, anchor) + overlap(x, complement)) / 2);
+  const rest2 = rest1.filter((i) => i !== c);
+  const scoutScores = rest2.map((i) => weights.wx / Math.sqrt(1 + (roster[i]!.exposure[n] ?? 0)) - weights.wo * (overlap(i, a) + overlap(i, c)) / 2);
   const si = argmaxRandomTie(scoutScores, rng);
-  const scout = rest2[si]!;
+  const scout = roster[rest2[si]!]!;
 
   return {
     members: [{ agent: anchor, role: 'anchor' }, { agent: complement, role: 'complement' }, { agent: scout, role: 'scout' }],

@@ -17,7 +17,8 @@ export class BankWindow<T extends Windowed> {
   private readonly seq = new WeakMap<T, number>();
   private added = 0;
 
-  constructor(readonly dim: number, readonly window: number) {
+  /** `head`: the length of the head a niche's keys share (`VectorIndexOptions.head`; 0: none). */
+  constructor(readonly dim: number, readonly window: number, readonly head = 0) {
     if (!(window >= 1)) throw new RangeError(`BankWindow: window must be at least 1, got ${window}`);
   }
 
@@ -31,13 +32,13 @@ export class BankWindow<T extends Windowed> {
   /** Add a record; returns the records its niche dropped to stay within the window (oldest first). */
   add(item: T): T[] {
     let index = this.niches.get(item.niche);
-    if (!index) this.niches.set(item.niche, index = new VectorIndex<T>(this.dim));
+    if (!index) this.niches.set(item.niche, index = new VectorIndex<T>(this.dim, { head: this.head }));
     this.seq.set(item, this.added++);
     index.add(item);
     if (index.size <= this.window) return [];
     const held = index.all();
     const dropped = held.slice(0, Math.max(1, Math.floor(held.length / 4)));
-    const kept = new VectorIndex<T>(this.dim);
+    const kept = new VectorIndex<T>(this.dim, { head: this.head });
     for (const e of held.slice(dropped.length)) kept.add(e);
     this.niches.set(item.niche, kept);
     return [...dropped];

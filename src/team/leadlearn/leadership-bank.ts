@@ -73,8 +73,9 @@ export class LeadershipBank {
   /** The pool version this bank reads the store as of (Infinity: everything, now and later). */
   private readonly upTo: number;
 
+  /** A niche's records share their key's head (its embedding, `leadershipKey`), so queries score each niche's head once. */
   constructor(readonly embeddingDim: number, store?: BankStore, upTo = Infinity, window = Infinity) {
-    this.store = store ?? { index: new BankWindow<LeadershipEntry>(embeddingDim + 3, window), committed: [], stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
+    this.store = store ?? { index: new BankWindow<LeadershipEntry>(embeddingDim + 3, window, embeddingDim), committed: [], stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
     this.upTo = upTo;
   }
 
