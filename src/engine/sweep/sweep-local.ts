@@ -109,11 +109,15 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   if (specOff) {
     opts.onNote?.('speculative completion is off in this sweep: its runs share one server, so a run\'s cancellations would depend on the others\' timing (compare a run alone with structures.speculative false)');
   }
-  const pool = processes ? new RunProcesses(opts.childEntry!, Math.min(opts.jobs!, jobs.length)) : null;
+  // This process is one of the `jobs`: it runs one run at a time itself, the workers the others. A
+  // worker pays its own start and JIT warm-up (docs/benchmarks.md, "Speed"); this process has paid both.
+  const workers = processes ? Math.min(opts.jobs!, jobs.length) - 1 : 0;
+  const pool = workers > 0 ? new RunProcesses(opts.childEntry!, workers) : null;
+  let hereBusy = false;
   const window = opts.parallel === 'auto' && !processes ? new RunWindow(jobs.length) : null;
   const limit = () => (processes ? Math.min(opts.jobs!, jobs.length) : window ? window.limit : Math.max(1, opts.parallel === 'auto' ? 1 : opts.parallel ?? 1));
   opts.onNote?.(processes
-    ? `${jobs.length} runs over ${limit()} worker processes`
+    ? `${jobs.length} runs over ${limit()} processes (this one and ${workers} worker${workers === 1 ? '' : 's'})`
     : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
   const changes: RunWindowChange[] = [];
   // Priorities mean something only where runs share a server's queue.
@@ -148,7 +152,14 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
       opts.onRunProgress?.(job.variant, job.seed, p);
       observeWindow();
     };
-    if (pool) return pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts: common, resume }, progress);
+    if (pool && hereBusy) return pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts: common, resume }, progress);
+    if (processes) {
+      hereBusy = true;
+      return runHere(key, common, progress).finally(() => { hereBusy = false; });
+    }
+    return runHere(key, common, progress);
+  };
+  const runHere = (key: string, common: { patch: ScenarioPatch; outDir: string; graceMs?: number }, progress: (p: Progress) => void): Promise<RunResult> => {
     // No per-run HTML reports (no afterRun): `evochamber report <ablation dir>` draws the variants side by side.
     const runOpts = {
       ...common, ...stopOpts, onProgress: progress, onAbandonable: (a: () => void) => { abandons.add(a); },

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import { loadOpenAI } from './openai-sdk';
 import { notFoundHint } from './base-url-hint';
 import { resolveApiKey, safeUrlName } from './secrets';
 
@@ -9,6 +9,7 @@ import { resolveApiKey, safeUrlName } from './secrets';
 export async function listModelIds(
   baseURL: string, apiKeyEnv?: string, env: Readonly<Record<string, string | undefined>> = process.env, timeoutMs = 5_000,
 ): Promise<string[]> {
+  const { default: OpenAI } = await loadOpenAI();
   const client = new OpenAI({ baseURL, apiKey: resolveApiKey(env, apiKeyEnv), maxRetries: 0, timeout: timeoutMs, logLevel: 'off' });
   try {
     const page = await client.models.list();

@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadedOpenAI } from './openai-sdk';
 import { tolerantFetch } from './tolerant-fetch';
 import type { EndpointConfig } from './openai-config';
 import type { AttemptFailure } from './retry-policy';
@@ -54,7 +55,7 @@ export interface EndpointClientOptions {
  * retries, counts and reroutes), its load and health, and its counters. Mutated only by the pool.
  */
 export class Endpoint {
-  readonly client: OpenAI;
+  private made: OpenAI | undefined;
   outstanding = 0;
   healthy = true;
   active = true;
@@ -73,17 +74,23 @@ export class Endpoint {
   private latencyMax = 0;
   private ttftSum = 0;
 
-  constructor(readonly config: EndpointConfig, readonly name: string, readonly url: string, opts: EndpointClientOptions) {
-    this.client = new OpenAI({
-      apiKey: opts.apiKey,
-      baseURL: config.baseURL,
+  constructor(readonly config: EndpointConfig, readonly name: string, readonly url: string, private readonly opts: EndpointClientOptions) {}
+
+  /** The endpoint's `openai` client, made at its first use (the pool loads the SDK before its first request). */
+  get client(): OpenAI {
+    if (this.made) return this.made;
+    const sdk = loadedOpenAI();
+    if (!sdk) throw new Error('endpoint: the openai SDK is not loaded yet (await loadOpenAI() before the first request)');
+    return (this.made = new sdk.default({
+      apiKey: this.opts.apiKey,
+      baseURL: this.config.baseURL,
       maxRetries: 0,
       // The pool enforces its own per-attempt timeout (streamed bodies included).
       timeout: 24 * 3600 * 1000,
       logLevel: 'off',
       // Bare NaN/Infinity tokens in a reply are quoted before the client parses it (tolerant-fetch.ts).
-      fetch: tolerantFetch(opts.fetch ?? fetch),
-    });
+      fetch: tolerantFetch(this.opts.fetch ?? fetch),
+    }));
   }
 
   /** Serves agents bound to `target` (its group or its model). */

@@ -9,6 +9,7 @@ import { Endpoint, type EndpointStats, type EndpointUsage } from './endpoint';
 import { EndpointRouter, NoEndpointError } from './endpoint-router';
 import { OpenAIEmbedder } from './openai-embedder';
 import { endpointConfigSchema, openaiModelSchema, type EndpointConfigInput, type OpenAIModelConfig } from './openai-config';
+import { loadedOpenAI, loadOpenAI } from './openai-sdk';
 import { AttemptTimeoutError, backgroundSleep, backoffMs, classifyFailure, realSleep, type AttemptFailure, type Sleep } from './retry-policy';
 import { Redactor, resolveApiKey, safeUrlName } from './secrets';
 
@@ -156,6 +157,7 @@ export class OpenAIPoolModel implements LanguageModel {
   }
 
   async complete(req: CompletionRequest): Promise<Completion> {
+    if (!loadedOpenAI()) await loadOpenAI();
     const target = this.bindingFor(req.agentId);
     const avoid = new Set<Endpoint>();
     const attempts = this.config.retries + 1;
@@ -247,6 +249,7 @@ export class OpenAIPoolModel implements LanguageModel {
    * reached, or that does not list its configured model; keys never appear.
    */
   async probeEndpoints(timeoutMs = 5_000): Promise<void> {
+    if (!loadedOpenAI()) await loadOpenAI();
     const eps = [...this.router.all().filter((e) => e.active), ...(this.embedder ? [this.embedder.endpoint] : [])];
     const results = await Promise.all(eps.map(async (ep) => {
       try {
@@ -274,6 +277,7 @@ export class OpenAIPoolModel implements LanguageModel {
   }
 
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    if (this.embedder && !loadedOpenAI()) await loadOpenAI();
     return this.embedder ? this.embedder.embed(texts) : this.localEmbedder.embed([...texts]);
   }
 

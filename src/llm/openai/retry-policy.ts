@@ -1,5 +1,5 @@
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import type { Rng } from '../../core/rng';
+import { loadedOpenAI } from './openai-sdk';
 
 /** Why one attempt failed. */
 export type FailureKind = 'rate-limit' | 'server' | 'timeout' | 'connection' | 'client';
@@ -44,9 +44,13 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
 
 const clamp = (ms: number) => Math.min(MAX_RETRY_AFTER_MS, Math.max(0, ms));
 
+/** Before the SDK is loaded no error is one of its classes: stand-ins nothing is an instance of. */
+const NO_SDK = { APIConnectionError: class {}, APIError: class extends Error { status?: number; headers?: Headers }, APIUserAbortError: class {} };
+
 /** Classify an error thrown by the `openai` client (or our timeout) for one attempt. */
 export function classifyFailure(err: unknown, nowWallMs: number): AttemptFailure {
   if (err instanceof AttemptTimeoutError) return { kind: 'timeout', retryable: true, unhealthy: true, message: err.message };
+  const { APIConnectionError, APIError, APIUserAbortError } = loadedOpenAI() ?? NO_SDK;
   if (err instanceof APIUserAbortError) return { kind: 'timeout', retryable: true, unhealthy: true, message: 'request aborted' };
   if (err instanceof APIConnectionError) {
     const cause = (err as { cause?: { message?: string; cause?: { code?: string } } }).cause;

@@ -62,9 +62,16 @@ export class VerdictCache<T> {
     return (await run).value;
   }
 
-  /** Be told each verdict this cache ran and kept (not those `put` into it): a sweep's worker passes them to the others. */
-  onKept(f: (key: string, value: T) => void): void {
+  /**
+   * Be told each verdict this cache ran and kept (not those `put` into it): a sweep's processes pass
+   * them to one another. Returns what stops telling `f`.
+   */
+  onKept(f: (key: string, value: T) => void): () => void {
     this.keptListeners.push(f);
+    return () => {
+      const i = this.keptListeners.indexOf(f);
+      if (i >= 0) this.keptListeners.splice(i, 1);
+    };
   }
 
   /**

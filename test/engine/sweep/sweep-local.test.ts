@@ -52,8 +52,11 @@ describe('a sweep on one machine', () => {
   it('spreads the simulator\'s runs over worker processes with the same ablation.json as one process', async () => {
     const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 12 } });
     const one = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 1, outDir: out() });
-    const two = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 2, childEntry: RUN_CHILD_ENTRY, outDir: out() });
+    const notes: string[] = [];
+    const two = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 2, childEntry: RUN_CHILD_ENTRY, outDir: out(), onNote: (l) => notes.push(l) });
     expect(two.execution?.mode).toBe('processes');
+    // This process is one of the two: one worker, not two.
+    expect(notes).toContain('4 runs over 2 processes (this one and 1 worker)');
     expect(one.execution?.mode).toBe('in-process');
     const strip = (x: typeof one) => JSON.stringify(Object.fromEntries(Object.entries(x.variants).map(([k, v]) => [k, { ...v, runs: [] }])));
     expect(strip(two)).toBe(strip(one));

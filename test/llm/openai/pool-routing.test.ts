@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../src/core/rng';
 import { OpenAIPoolModel } from '../../../src/llm/openai/openai-pool-model';
+import { loadOpenAI } from '../../../src/llm/openai/openai-sdk';
 import { apiError, chat, fakeFetch, json, recordingSleep } from './fake-fetch';
 
 const req = (over: Record<string, unknown> = {}) => ({ messages: [{ role: 'user' as const, content: 'q' }], stage: 'solve' as const, ...over });
 const ep = (host: string, over: Record<string, unknown> = {}) => ({ baseURL: `http://${host}/v1`, model: 'm', maxConcurrency: 4, ...over });
+
+// A pool loads the SDK before its first request; loaded here, the tests' short waits see requests go out.
+beforeAll(() => loadOpenAI());
 
 describe('OpenAI pool: routing', () => {
   it('sends each request to the endpoint with the fewest in flight and queues when all are full', async () => {
