@@ -55,8 +55,12 @@ function placeOf(kind: 'w' | 'b' | 'c', raw: string, dim: number): number {
 /** What a word contributes whatever text it is in: its feature id and its char n-grams' ids, in order. */
 interface WordFeatures { readonly id: number; readonly grams: readonly number[] }
 
-/** Distinct features a vocabulary holds before it starts over (a language's worth, a few tens of MiB at most). */
-const VOCABULARY_CAPACITY = 500_000;
+/**
+ * Distinct features a vocabulary holds before it starts over: about 2 MiB. A stream's texts keep
+ * bringing new words (names, numbers), so a larger vocabulary grows the heap for most of a long
+ * run; the words a run repeats are back in it within a few texts of a new start.
+ */
+export const VOCABULARY_CAPACITY = 16_384;
 
 /**
  * The features seen by embedders of one (dim, ngram) in this process, each with an id and its place:
@@ -75,6 +79,11 @@ class Vocabulary {
   counts = new Uint32Array(1024);
 
   constructor(private readonly dim: number, private readonly ngram: number) {}
+
+  /** Distinct features held. */
+  get features(): number {
+    return this.places.length;
+  }
 
   /** Start over when full (between texts only: ids stay valid while one text is counted). */
   trim(): void {
@@ -131,6 +140,11 @@ class Vocabulary {
 }
 
 const vocabularies = new Map<string, Vocabulary>();
+
+/** Features held by the vocabulary of embedders of one `dim` and `ngram` (tests: at most VOCABULARY_CAPACITY between texts). */
+export function vocabularyFeatures(dim = 256, ngram = 3): number {
+  return vocabularies.get(`${dim}/${ngram}`)?.features ?? 0;
+}
 
 /** Create a hashed n-gram embedder; throws RangeError on a non-positive `dim` or negative `ngram`. */
 export function createHashEmbedder(opts: HashEmbedderOptions = {}): HashEmbedder {

@@ -34,8 +34,11 @@ export interface PoolUpdate {
   readonly observations: ReadonlyArray<{ readonly agentId: string; readonly niche: string; readonly reward: number }>;
   /** Experience entries to add, per receiving agent. */
   readonly experiences: readonly ExperienceRequest[];
-  /** A team outcome to fold into pair synergy (teams of two or more). */
-  readonly team?: { readonly members: readonly string[]; readonly niche: string; readonly reward: number };
+  /**
+   * A team outcome to fold into pair synergy (teams of two or more). `readFrom`: the pool version
+   * the task started from (synergy values older than what it read are no task's to read any more).
+   */
+  readonly team?: { readonly members: readonly string[]; readonly niche: string; readonly reward: number; readonly readFrom?: number };
   /** A leadership record to append to the shared bank. */
   readonly leadership?: LeadershipEntry;
   /** The leader's note for a bank entry appended earlier (the evolve stage writes it after the outcome). */
@@ -272,7 +275,7 @@ export const supervisorMachine = setup({
       const leadership = update.leadership ? { ...update.leadership, committedAt: version } : null;
       const bank = context.bank.with(leadership, update.note ?? null, version);
       const { table: synergyTable, changes: synergy } = update.team && update.team.members.length > 1
-        ? context.synergy.with(update.team.members, update.team.niche, update.team.reward, context.synergyEta, context.synergy0, version)
+        ? context.synergy.with(update.team.members, update.team.niche, update.team.reward, context.synergyEta, context.synergy0, version, update.team.readFrom)
         : { table: context.synergy.at(version), changes: [] };
       const changes: UpdateChanges = {
         taskId: update.taskId, poolVersion: version, observed, droppedObservations, entries, synergy, leadership, note: update.note ?? null,

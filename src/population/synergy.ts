@@ -11,11 +11,13 @@ export interface SynergyChange {
   readonly value: number;
 }
 
-/** A pair's values, oldest first, with the pool version each was committed at (increasing). */
-export interface PairHistory {
-  readonly at: number[];
-  readonly values: number[];
-}
+/**
+ * A pair's values, oldest first, each after the pool version it was committed at (increasing):
+ * `[at0, value0, at1, value1, …]`, one array exactly as long as it holds (a (pair, niche) cell is
+ * made for every pair that ever served together: at 256 agents, most of a long stream's tasks make
+ * new ones). Values no task in flight can read are forgotten as the pair is written (`apply`).
+ */
+type PairHistory = number[];
 
 /** The read side of a synergy table: what task runs and assemblers see. */
 export interface SynergyReader {
@@ -43,8 +45,8 @@ export class SynergyTable implements SynergyReader {
   }
 
   /** The table as of `version` with one team outcome folded in (see `apply`), and the changes; this table reads as before. */
-  with(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number): { table: SynergyTable; changes: SynergyChange[] } {
-    const changes = this.apply(members, niche, reward, eta, s0, version);
+  with(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number, oldestRead = -Infinity): { table: SynergyTable; changes: SynergyChange[] } {
+    const changes = this.apply(members, niche, reward, eta, s0, version, oldestRead);
     return { table: this.at(version), changes };
   }
 
@@ -52,7 +54,7 @@ export class SynergyTable implements SynergyReader {
   get size(): number {
     if (this.upTo === Infinity) return this.pairs.size;
     let n = 0;
-    for (const h of this.pairs.values()) if (h.at[0]! <= this.upTo) n++;
+    for (const h of this.pairs.values()) if (h[0]! <= this.upTo) n++;
     return n;
   }
 
@@ -61,7 +63,7 @@ export class SynergyTable implements SynergyReader {
     const h = this.pairs.get(synergyKey(i, j, niche));
     if (!h) return s0;
     // Versions only grow and a reader lags the head by at most the tasks in flight: scan from the end.
-    for (let k = h.at.length - 1; k >= 0; k--) if (h.at[k]! <= asOf) return h.values[k]!;
+    for (let k = h.length - 2; k >= 0; k -= 2) if (h[k]! <= asOf) return h[k + 1]!;
     return s0;
   }
 
@@ -69,8 +71,11 @@ export class SynergyTable implements SynergyReader {
    * Fold one team outcome in at pool version `version`: every pair of members moves
    * S ← (1−η)·S + η·r. Returns the changes, pairs in member order. Throws when `version` is not
    * newer than the table's last write (the table would stop being readable as of a version).
+   * `oldestRead`: no reader will ask for a version older than this (the committing task's start:
+   * tasks commit in stream order, so every task still in flight started at or after it); each
+   * written pair then keeps its latest value as of it and the newer ones, and forgets the rest.
    */
-  apply(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number): SynergyChange[] {
+  apply(members: readonly string[], niche: string, reward: number, eta: number, s0: number, version: number, oldestRead = -Infinity): SynergyChange[] {
     const changes: SynergyChange[] = [];
     for (let x = 0; x < members.length; x++) {
       for (let y = x + 1; y < members.length; y++) {
@@ -78,14 +83,16 @@ export class SynergyTable implements SynergyReader {
         const b = members[y]!;
         const key = synergyKey(a, b, niche);
         const value = (1 - eta) * this.at(Infinity).get(a, b, niche, s0) + eta * reward;
-        let h = this.pairs.get(key);
-        if (!h) this.pairs.set(key, (h = { at: [], values: [] }));
-        const last = h.at.length - 1;
-        if (last >= 0 && h.at[last]! > version) throw new RangeError(`synergy: version ${version} is older than the pair's last write ${h.at[last]}`);
-        if (last >= 0 && h.at[last] === version) h.values[last] = value;
+        const h = this.pairs.get(key);
+        const last = h ? h.length - 2 : -2;
+        if (h && h[last]! > version) throw new RangeError(`synergy: version ${version} is older than the pair's last write ${h[last]}`);
+        if (h && h[last] === version) h[last + 1] = value;
+        else if (!h) this.pairs.set(key, [version, value]);
         else {
-          h.at.push(version);
-          h.values.push(value);
+          let from = 0;
+          for (let k = last; k > 0; k -= 2) if (h[k]! <= oldestRead) { from = k; break; }
+          // A new array of exactly the kept length (a pushed-to array reserves room it never uses).
+          this.pairs.set(key, (from === 0 ? h : h.slice(from)).concat(version, value));
         }
         changes.push({ a, b, niche, value });
       }

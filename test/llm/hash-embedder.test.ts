@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
-import { createHashEmbedder, MAX_EMBED_TEXT, tokenizeWords } from '../../src/llm/hash-embedder';
+import { createHashEmbedder, MAX_EMBED_TEXT, tokenizeWords, VOCABULARY_CAPACITY, vocabularyFeatures } from '../../src/llm/hash-embedder';
 import { normalizeArchiveText } from '../../src/individual/archive';
 import { hash32 } from '../../src/core/hash';
 import { createRng } from '../../src/core/rng';
@@ -127,5 +127,23 @@ describe('hash embedder: memoized features', () => {
         expect(Array.from(e.embedSync(text))).toEqual(Array.from(reference(text, dim, ngram, wordBigrams)));
       }
     }
+  });
+
+  it('starts its vocabulary over when full, and gives the same vectors after', () => {
+    const e = createHashEmbedder({ dim: 64, ngram: 3 });
+    const text = 'carry the digit, then check the sum';
+    const before = Array.from(e.embedSync(text));
+    // Distinct words bring a word, a bigram and several n-grams each: past the capacity within a few texts.
+    const rng = createRng(7);
+    const word = () => Array.from({ length: 8 }, () => String.fromCharCode(97 + rng.int(26))).join('');
+    let peak = 0;
+    for (let t = 0; t < 12; t++) {
+      e.embedSync(Array.from({ length: 600 }, word).join(' '));
+      peak = Math.max(peak, vocabularyFeatures(64, 3));
+    }
+    expect(peak).toBeGreaterThan(VOCABULARY_CAPACITY / 2);
+    expect(peak).toBeLessThan(VOCABULARY_CAPACITY + 600 * 12);
+    expect(Array.from(e.embedSync(text))).toEqual(before);
+    expect(Array.from(e.embedSync(text))).toEqual(Array.from(reference(text, 64, 3, true)));
   });
 });

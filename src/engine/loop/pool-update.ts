@@ -46,7 +46,7 @@ export function poolUpdateOf(out: TaskOutcome): PoolUpdate {
   const failed = taskFailed(out);
   const members = out.team?.members.map((m) => m.agent.id) ?? [];
   const reward = failed ? 0 : out.grading!.team.reward;
-  const team = !failed && members.length > 1 ? { members, niche: task.niche, reward } : undefined;
+  const team = !failed && members.length > 1 ? { members, niche: task.niche, reward, readFrom: out.deps.poolVersion } : undefined;
   const leadership = !failed && out.choice && out.team && keepsRecords(CHOOSER_REGISTRY.get(out.deps.preset.chooser)) ? {
     id: leadershipEntryId(task.id), taskId: task.id, niche: task.niche, difficulty: task.difficulty,
     teamProfile: teamProfile(out.deps, out.team), structure: out.choice.structure, outcome: reward,

@@ -215,8 +215,32 @@ export function summarizeRun(run: SandboxResult, results: readonly TestOutcome[]
 /** One sandbox run's report, and the harness's own failure if it had one. */
 interface RunVerdict { readonly report: TestRunReport; readonly infrastructure: string | null }
 
+/**
+ * A verdict as the cache holds it: one JSON string of the report without its tests (the key holds
+ * them: they are put back from the request), each test's pass as one character and its output only
+ * when one is not empty. One flat string instead of a report object, an outcome object per test
+ * and the strings they point at (the detail is built by concatenation): a few hundred bytes.
+ */
+type StoredVerdict = string;
+
+/** The string the verdict cache keeps for one run's verdict (`loadVerdict` reads it back). */
+export function storeVerdict({ report, infrastructure }: RunVerdict): StoredVerdict {
+  const outputs = report.results.some((r) => r.output !== '') ? report.results.map((r) => r.output) : undefined;
+  const pass = report.results.map((r) => (r.passed ? '1' : '0')).join('');
+  return JSON.stringify([pass, outputs ?? 0, report.timedOut ? 1 : 0, report.error, report.detail, infrastructure]);
+}
+
+/** The verdict `storeVerdict` kept, for `tests` (the ones it was run against): the same report, field for field. */
+export function loadVerdict(stored: StoredVerdict, tests: readonly string[]): RunVerdict {
+  const [pass, outputs, timedOut, error, detail, infrastructure] = JSON.parse(stored) as [string, readonly string[] | 0, 0 | 1, string | null, string, string | null];
+  const results = tests.map((test, i): TestOutcome => ({ test, passed: pass[i] === '1', output: outputs === 0 ? '' : outputs[i]! }));
+  let passed = 0;
+  for (const r of results) if (r.passed) passed++;
+  return { report: { passed, total: results.length, results, timedOut: timedOut === 1, error, detail }, infrastructure };
+}
+
 /** Verdicts of every code grader of the process, by program, tests and limits (never a timeout). */
-export const VERDICTS = new VerdictCache<RunVerdict>();
+export const VERDICTS = new VerdictCache<StoredVerdict>();
 
 /**
  * Grader for code niches: pass@1 on `task.hidden.tests`, run in a pool of sandboxed workers.
@@ -237,9 +261,14 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
     const value = { report: summarizeRun(result, verdicts(result), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
     return { value, keep: !result.timedOut && result.failure === null && !result.infrastructure && !/\bSIG[A-Z]+/.test(result.exit ?? '') };
   };
-  const run = async (code: string, tests: readonly string[]): Promise<RunVerdict> => (opts.verdictCache === false
-    ? (await runOnce(code, tests)).value
-    : VERDICTS.get(VerdictCache.key([code, tests, limits]), () => runOnce(code, tests)));
+  const run = async (code: string, tests: readonly string[]): Promise<RunVerdict> => {
+    if (opts.verdictCache === false) return (await runOnce(code, tests)).value;
+    const stored = async (): Promise<Cacheable<StoredVerdict>> => {
+      const { value, keep } = await runOnce(code, tests);
+      return { value: storeVerdict(value), keep };
+    };
+    return loadVerdict(await VERDICTS.get(VerdictCache.key([code, tests, limits]), stored), tests);
+  };
 
   const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> => {
     try {

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Grade, Grader, Task } from '../task';
+import { LruMap } from '../../core/lru-map';
 import { createRng } from '../../core/rng';
 import { stripThinking } from '../../core/text';
 import { lastBoxedAt } from './answer-text';
@@ -226,8 +227,16 @@ type Compiled = { evaluate: (scope?: Record<string, unknown>) => unknown };
 type Kind = 'number' | 'fraction' | 'bignumber';
 const PI_64 = '3.141592653589793238462643383279502884197169399375105820974944592';
 const E_64 = '2.718281828459045238360287471352662497757247093699959574966967628';
-/** Compiled once per expression and kind: grading compares the same answers many times. */
-const compiled = new Map<string, Compiled | null>();
+/**
+ * Compiled expressions kept per process (by expression and kind), least recently used out first:
+ * grading compares the same answers many times within a task, while a stream's answers keep
+ * changing. A compiled expression holds mathjs's node tree and closures, a few KiB.
+ */
+export const COMPILED_CAPACITY = 512;
+const compiled = new LruMap<string, Compiled | null>(COMPILED_CAPACITY);
+
+/** Compiled expressions held now (tests: the cache stays within COMPILED_CAPACITY). */
+export const compiledExpressions = (): number => compiled.size;
 
 /**
  * The expression compiled for one kind of arithmetic: its number literals (and pi, e) become
@@ -236,30 +245,31 @@ const compiled = new Map<string, Compiled | null>();
  */
 function compile(expr: string, kind: Kind): Compiled | null {
   const key = `${kind}\u0000${expr}`;
-  if (!compiled.has(key)) {
-    if (compiled.size > 4096) compiled.clear();
-    try {
-      const m = math();
-      let node = m.parse(expr);
-      if (kind !== 'number') {
-        const big = (v: string | number) => (kind === 'fraction' ? m.fraction(v as number) : m.bignumber(v));
-        node = node.transform((n) => {
-          const c = n as unknown as { isConstantNode?: boolean; isSymbolNode?: boolean; value?: unknown; name?: string };
-          if (c.isConstantNode && typeof c.value === 'number') {
-            // Integers beyond 2^53 were already rounded by the parser: no exact value to keep.
-            if (!Number.isSafeInteger(c.value) && kind === 'fraction') throw new RangeError('inexact literal');
-            return new m.ConstantNode(big(c.value));
-          }
-          if (kind === 'bignumber' && c.isSymbolNode && (c.name === 'pi' || c.name === 'e')) return new m.ConstantNode(m.bignumber(c.name === 'pi' ? PI_64 : E_64));
-          return n;
-        });
-      }
-      compiled.set(key, node.compile() as Compiled);
-    } catch {
-      compiled.set(key, null);
+  const hit = compiled.get(key);
+  if (hit !== undefined) return hit;
+  try {
+    const m = math();
+    let node = m.parse(expr);
+    if (kind !== 'number') {
+      const big = (v: string | number) => (kind === 'fraction' ? m.fraction(v as number) : m.bignumber(v));
+      node = node.transform((n) => {
+        const c = n as unknown as { isConstantNode?: boolean; isSymbolNode?: boolean; value?: unknown; name?: string };
+        if (c.isConstantNode && typeof c.value === 'number') {
+          // Integers beyond 2^53 were already rounded by the parser: no exact value to keep.
+          if (!Number.isSafeInteger(c.value) && kind === 'fraction') throw new RangeError('inexact literal');
+          return new m.ConstantNode(big(c.value));
+        }
+        if (kind === 'bignumber' && c.isSymbolNode && (c.name === 'pi' || c.name === 'e')) return new m.ConstantNode(m.bignumber(c.name === 'pi' ? PI_64 : E_64));
+        return n;
+      });
     }
+    const c = node.compile() as Compiled;
+    compiled.set(key, c);
+    return c;
+  } catch {
+    compiled.set(key, null);
+    return null;
   }
-  return compiled.get(key) ?? null;
 }
 
 /** Exact value of an expression of rationals (+ − × ÷, integer powers) at a rational point; null otherwise. */

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { InfrastructureError } from '../../core/infra-error';
+import { LruMap } from '../../core/lru-map';
 import { decodePlain, pyEqual, pyNumber, pyRepr, pyTruthy, type PlainValue } from './plain-value';
 
 const SPLITTER = fileURLToPath(new URL('./sandbox/test_splitter.py', import.meta.url));
@@ -131,20 +132,29 @@ function hold(p: ChildProcessWithoutNullStreams, on: boolean): void {
   }
 }
 
-/** A long-lived splitter process with a cache: the same test list is split once. */
+/**
+ * Test lists whose plans a planner keeps, least recently used out first: a task's tests are
+ * planned once for all the programs graded against them (members' answers, the team's), while a
+ * stream keeps bringing new tasks. A plan list with its key is about 2-3 KiB.
+ */
+export const PLAN_CACHE_CAPACITY = 256;
+
+/** A long-lived splitter process with a cache: the same test list is split once while it is recent. */
 export interface TestPlanner {
   plan(tests: readonly string[]): Promise<readonly TestPlan[]>;
+  /** Test lists whose plans are held now (at most the planner's capacity). */
+  readonly size: number;
   close(): Promise<void>;
 }
 
 /** Start lazily on first use; rejects with an InfrastructureError('grade') when the splitter fails. */
-export function createTestPlanner(python: string): TestPlanner {
+export function createTestPlanner(python: string, capacity = PLAN_CACHE_CAPACITY): TestPlanner {
   let proc: ChildProcessWithoutNullStreams | null = null;
   let procExited: Promise<void> = Promise.resolve();
   let buf = '';
   let nextId = 1;
   const pending = new Map<number, { tests: readonly string[]; resolve: (p: TestPlan[]) => void; reject: (e: Error) => void }>();
-  const cache = new Map<string, Promise<readonly TestPlan[]>>();
+  const cache = new LruMap<string, Promise<readonly TestPlan[]>>(capacity);
 
   const failAll = (why: string): void => {
     for (const p of pending.values()) p.reject(new InfrastructureError('grade', `test splitter ${why}`));
@@ -193,10 +203,12 @@ export function createTestPlanner(python: string): TestPlanner {
           proc.stdin.write(`${JSON.stringify({ id, tests })}\n`);
         });
         hit.catch(() => cache.delete(key));
-        if (cache.size > 5000) cache.clear();
         cache.set(key, hit);
       }
       return hit;
+    },
+    get size() {
+      return cache.size;
     },
     async close() {
       const p = proc;

@@ -7,8 +7,9 @@
  * the OOM killer, a shutdown), and a run that failed for the harness's own reasons (infrastructure
  * errors, a worker that died). Concurrent requests for one key share one sandbox run.
  *
- * Capacity: `VERDICT_CACHE_CAPACITY` entries (least recently used evicted first), about 2-4 KiB
- * each for the built-in code niches, so at most a few tens of MiB.
+ * Capacity: `VERDICT_CACHE_CAPACITY` entries (least recently used evicted first). The code grader
+ * keeps each verdict as one compact string (code-grader.ts, `storeVerdict`), a few hundred bytes
+ * for the built-in code niches, so a few MiB when full.
  */
 import { createHash } from 'node:crypto';
 

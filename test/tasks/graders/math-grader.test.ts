@@ -207,3 +207,14 @@ describe('math grader start-up', () => {
     expect(JSON.parse(out.stdout.trim().split('\n').pop()!)).toEqual({ reward: 1, loaded: false });
   });
 });
+
+describe('math grader: compiled expressions', () => {
+  it('keeps at most COMPILED_CAPACITY of them, and grades the same after evicting', async () => {
+    const { COMPILED_CAPACITY, compiledExpressions } = await import('../../../src/tasks/graders/math-grader');
+    const first = await grader.grade('\\boxed{2(x+1)}', taskOf('math', '2x+2'));
+    // Each comparison compiles both sides (exactly and at 64 digits): twice the capacity in all.
+    for (let k = 2; k < COMPILED_CAPACITY / 2 + 2; k++) expect((await grader.grade(`\\boxed{${k}(x+1)}`, taskOf('math', `${k}x + ${k}`))).correct).toBe(true);
+    expect(compiledExpressions()).toBe(COMPILED_CAPACITY);
+    expect(await grader.grade('\\boxed{2(x+1)}', taskOf('math', '2x+2'))).toEqual(first);
+  });
+});

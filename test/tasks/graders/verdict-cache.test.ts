@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCodeGrader, VERDICTS } from '../../../src/tasks/graders/code-grader';
+import { createCodeGrader, loadVerdict, storeVerdict, VERDICTS } from '../../../src/tasks/graders/code-grader';
 import { VerdictCache } from '../../../src/tasks/graders/verdict-cache';
 import { taskOf } from './completions.fixtures';
 
@@ -92,6 +92,34 @@ describe('code grader with the verdict cache (real sandbox)', () => {
     // Other limits are another key: the short-budget grader runs it itself.
     expect(await limited.grade('```python\ndef triple_vc(x):\n    return 3 * x\n```', task)).toMatchObject({ reward: 1 });
     expect(VERDICTS.misses - before.misses).toBe(2);
+  });
+
+  it('gives back from the cache the report the sandbox run gave, field for field', async () => {
+    const uncached = createCodeGrader({ workers: 1, timeoutMs: 20_000, memoryMb: 256, allowUnsandboxed: true, verdictCache: false });
+    try {
+      const wrong = 'def triple_vc(x):\n    print("\u00e9t\u00e9 \ud83d\ude00")\n    return 3 * x + (x == 0)\n';
+      const tests = ['assert triple_vc(2) == 6', 'assert triple_vc(0) == 0', 'print(triple_vc(1)); assert triple_vc(1) == 4'];
+      const ran = await uncached.runTests(wrong, tests);
+      expect(ran.passed).toBe(1);
+      await grader.runTests(wrong, tests); // kept
+      const hits = VERDICTS.hits;
+      expect(JSON.stringify(await grader.runTests(wrong, tests))).toBe(JSON.stringify(ran));
+      expect(VERDICTS.hits - hits).toBe(1);
+    } finally {
+      await uncached.close();
+    }
+  });
+
+  it('stores a verdict as one string and reads the same report back', () => {
+    const tests = ['assert f(1) == 1', 'f(2)', 'assert f(3) == 3'];
+    const report = {
+      passed: 1, total: 3, timedOut: false, error: 'candidate exited with status 3', detail: '1/3 tests passed; first failure: f(2) -> x',
+      results: [{ test: tests[0]!, passed: true, output: '' }, { test: tests[1]!, passed: false, output: 'Traceback \ud800 lone' }, { test: tests[2]!, passed: false, output: '' }],
+    };
+    const stored = storeVerdict({ report: { ...report, results: report.results.slice() }, infrastructure: null });
+    expect(typeof stored).toBe('string');
+    expect(stored).not.toContain('assert f(1)');
+    expect(JSON.stringify(loadVerdict(stored, tests))).toBe(JSON.stringify({ report: { passed: 1, total: 3, results: report.results, timedOut: false, error: report.error, detail: report.detail }, infrastructure: null }));
   });
 
   it('never caches a timeout: the same looping program runs again', async () => {
