@@ -12,6 +12,7 @@
  * for the built-in code niches, so a few MiB when full.
  */
 import { createHash } from 'node:crypto';
+import { LruMap } from '../../core/lru-map';
 
 /** Most verdicts the cache holds; the least recently used goes first. */
 export const VERDICT_CACHE_CAPACITY = 10_000;
@@ -25,13 +26,15 @@ export interface Cacheable<T> {
 
 /** A process-wide least-recently-used map from a content key to a verdict (or the run computing it). */
 export class VerdictCache<T> {
-  private readonly done = new Map<string, T>();
+  private readonly done: LruMap<string, T>;
   private readonly running = new Map<string, Promise<Cacheable<T>>>();
   private readonly keptListeners: ((key: string, value: T) => void)[] = [];
   hits = 0;
   misses = 0;
 
-  constructor(readonly capacity = VERDICT_CACHE_CAPACITY) {}
+  constructor(readonly capacity = VERDICT_CACHE_CAPACITY) {
+    this.done = new LruMap(capacity);
+  }
 
   /** The content key of a program, its tests and everything else the verdict depends on. */
   static key(parts: readonly unknown[]): string {
@@ -43,9 +46,6 @@ export class VerdictCache<T> {
     const hit = this.done.get(key);
     if (hit !== undefined) {
       this.hits++;
-      // Re-insert: a Map iterates in insertion order, so its first key is the least recently used.
-      this.done.delete(key);
-      this.done.set(key, hit);
       return hit;
     }
     let run = this.running.get(key);
@@ -56,7 +56,7 @@ export class VerdictCache<T> {
       run.then((r) => {
         this.running.delete(key);
         if (!r.keep) return;
-        this.store(key, r.value);
+        this.done.set(key, r.value);
         for (const f of this.keptListeners) f(key, r.value);
       }, () => this.running.delete(key));
     }
@@ -80,12 +80,7 @@ export class VerdictCache<T> {
    * is a function of its key alone, so it is the one this process would get. Listeners are not told.
    */
   put(key: string, value: T): void {
-    if (!this.done.has(key)) this.store(key, value);
-  }
-
-  private store(key: string, value: T): void {
-    this.done.set(key, value);
-    if (this.done.size > this.capacity) this.done.delete(this.done.keys().next().value!);
+    if (!this.done.has(key)) this.done.set(key, value);
   }
 
   /** Verdicts held now. */
