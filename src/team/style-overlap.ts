@@ -7,17 +7,7 @@ import type { AgentView } from '../individual/agent-view';
  * profiles; 0 when either vector is all zeros.
  */
 export function styleOverlap(a: AgentView, b: AgentView, niches: readonly string[], c0: number): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (const n of niches) {
-    const x = competenceOf(a, n, c0);
-    const y = competenceOf(b, n, c0);
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  return vectorOverlap(competenceVector(a, niches, c0), competenceVector(b, niches, c0));
 }
 
 /** An agent's competence over a list of niches (unseen at c0), with its sum of squares: for many overlaps of one roster. */
@@ -40,8 +30,8 @@ export function competenceVector(a: AgentView, niches: readonly string[], c0: nu
 }
 
 /**
- * `styleOverlap` of two agents from their competence vectors over the same niches: the same sums
- * in the same order, so the same number bit for bit, without reading either agent's competence again.
+ * The cosine of two competence vectors over the same niches (`styleOverlap` of their agents): a
+ * roster's vectors are read once and serve every pair.
  */
 export function vectorOverlap(a: CompetenceVector, b: CompetenceVector): number {
   let dot = 0;
