@@ -69,6 +69,25 @@ export interface SimParams {
   discoverOnSuccess: number;
   /** The same after a failure. */
   discoverOnFailure: number;
+  /**
+   * Knowledge from contrast (docs/simulated-model.md, "World-form mechanisms"): reflecting ALONE on a
+   * failure, the discovery chance is multiplied by exp(−reflectDifficulty·level): the harder the
+   * problem, the less a model can tell by itself what it was missing. 0: no effect.
+   */
+  reflectDifficulty: number;
+  /**
+   * The same draw, multiplied by 1 − reflectCompetence·(1 − held), `held` the share of the task's
+   * required strategies the reflecting agent's own prompt names: a competent agent diagnoses its own
+   * failure, a weak one mostly cannot. 0: no effect.
+   */
+  reflectCompetence: number;
+  /**
+   * Contrast in a team's reflection: a member whose own answer failed while the team's answer
+   * (shown in its reflection prompt) was right names, with this chance, one of the task's strategies
+   * the team's answer names and its own lessons and answer do not. It reads only that prompt.
+   * 0: no draw (as before).
+   */
+  contrastUptake: number;
   /** CoDream debate: chance a member votes to keep a proposal that names a concrete technique. */
   dreamKeepConcrete: number;
   /** CoDream debate: chance a member votes to keep a vague proposal (no technique named). */
@@ -173,6 +192,9 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   wrongLesson: 0,
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
+  reflectDifficulty: 0,
+  reflectCompetence: 0,
+  contrastUptake: 0,
   metaDiscovery: 0.3,
   dreamKeepConcrete: 0.9,
   dreamKeepVague: 0.15,

@@ -174,6 +174,9 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   criticCoverage: [0, 4],
   strategyRarity: [0, 3],
   wrongLesson: [0, 0.9],
+  reflectDifficulty: [0, 2],
+  reflectCompetence: [0, 1],
+  contrastUptake: [0, 1],
 };
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */
