@@ -53,6 +53,14 @@ export interface SimParams {
    */
   taskFamilies: number;
   /**
+   * Rarity within a family (`taskFamilies` > 0): a task of family f draws its required strategies
+   * from f's own order of the niche's strategies with weight 1/(i+1)^familyRarity (a Zipf law, from
+   * the task's own seeded draw), so each family has a few techniques most of its problems need and a
+   * long tail few do, and a niche with many strategies keeps teaching something new. 0: the first
+   * ones of the family's order (as before).
+   */
+  familyRarity: number;
+  /**
    * Context budget: only the first `contextBudget` items of a prompt's retrieved experience (its
    * lessons, then its general insights, most similar first) are read; the rest are as if absent.
    * A model attends to a few of the snippets put before it. 0: no budget (every item counts).
@@ -188,6 +196,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   requiredBase: 0,
   strategyRarity: 0,
   taskFamilies: 0,
+  familyRarity: 0,
   contextBudget: 0,
   wrongLesson: 0,
   discoverOnSuccess: 0.5,

@@ -177,6 +177,7 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   reflectDifficulty: [0, 2],
   reflectCompetence: [0, 1],
   contrastUptake: [0, 1],
+  familyRarity: [0, 3],
 };
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */
