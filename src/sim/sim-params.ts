@@ -67,6 +67,14 @@ export interface SimParams {
    */
   contextBudget: number;
   /**
+   * Sharing that has a cost: chance that one retrieved lesson learnt in another situation (another
+   * area, or another problem type than the task's text shows) and naming no strategy the task needs
+   * misleads the attempt (it follows the wrong technique). One draw per such lesson. 0: no draw.
+   */
+  foreignMislead: number;
+  /** Logit cost of each lesson that misleads an attempt (`foreignMislead`). */
+  misleadCost: number;
+  /**
    * Chance that a reflection's discovery (post-task, or CoDream's private reflect) names a technique
    * that does not help instead of the strategy it found: a decoy of the niche, which no task needs
    * and which counts as an off-niche mention (`dilution`). Self-generated lessons are sometimes
@@ -198,6 +206,8 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   taskFamilies: 0,
   familyRarity: 0,
   contextBudget: 0,
+  foreignMislead: 0,
+  misleadCost: 0.5,
   wrongLesson: 0,
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
