@@ -22,6 +22,16 @@ export interface SimParams {
   subdomain: number;
   /** Logit bonus for knowing cross-domain strategies. */
   crossDomain: number;
+  /**
+   * Specialization's edge: logit bonus at full niche-specific know-how, the author's own context
+   * (persona, own experience) naming `expertiseSaturation` of the niche's strategies or more;
+   * proportional below. Skill grows with niche experience beyond the strategies a task needs. 0: none.
+   */
+  expertise: number;
+  /** Niche strategies held at which `expertise` is full (a whole number: the world's form). */
+  expertiseSaturation: number;
+  /** Specialization's cost: logit lost when the persona specialises in another area (interference). 0: none. */
+  offNichePersona: number;
   /** Logit cost per difficulty level. */
   difficulty: number;
   /** Logit cost per strategy mention that belongs to another niche's world (off-niche context). */
@@ -196,6 +206,9 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   subdomain: 0.3,
   crossDomain: 0.3,
   difficulty: 0.9,
+  expertise: 0,
+  expertiseSaturation: 4,
+  offNichePersona: 0,
   dilution: 0.15,
   dilutionCap: 10,
   strategiesPerNiche: 6,

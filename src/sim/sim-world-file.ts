@@ -180,6 +180,8 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   familyRarity: [0, 3],
   foreignMislead: [0, 1],
   misleadCost: [0, 3],
+  expertise: [0, 3],
+  offNichePersona: [0, 3],
 };
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */

@@ -6,6 +6,7 @@ import { ownKnowledge, type ReadPrompt } from '../prompt-reader';
 import type { Responder, SimReply } from './responder';
 import type { SimNiche, SimTask } from '../side-channel';
 import { misleadPenalty } from './mislead';
+import { specializationBonus } from './specialization';
 
 /** The terms of one attempt's success logit, for inspection and tests. */
 export interface SuccessBreakdown {
@@ -169,7 +170,8 @@ export const solveResponder: Responder = ({ prompt, entry, world, params, rng })
   const herd = others === undefined ? null : unanimousTeammates(task, others);
   const conform = herd !== null && herd !== task.hidden.answer;
   const bonus = (recognisable(task, prompt) ? params.recognize : 0) + (failingTestsShown(prompt) ? params.testFeedback : 0)
-    - (conform ? params.conformity : 0) - misleadPenalty(world, params, prompt, task, spec, rng);
+    - (conform ? params.conformity : 0) - misleadPenalty(world, params, prompt, task, spec, rng)
+    + specializationBonus(world, params, prompt, task, spec);
   const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus, heldKnowledge(prompt));
   const answer = rng.chance(b.probability) ? task.hidden.answer : conform ? herd! : wrongAnswer(task, params, rng);
   return render(task, answer, params, rng, methodLine(world, task, prompt.full));
