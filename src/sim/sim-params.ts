@@ -176,6 +176,12 @@ export interface SimParams {
   leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;
+  /**
+   * Chance the leader gives the structure it has the fewest records for in the area another try
+   * instead of its best-scoring one: an LLM leader keeps its prior and re-explores after an early
+   * failure instead of locking a structure out of the stream. 0: no draw (as before).
+   */
+  leaderRetry: number;
   /** Meta-editor: chance it nudges a knob drawn at random instead of following its rules (a useless edit). */
   metaUseless: number;
   /** Meta-editor: accuracy gap below the best structure at which it stops offering a structure. */
@@ -246,6 +252,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   leaderExplore: 0.3,
   leaderPrior: 2,
   leaderNoise: 0.05,
+  leaderRetry: 0,
   metaUseless: 0.2,
   metaStructureGap: 0.15,
   metaMinUses: 8,

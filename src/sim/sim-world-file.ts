@@ -182,6 +182,9 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   misleadCost: [0, 3],
   expertise: [0, 3],
   offNichePersona: [0, 3],
+  leaderExplore: [0, 2],
+  leaderPrior: [0, 20],
+  leaderRetry: [0, 0.5],
 };
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */
