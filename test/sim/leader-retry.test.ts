@@ -37,3 +37,19 @@ describe('a leader that re-explores after an early failure (leaderRetry)', () =>
     for (const p of ['leaderExplore', 'leaderPrior', 'leaderRetry', 'recognize', 'testFeedback', 'conformity']) expect(FIT_RANGES[p], p).toBeDefined();
   });
 });
+
+describe('the paper form\'s settings', () => {
+  it('every one is fittable, bounded, and 0 (off) by default except the constants that were already on', async () => {
+    const { PAPER_FORM_FIT_PARAMS } = await import('../../src/sim/sim-world-file');
+    const { DEFAULT_SIM_PARAMS } = await import('../../src/sim/sim-params');
+    for (const p of PAPER_FORM_FIT_PARAMS) {
+      const [lo, hi] = FIT_RANGES[p]!;
+      expect(lo, p).toBeLessThan(hi);
+      const v = DEFAULT_SIM_PARAMS[p as keyof typeof DEFAULT_SIM_PARAMS] as number;
+      expect(v >= lo && v <= hi, p).toBe(true);
+    }
+    for (const off of ['reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'expertise', 'offNichePersona', 'leaderRetry']) {
+      expect(DEFAULT_SIM_PARAMS[off as keyof typeof DEFAULT_SIM_PARAMS], off).toBe(0);
+    }
+  });
+});
