@@ -96,7 +96,7 @@ export interface SimParams {
   /** The same after a failure. */
   discoverOnFailure: number;
   /**
-   * Knowledge from contrast (docs/simulated-model.md, "World-form mechanisms"): reflecting ALONE on a
+   * Knowledge from contrast (docs/simulated-model.md, "World-form mechanisms (off by default)"): reflecting ALONE on a
    * failure, the discovery chance is multiplied by exp(−reflectDifficulty·level): the harder the
    * problem, the less a model can tell by itself what it was missing. 0: no effect.
    */
