@@ -7,6 +7,9 @@ import type { Responder, SimReply } from './responder';
 import type { SimNiche, SimTask } from '../side-channel';
 import { misleadPenalty } from './mislead';
 import { specializationBonus } from './specialization';
+import { personaMatches } from './persona-match';
+
+export { personaMatches };
 
 /** The terms of one attempt's success logit, for inspection and tests. */
 export interface SuccessBreakdown {
@@ -22,12 +25,6 @@ export interface SuccessBreakdown {
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-
-/** True when the persona names one of the niche's keywords as a word. */
-export function personaMatches(persona: string, spec: SimNiche): boolean {
-  const lower = persona.toLowerCase();
-  return spec.keywords.some((k) => new RegExp(`\\b${k.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(lower));
-}
 
 /**
  * Success probability of one attempt at `task` given everything in the prompt text. `heldText`

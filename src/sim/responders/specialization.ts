@@ -3,7 +3,7 @@ import { ownKnowledge } from '../prompt-reader';
 import type { SimParams } from '../sim-params';
 import type { SimWorld } from '../sim-world';
 import type { SimNiche, SimTask } from '../side-channel';
-import { personaMatches } from './solve-responder';
+import { personaMatches } from './persona-match';
 
 const SPECIALISES = /You specialise in ([^(.\n]+)/i;
 
