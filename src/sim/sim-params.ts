@@ -22,6 +22,16 @@ export interface SimParams {
   subdomain: number;
   /** Logit bonus for knowing cross-domain strategies. */
   crossDomain: number;
+  /**
+   * Specialization's edge: logit bonus at full niche-specific know-how, the author's own context
+   * (persona, own experience) naming `expertiseSaturation` of the niche's strategies or more;
+   * proportional below. Skill grows with niche experience beyond the strategies a task needs. 0: none.
+   */
+  expertise: number;
+  /** Niche strategies held at which `expertise` is full (a whole number: the world's form). */
+  expertiseSaturation: number;
+  /** Specialization's cost: logit lost when the persona specialises in another area (interference). 0: none. */
+  offNichePersona: number;
   /** Logit cost per difficulty level. */
   difficulty: number;
   /** Logit cost per strategy mention that belongs to another niche's world (off-niche context). */
@@ -53,11 +63,27 @@ export interface SimParams {
    */
   taskFamilies: number;
   /**
+   * Rarity within a family (`taskFamilies` > 0): a task of family f draws its required strategies
+   * from f's own order of the niche's strategies with weight 1/(i+1)^familyRarity (a Zipf law, from
+   * the task's own seeded draw), so each family has a few techniques most of its problems need and a
+   * long tail few do, and a niche with many strategies keeps teaching something new. 0: the first
+   * ones of the family's order (as before).
+   */
+  familyRarity: number;
+  /**
    * Context budget: only the first `contextBudget` items of a prompt's retrieved experience (its
    * lessons, then its general insights, most similar first) are read; the rest are as if absent.
    * A model attends to a few of the snippets put before it. 0: no budget (every item counts).
    */
   contextBudget: number;
+  /**
+   * Sharing that has a cost: chance that one retrieved lesson learnt in another situation (another
+   * area, or another problem type than the task's text shows) and naming no strategy the task needs
+   * misleads the attempt (it follows the wrong technique). One draw per such lesson. 0: no draw.
+   */
+  foreignMislead: number;
+  /** Logit cost of each lesson that misleads an attempt (`foreignMislead`). */
+  misleadCost: number;
   /**
    * Chance that a reflection's discovery (post-task, or CoDream's private reflect) names a technique
    * that does not help instead of the strategy it found: a decoy of the niche, which no task needs
@@ -69,6 +95,25 @@ export interface SimParams {
   discoverOnSuccess: number;
   /** The same after a failure. */
   discoverOnFailure: number;
+  /**
+   * Knowledge from contrast (docs/simulated-model.md, "World-form mechanisms (off by default)"): reflecting ALONE on a
+   * failure, the discovery chance is multiplied by exp(−reflectDifficulty·level): the harder the
+   * problem, the less a model can tell by itself what it was missing. 0: no effect.
+   */
+  reflectDifficulty: number;
+  /**
+   * The same draw, multiplied by 1 − reflectCompetence·(1 − held), `held` the share of the task's
+   * required strategies the reflecting agent's own prompt names: a competent agent diagnoses its own
+   * failure, a weak one mostly cannot. 0: no effect.
+   */
+  reflectCompetence: number;
+  /**
+   * Contrast in a team's reflection: a member whose own answer failed while the team's answer
+   * (shown in its reflection prompt) was right names, with this chance, one of the task's strategies
+   * the team's answer names and its own lessons and answer do not. It reads only that prompt.
+   * 0: no draw (as before).
+   */
+  contrastUptake: number;
   /** CoDream debate: chance a member votes to keep a proposal that names a concrete technique. */
   dreamKeepConcrete: number;
   /** CoDream debate: chance a member votes to keep a vague proposal (no technique named). */
@@ -131,6 +176,12 @@ export interface SimParams {
   leaderPrior: number;
   /** Noise on the leader's structure scores. */
   leaderNoise: number;
+  /**
+   * Chance the leader gives the structure it has the fewest records for in the area another try
+   * instead of its best-scoring one: an LLM leader keeps its prior and re-explores after an early
+   * failure instead of locking a structure out of the stream. 0: no draw (as before).
+   */
+  leaderRetry: number;
   /** Meta-editor: chance it nudges a knob drawn at random instead of following its rules (a useless edit). */
   metaUseless: number;
   /** Meta-editor: accuracy gap below the best structure at which it stops offering a structure. */
@@ -161,6 +212,9 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   subdomain: 0.3,
   crossDomain: 0.3,
   difficulty: 0.9,
+  expertise: 0,
+  expertiseSaturation: 4,
+  offNichePersona: 0,
   dilution: 0.15,
   dilutionCap: 10,
   strategiesPerNiche: 6,
@@ -169,10 +223,16 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   requiredBase: 0,
   strategyRarity: 0,
   taskFamilies: 0,
+  familyRarity: 0,
   contextBudget: 0,
+  foreignMislead: 0,
+  misleadCost: 0.5,
   wrongLesson: 0,
   discoverOnSuccess: 0.5,
   discoverOnFailure: 0.3,
+  reflectDifficulty: 0,
+  reflectCompetence: 0,
+  contrastUptake: 0,
   metaDiscovery: 0.3,
   dreamKeepConcrete: 0.9,
   dreamKeepVague: 0.15,
@@ -192,6 +252,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   leaderExplore: 0.3,
   leaderPrior: 2,
   leaderNoise: 0.05,
+  leaderRetry: 0,
   metaUseless: 0.2,
   metaStructureGap: 0.15,
   metaMinUses: 8,

@@ -174,7 +174,30 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   criticCoverage: [0, 4],
   strategyRarity: [0, 3],
   wrongLesson: [0, 0.9],
+  reflectDifficulty: [0, 2],
+  reflectCompetence: [0, 1],
+  contrastUptake: [0, 1],
+  familyRarity: [0, 3],
+  foreignMislead: [0, 1],
+  misleadCost: [0, 3],
+  expertise: [0, 3],
+  offNichePersona: [0, 3],
+  leaderExplore: [0, 2],
+  leaderPrior: [0, 20],
+  leaderRetry: [0, 0.5],
 };
+
+/**
+ * The paper form's fittable settings (docs/simulated-model.md, "The paper form"), each in
+ * FIT_RANGES: the mechanisms the method's causal story needs, and the structure and leader
+ * constants that decide what a structure is worth. A calibration names them with `--fit` like any
+ * other; the integer form settings beside them (`strategiesPerNiche`, `taskFamilies`,
+ * `expertiseSaturation`, `contextBudget`) are the world's form and are not fitted.
+ */
+export const PAPER_FORM_FIT_PARAMS: readonly string[] = [
+  'reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'misleadCost',
+  'expertise', 'offNichePersona', 'recognize', 'testFeedback', 'conformity', 'leaderExplore', 'leaderPrior', 'leaderRetry',
+];
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */
 export interface WorldFitParameter {

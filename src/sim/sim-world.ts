@@ -49,6 +49,15 @@ const CUE_LINE = 'Problem type:';
 const CUE_PATTERN = /Problem type: ([a-z]+(?: [a-z]+)*)\./;
 
 /**
+ * `n` of `pool` without replacement, item i with weight 1/(i+1)^exponent (Efraimidis–Spirakis keys
+ * u^(1/w), the largest n): the first items common, the last rare.
+ */
+function zipfSample<T>(pool: readonly T[], n: number, exponent: number, rng: { next(): number }): T[] {
+  const keyed = pool.map((s, i) => ({ s, key: Math.log(Math.max(rng.next(), 1e-12)) * (i + 1) ** exponent }));
+  return keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.s);
+}
+
+/**
  * The simulated world: latent strategies per niche, per domain and across domains, and which of
  * them each task needs. Pure functions of (world seed, niche id, domain, task id): the same
  * inputs always give the same world, whatever order niches are first seen in.
@@ -109,12 +118,15 @@ export class SimWorld {
     if (this.families(niche) > 0) {
       // Read from the family the task's text shows (the id's family when no text is given: the one it shows).
       const family = question === undefined ? this.taskFamily(niche, taskId) : this.familyShown(niche, question);
-      if (family !== undefined) return this.familyOrder(niche, family).slice(0, n);
+      if (family !== undefined) {
+        const order = this.familyOrder(niche, family);
+        if (own.familyRarity <= 0) return order.slice(0, n);
+        return zipfSample(order, n, own.familyRarity, createRng(`${this.seed}/required/${taskId}`));
+      }
     }
     const rng = createRng(`${this.seed}/required/${taskId}`);
     if (own.strategyRarity === 0) return rng.shuffle(pool).slice(0, n);
-    const keyed = pool.map((s, i) => ({ s, key: Math.log(Math.max(rng.next(), 1e-12)) * (i + 1) ** own.strategyRarity }));
-    return keyed.sort((a, b) => b.key - a.key).slice(0, n).map((k) => k.s);
+    return zipfSample(pool, n, own.strategyRarity, rng);
   }
 
   /**

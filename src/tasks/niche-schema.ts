@@ -13,6 +13,8 @@ export const nicheSpecSchema = z
     title: z.string().min(1),
     description: z.string().min(1),
     keywords: z.array(z.string().min(1)).min(1),
+    /** A group of niches a published figure covers together (e.g. `aime` for the four AIME years): src/tasks/niche-groups.ts. */
+    group: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'expected a kebab-case group name').optional(),
     generator: z.string().min(1).optional(),
     dataset: z.strictObject({ format: z.string().min(1), path: z.string().min(1) }).optional(),
     difficulties: z.array(z.int().min(1).max(5)).min(1),

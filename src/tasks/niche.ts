@@ -20,6 +20,8 @@ export interface NicheSpec {
   readonly description: string;
   /** Words a persona aimed at this niche would mention. */
   readonly keywords: readonly string[];
+  /** The group of niches it belongs to, if any (a target may name the group: src/tasks/niche-groups.ts). */
+  readonly group?: string;
   /** Built-in generator name (see `src/tasks/generators/`), or absent for dataset niches. */
   readonly generator?: string;
   /** Dataset source for dataset niches. */

@@ -13,6 +13,7 @@ import {
   accuracyByQuarter, aimedEdge, codreamMechanism, lastQuarterPerNiche, lockouts, nullStableSpecialists, readEvents, specialistDynamics,
   type CoDreamMechanism, type Ev, type StrategyReader,
 } from './signal-analysis';
+import { mechanismProbes, pairedDifference } from './signal-probes';
 
 /** One line of the bench: a preset, optionally with a scenario override. */
 interface Variant {
@@ -183,7 +184,9 @@ function printCoDream(loaded: LoadedScenario, runs: ReadonlyMap<string, Run[]>):
 export async function benchSignal(): Promise<void> {
   const t0 = systemClock.now();
   const seeds = Array.from({ length: Number(process.env.SIGNAL_SEEDS ?? 3) }, (_, i) => i + 1);
-  for (const [file, defaultTasks] of [['scenarios/hard.json', 600], ['scenarios/quickstart.json', 1200]] as const) {
+  // SIGNAL_ONLY=paper runs only the paper form's probes.
+  const streams = process.env.SIGNAL_ONLY === 'paper' ? [] : [['scenarios/hard.json', 600], ['scenarios/quickstart.json', 1200]] as const;
+  for (const [file, defaultTasks] of streams) {
     const tasks = Number(process.env.SIGNAL_TASKS ?? defaultTasks);
     const base = loadScenario(path.resolve(file));
     const runs = new Map<string, Run[]>();
@@ -222,7 +225,48 @@ export async function benchSignal(): Promise<void> {
     console.log('CoDream by mechanism:');
     printCoDream(base, runs);
   }
+  await benchPaperProbes(seeds);
   console.log(`(${((systemClock.now() - t0) / 1000).toFixed(0)} s)`);
+}
+
+/**
+ * Mechanism probes on the paper form (docs/signal.md, "Mechanism probes on the paper form"): the
+ * `paper-form` world on `hard-math-5` (the paper's five niche labels), the full system against
+ * symmetric CoDream and no CoDream. Prints the share of CoDream deliveries new to their receiver
+ * after task 200, strategies held per agent per niche by quarter, stable specialists, and
+ * asymmetric minus symmetric with its standard error (paired by seed). Asserts nothing.
+ */
+async function benchPaperProbes(seeds: readonly number[]): Promise<void> {
+  const tasks = Number(process.env.SIGNAL_TASKS ?? 382);
+  const base = withOverrides(loadScenario(path.resolve('scenarios/hard-math-5.json')), { sim: { world: 'paper-form' } } as Parameters<typeof withOverrides>[1]);
+  const niches = base.scenario.stream.niches.map((n) => n.id);
+  console.log(`\npaper form (world paper-form on ${base.scenario.name}): ${tasks} tasks, seeds ${seeds.join(', ')}`);
+  const acc: Record<string, number[]> = {};
+  for (const preset of ['evochamber', 'symmetric-codream', 'no-codream']) {
+    const rows: string[] = [];
+    acc[preset] = [];
+    const late = { deliveries: 0, newDeliveries: 0 };
+    const held: number[][] = [];
+    const stable: number[] = [];
+    for (const seed of seeds) {
+      const { summary, runDir } = await runScenario(base, { patch: { variant: preset, seed, 'stream.tasks': tasks }, report: false, outDir: mkdtempSync(path.join(tmpdir(), 'evo-bench-probes-')) });
+      const p = mechanismProbes(readEvents(runDir), strategyReader(base, seed), niches);
+      acc[preset]!.push(summary.accuracy);
+      late.deliveries += p.late.deliveries;
+      late.newDeliveries += p.late.newDeliveries;
+      held.push(p.heldByPart);
+      stable.push(summary.stableSpecialists);
+      rows.push(`seed ${seed} ${f3(summary.accuracy)} (${niches.map((n) => `${n} ${f3(summary.perNiche[n] ?? 0)}`).join(', ')})`);
+    }
+    const byPart = held[0]!.map((_, i) => mean(held.map((h) => h[i] ?? 0)));
+    console.log(`  ${pad(preset, 18)} accuracy ${f3(mean(acc[preset]!))} ± ${f3(sd(acc[preset]!))}; ${rows.join('; ')}`);
+    console.log(`  ${pad('', 18)} CoDream deliveries after task 200 new to their receiver: ${late.newDeliveries} of ${late.deliveries} (${f3(late.newDeliveries / Math.max(1, late.deliveries))})`);
+    console.log(`  ${pad('', 18)} strategies held per agent per niche, by quarter: ${byPart.map((x) => x.toFixed(2)).join(' → ')}`);
+    console.log(`  ${pad('', 18)} stable specialists per stream: ${mean(stable).toFixed(2)} (by seed ${stable.join(' ')})`);
+  }
+  const d = pairedDifference(acc['evochamber']!, acc['symmetric-codream']!);
+  const nc = pairedDifference(acc['evochamber']!, acc['no-codream']!);
+  console.log(`  asymmetric − symmetric CoDream ${f3(d.mean)} ± ${f3(d.se)} (se, paired by seed); full − no CoDream ${f3(nc.mean)} ± ${f3(nc.se)}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchSignal();

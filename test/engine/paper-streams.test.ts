@@ -9,7 +9,7 @@ const out = () => mkdtempSync(path.join(tmpdir(), 'evo-paper-streams-'));
 
 /** Each simulated stream, the paper scenario over real data it stands for, and its niches. */
 const STREAMS = [
-  { file: 'hard-math', paper: 'paper-hard-math', niches: ['math-hard', 'aime'] },
+  { file: 'hard-math-5', paper: 'paper-hard-math', niches: ['math-hard', 'aime-2022', 'aime-2023', 'aime-2024', 'aime-2025'] },
   { file: 'hard-code', paper: 'paper-hard-code', niches: ['mbpp-plus', 'codecontests'] },
   { file: 'aflow-stream', paper: 'paper-aflow-stream', niches: ['gsm8k', 'hotpotqa', 'mbpp', 'math', 'humaneval', 'drop'] },
 ];
@@ -45,6 +45,11 @@ describe('the paper\'s three streams in the simulated world', () => {
   it('the hard streams draw their niches in proportion to the benchmarks\' sizes; aflow-stream runs in blocks of 100', () => {
     const math = loadScenario(path.resolve('scenarios/hard-math.json')).scenario.stream;
     expect([math.order, math.tasks, math.niches.map((n) => n.weight)]).toEqual(['shuffled', 262 + 4 * 30, [262, 120]]);
+    // The paper's five labels: each AIME year a niche of 30, the four a group a target can name.
+    const five = loadScenario(path.resolve('scenarios/hard-math-5.json')).scenario.stream;
+    expect([five.tasks, five.niches.map((n) => n.weight)]).toEqual([262 + 4 * 30, [262, 30, 30, 30, 30]]);
+    const specs = loadBuiltinNicheSpecs();
+    expect(five.niches.slice(1).map((n) => specs.get(n.id)!.group)).toEqual(['aime', 'aime', 'aime', 'aime']);
     const code = loadScenario(path.resolve('scenarios/hard-code.json')).scenario.stream;
     expect([code.order, code.tasks, code.niches.map((n) => n.weight)]).toEqual(['shuffled', 257 + 165, [257, 165]]);
     const aflow = loadScenario(path.resolve('scenarios/aflow-stream.json')).scenario.stream;

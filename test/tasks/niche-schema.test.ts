@@ -82,8 +82,8 @@ describe('loadNicheSpecs', () => {
     const specs = loadNicheSpecs(join(import.meta.dirname, '../../niches'));
     const builtins = specs.filter((s) => s.generator !== undefined);
     const core = ['algebra', 'arithmetic', 'list-functions', 'people-qa', 'string-functions', 'timeline-qa'];
-    // The six core niches, and ten that stand for the paper's benchmarks (docs/niches-and-graders.md).
-    const standIns = ['aime', 'codecontests', 'drop', 'gsm8k', 'hotpotqa', 'humaneval', 'math', 'math-hard', 'mbpp', 'mbpp-plus'];
+    // The six core niches, and fourteen that stand for the paper's benchmarks (docs/niches-and-graders.md).
+    const standIns = ['aime', 'aime-2022', 'aime-2023', 'aime-2024', 'aime-2025', 'codecontests', 'drop', 'gsm8k', 'hotpotqa', 'humaneval', 'math', 'math-hard', 'mbpp', 'mbpp-plus'];
     expect(builtins.map((s) => s.id).sort()).toEqual([...core, ...standIns].sort());
     const domains: Record<string, string> = {
       arithmetic: 'math', algebra: 'math', 'list-functions': 'code', 'string-functions': 'code', 'people-qa': 'qa', 'timeline-qa': 'qa',

@@ -1,7 +1,7 @@
 import type { Strategy } from '../sim-world';
 import { ownKnowledge } from '../prompt-reader';
 import type { Responder, ResponderContext } from './responder';
-import { discoveryDraw } from './reflect-responder';
+import { discoveryDraw, heldShare } from './reflect-responder';
 
 const json = (v: unknown) => ({ text: JSON.stringify(v), lengthClass: 'json' as const });
 const phrase = (s: Strategy) => `the ${s.phrase} (${s.gloss})`;
@@ -27,7 +27,9 @@ export const dreamReflectResponder: Responder = (ctx) => {
   const reward = Number(/Reward:\s*([0-9.]+)/.exec(ctx.prompt.full)?.[1] ?? 0);
   const ok = /\(succeeded\)/.test(ctx.prompt.sections.get('your attempt') ?? '');
   const known = new Set(ctx.world.mentioned(ctx.prompt.full).map((s) => s.phrase));
-  const found = ctx.entry ? discoveryDraw(ctx.entry, reward, known, ctx.world, ctx.params, ctx.rng) : undefined;
+  // Competence read from the member's own knowledge only when the world asks for it (`reflectCompetence`).
+  const held = ctx.entry && ctx.params.reflectCompetence > 0 ? heldShare(ctx.entry, ctx.world, ownKnowledge(ctx.prompt)) : 0;
+  const found = ctx.entry ? discoveryDraw(ctx.entry, reward, known, ctx.world, ctx.params, ctx.rng, held) : undefined;
   const relied = used.length ? `; I relied on ${used.map(phrase).join(' and ')}` : '; I had no specific technique for this';
   return json({ diagnosis: `${ok ? 'It worked' : 'It failed'}${relied}.${found ? ` Looking back, ${phrase(found)} would have helped.` : ''}` });
 };

@@ -1,3 +1,4 @@
+import type { Rng } from '../../core/rng';
 import type { Responder } from './responder';
 
 /**
@@ -76,14 +77,25 @@ export const chooseResponder: Responder = ({ prompt, params, rng }) => {
     const post = (nn.n * nn.mean + params.leaderPrior * prior) / (nn.n + params.leaderPrior);
     return post + params.leaderExplore / Math.sqrt(1 + nn.n) + params.leaderNoise * rng.normal();
   };
-  const structure = any
+  const best = any
     ? names.map((name) => ({ name, v: score(name) })).reduce((a, b) => (b.v > a.v ? b : a)).name
     : rng.pick(names);
+  const structure = any ? retried(best, names, niche, params.leaderRetry, rng) : best;
   if (rng.chance(params.malformed)) return { text: 'Any of these could work here.', lengthClass: 'json' };
   const s = niche.get(structure)!;
   const why = s.n ? `${structure} averaged ${s.mean.toFixed(2)} over ${s.n} tasks in this area` : `${structure} has little evidence in this area yet`;
   return { text: JSON.stringify({ structure, why }), lengthClass: 'json' };
 };
+
+/**
+ * An LLM leader does not hold one early failure against a structure for good: with chance
+ * `leaderRetry` it gives the offered structure with the fewest records in this area another try
+ * (the first such in the order offered; itself when it already has the fewest). No draw at 0.
+ */
+function retried(best: string, names: readonly string[], niche: ReadonlyMap<string, Tally>, leaderRetry: number, rng: Rng): string {
+  if (leaderRetry <= 0 || !rng.chance(leaderRetry)) return best;
+  return names.reduce((a, b) => (niche.get(b)!.n < niche.get(a)!.n ? b : a));
+}
 
 /** Answers a leadership-note prompt with one line read off the reward it shows. */
 export const noteResponder: Responder = ({ prompt }) => {

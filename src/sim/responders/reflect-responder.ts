@@ -3,6 +3,7 @@ import type { SimWorld, Strategy } from '../sim-world';
 import type { SimParams } from '../sim-params';
 import type { SideChannelEntry } from '../side-channel';
 import type { Responder } from './responder';
+import { goldMarker } from './solve-responder';
 
 const GENERIC_LESSONS = [
   'Re-read the question once more before giving the final answer.',
@@ -29,14 +30,18 @@ function pickUnknown(candidates: readonly Strategy[], known: ReadonlySet<string>
 /**
  * The discovery draw (docs/simulated-model.md, "Discovery"): reflecting on a task with the given reward, the model
  * may name one of the task's required strategies — else one of its domain's — that `known` lacks,
- * with chance `discoverOnSuccess` (reward ≥ 0.5) or `discoverOnFailure`. The only way the
+ * with chance `discoverOnSuccess` (reward ≥ 0.5) or `discoverOnFailure`. After a failure that chance
+ * falls with the task's level and the agent's competence (`reflectDifficulty`, `reflectCompetence`;
+ * `held`: the share of the task's required strategies the agent's own prompt names). The only way the
  * simulator adds knowledge no prompt carried; post-task reflection and CoDream's private reflect
  * phase both use it, once per member. With chance `wrongLesson` a discovery names one of the
  * niche's decoys instead (a technique that helps no task).
  */
-export function discoveryDraw(entry: SideChannelEntry, reward: number, known: ReadonlySet<string>, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
+export function discoveryDraw(
+  entry: SideChannelEntry, reward: number, known: ReadonlySet<string>, world: SimWorld, params: SimParams, rng: Rng, held = 0,
+): Strategy | undefined {
   const { task } = entry;
-  const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure;
+  const pDiscover = reward >= 0.5 ? params.discoverOnSuccess : params.discoverOnFailure * selfDiagnosis(params, task.difficulty, held);
   if (!rng.chance(pDiscover)) return undefined;
   const found = pickUnknown(world.required(task.niche, task.id, task.difficulty, task.question), known, rng)
     ?? pickUnknown(world.domainStrategies(task.domain), known, rng);
@@ -46,6 +51,46 @@ export function discoveryDraw(entry: SideChannelEntry, reward: number, known: Re
     return pickUnknown(decoys, known, rng) ?? rng.pick(decoys);
   }
   return found;
+}
+
+/**
+ * How much of the failure-discovery chance a model keeps reflecting alone: exp(−reflectDifficulty·level)
+ * · (1 − reflectCompetence·(1 − held)). Exactly 1 with both at 0 (the draw as before).
+ */
+export function selfDiagnosis(params: SimParams, level: number, held: number): number {
+  return Math.exp(-params.reflectDifficulty * level) * (1 - params.reflectCompetence * (1 - Math.min(1, Math.max(0, held))));
+}
+
+/** The share of a task's required strategies that `text` names. */
+export function heldShare(entry: SideChannelEntry, world: SimWorld, text: string): number {
+  const { task } = entry;
+  const required = world.required(task.niche, task.id, task.difficulty, task.question);
+  const names = new Set(world.mentioned(text).map((s) => s.phrase));
+  return required.filter((s) => names.has(s.phrase)).length / required.length;
+}
+
+const LESSONS_HAD = /Lessons you had in your prompt:\n([\s\S]*?)\n\nYour final answer: ([\s\S]*?)\nTeam's final answer: ([\s\S]*?)\nReward:/;
+
+/** The reflecting member's own text (lessons it had, its answer) and the team's answer, as the reflection prompt shows them. */
+function reflectionParts(full: string): { own: string; team: string } {
+  const m = LESSONS_HAD.exec(full);
+  return m ? { own: `${m[1]}\n${m[2]}`, team: m[3]! } : { own: '', team: '' };
+}
+
+/**
+ * Contrast (`contrastUptake`): the member's own answer failed and the team's, shown in the prompt,
+ * was right; the team's answer names required strategies the member's lessons and answer do not.
+ * With chance `contrastUptake` its lesson names one of them. Undefined (and no draw) otherwise.
+ */
+function contrastDraw(entry: SideChannelEntry, full: string, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
+  if (params.contrastUptake <= 0) return undefined;
+  const { own, team } = reflectionParts(full);
+  const gold = goldMarker(entry.task);
+  if (!team.includes(gold) || own.includes(gold)) return undefined;
+  const ownNames = new Set(world.mentioned(own).map((s) => s.phrase));
+  const required = new Set(world.required(entry.task.niche, entry.task.id, entry.task.difficulty, entry.task.question).map((s) => s.phrase));
+  const carried = world.mentioned(team).filter((s) => required.has(s.phrase) && !ownNames.has(s.phrase));
+  return carried.length > 0 && rng.chance(params.contrastUptake) ? rng.pick(carried) : undefined;
 }
 
 /**
@@ -60,7 +105,8 @@ export const reflectResponder: Responder = ({ prompt, entry, world, params, rng 
   let lesson = rng.pick(GENERIC_LESSONS);
   let meta = rng.pick(GENERIC_META);
   if (entry) {
-    const s = discoveryDraw(entry, reward, known, world, params, rng);
+    const own = params.reflectCompetence > 0 ? heldShare(entry, world, `${prompt.persona}\n${reflectionParts(prompt.full).own}`) : 0;
+    const s = contrastDraw(entry, prompt.full, world, params, rng) ?? discoveryDraw(entry, reward, known, world, params, rng, own);
     // A lesson says what it was learnt on: the niche, and the problem type the task's text showed (`taskFamilies`).
     const type = world.problemType(entry.task.niche, entry.task.question);
     if (s) lesson = strategyLesson(s, type === undefined ? entry.spec.title : `${entry.spec.title}, ${type}`);

@@ -5,6 +5,11 @@ import type { SimWorld } from '../sim-world';
 import { ownKnowledge, type ReadPrompt } from '../prompt-reader';
 import type { Responder, SimReply } from './responder';
 import type { SimNiche, SimTask } from '../side-channel';
+import { misleadPenalty } from './mislead';
+import { specializationBonus } from './specialization';
+import { personaMatches } from './persona-match';
+
+export { personaMatches };
 
 /** The terms of one attempt's success logit, for inspection and tests. */
 export interface SuccessBreakdown {
@@ -20,12 +25,6 @@ export interface SuccessBreakdown {
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
-
-/** True when the persona names one of the niche's keywords as a word. */
-export function personaMatches(persona: string, spec: SimNiche): boolean {
-  const lower = persona.toLowerCase();
-  return spec.keywords.some((k) => new RegExp(`\\b${k.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(lower));
-}
 
 /**
  * Success probability of one attempt at `task` given everything in the prompt text. `heldText`
@@ -168,7 +167,8 @@ export const solveResponder: Responder = ({ prompt, entry, world, params, rng })
   const herd = others === undefined ? null : unanimousTeammates(task, others);
   const conform = herd !== null && herd !== task.hidden.answer;
   const bonus = (recognisable(task, prompt) ? params.recognize : 0) + (failingTestsShown(prompt) ? params.testFeedback : 0)
-    - (conform ? params.conformity : 0);
+    - (conform ? params.conformity : 0) - misleadPenalty(world, params, prompt, task, spec, rng)
+    + specializationBonus(world, params, prompt, task, spec);
   const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus, heldKnowledge(prompt));
   const answer = rng.chance(b.probability) ? task.hidden.answer : conform ? herd! : wrongAnswer(task, params, rng);
   return render(task, answer, params, rng, methodLine(world, task, prompt.full));

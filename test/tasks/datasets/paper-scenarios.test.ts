@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,9 @@ function workspace(withData: boolean): string {
   if (withData) {
     mkdirSync(path.join(root, 'data'));
     for (const [format, fixture] of Object.entries(FIXTURE_FILE)) copyFileSync(path.join(FIXTURES, fixture), path.join(root, 'data', `${format}.jsonl`));
+    // paper-hard-math has a niche per AIME year 2022-2025: a usable row for each (the shared fixture lacks 2023 and 2025).
+    const years = [2022, 2023, 2024, 2025].map((year) => ({ problem: `Find ${year} minus ${year - 7}.`, answer: '7', year }));
+    writeFileSync(path.join(root, 'data', 'aime.jsonl'), years.map((r) => JSON.stringify(r)).join('\n'));
   }
   return path.join(root, 'scenarios');
 }
@@ -47,7 +50,7 @@ describe("the paper's three streams", () => {
       expect([...niches.keys()]).toEqual(scenario.stream.niches.map((n) => n.id));
       if (name === 'paper-hard-math') {
         expect(niches.get('math-hard')!.spec.difficulties).toEqual([4, 5]);
-        expect(niches.get('aime')!.spec.difficulties).toEqual([3]);
+        for (const y of [2022, 2023, 2024, 2025]) expect(niches.get(`aime-${y}`)!.spec.difficulties).toEqual([3]);
       }
     } finally {
       await graders.close();
