@@ -54,6 +54,11 @@ export interface SandboxJob {
    * they make to a candidate function is answered, as plain data, by the candidate's process.
    */
   readonly scripts?: readonly string[];
+  /**
+   * The task's own definitions its tests call, as JSON `[source, entry point]` (code-grader.ts
+   * `taskHelpers`): the checker runs them beside each script test, never the candidate's copies.
+   */
+  readonly helpers?: string;
 }
 
 /** Outcome of one script test. */
@@ -214,7 +219,7 @@ function toProbe(raw: unknown): ProbeOutcome | null {
   const r = raw as { v?: unknown; err?: unknown };
   if ('v' in r) {
     const value = decodePlain(r.v);
-    return value ? { value } : { error: 'not plain data: the answer did not decode' };
+    return value ? { value, raw: r.v } : { error: 'not plain data: the answer did not decode' };
   }
   return typeof r.err === 'string' ? { error: r.err } : null;
 }
@@ -289,7 +294,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
     job.relay = 'checking';
     const c = (w.checker ??= spawnChecker(w));
     const values = typeof l.values === 'object' && l.values !== null && !Array.isArray(l.values) ? l.values : {};
-    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values })}\n`);
+    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values, helpers: job.helpers, cpuMs: timeoutMs })}\n`);
   }
 
   function spawnChecker(w: Worker): Checker {
@@ -318,7 +323,20 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       if (w.job) failJob(w, c.ready ? 'test checker ended during the job' : `test checker failed to start${tail ? `: ${tail}` : ''}`, !c.ready);
     };
     proc.on('error', gone);
-    proc.on('exit', gone);
+    proc.on('exit', (code, signal) => {
+      // The checker ran past its CPU budget for the job (RLIMIT_CPU, sandbox_checker.py): the
+      // candidate's answers made the tests that costly, so its tests fail, as a verdict that is kept.
+      const job = w.job;
+      if (c.ready && !c.dead && job && w.checker === c && job.relay === 'checking' && (signal === 'SIGXCPU' || signal === 'SIGKILL' || code === 128 + 24 || code === 128 + 9)) {
+        c.dead = true;
+        w.checker = null;
+        job.checked = job.scripts.map(() => ({ ok: false, out: `checker limit: the tests ran past ${timeoutMs} ms of CPU on this candidate's answers` }));
+        job.relay = 'ending';
+        w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
+        return;
+      }
+      gone();
+    });
     proc.stdout.on('data', (chunk: string) => {
       c.buf += chunk;
       let nl: number;
@@ -499,7 +517,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       return new Promise<SandboxResult>((resolve) => {
         if (closing) return resolve(failed(spec, 'sandbox closed', true));
         if (broken) return resolve(failed(spec, broken, true));
-        const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])] };
+        const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])], helpers: spec.helpers ?? '' };
         queue.push({ id: nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none' });
         pump();
       });

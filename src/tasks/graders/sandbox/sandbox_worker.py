@@ -185,33 +185,78 @@ DICT_VIEWS = {type({}.keys()): 'keys', type({}.values()): 'values', type({}.item
 MAX_ITEMS = 10 ** 6
 
 
+import decimal  # noqa: E402
+import fractions  # noqa: E402
+import re  # noqa: E402
+
+FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
+DECIMAL_BITS = 14000  # larger ints cross as hex (linear, no int_max_str_digits): trusted_plain.py
+INT_BITS = 1 << 20  # an int past this is not plain data (the checker never parses a giant)
+SURROGATE = re.compile('[\ud800-\udfff]')
+# Builtin types whose subclasses cross as their builtin data (an IntEnum member as its int, a
+# namedtuple as its tuple, a Counter or OrderedDict as its dict), read by the builtin's own C slots:
+# the subclass's methods are never called, and the checker compares the data with Python's ==.
+DATA_BASES = (int, float, complex, str, bytes, tuple, list, frozenset, set, dict)
+
+
+def encode_int(value):
+    if int.bit_length(value) <= DECIMAL_BITS:
+        return ['int', int.__repr__(value)]
+    if int.bit_length(value) > INT_BITS:
+        raise TypeError(f'returned an int of more than {INT_BITS} bits')
+    text = int.__format__(value, 'x')
+    return ['int', '-0x' + text[1:] if text[:1] == '-' else '0x' + text]
+
+
+def encode_str(value):
+    # JSON merges a surrogate pair with the astral character it spells: such strings cross as code points.
+    if SURROGATE.search(value) is None:
+        return ['str', value]
+    return ['strcp', [ord(c) for c in value]]
+
+
+def data_type(t):
+    """The builtin type whose data a value of type `t` crosses as, or None."""
+    if t in DATA_BASES or t is bool or t is FRACTION or t is DECIMAL:
+        return t
+    for base in DATA_BASES:
+        if type.__subclasscheck__(base, t):
+            return base
+    return None
+
+
 def encode_plain(value, depth=0, wide=False):
-    """Tagged plain JSON for a value of an exact builtin type; raises TypeError otherwise.
-    Never calls a method of the value's own class (only of the exact builtin types). `wide`
-    (answers to the checker's calls) also takes ranges, dict views and builtin iterators, which
-    cross as their own tags (an iterator as the items it yields), never as lists."""
+    """Tagged plain JSON for a value of a builtin type (or a subclass's builtin data), Fraction or
+    Decimal; raises TypeError otherwise. Never calls a method of the value's own class (only the
+    builtin types' own slots). `wide` (answers to calls) also takes ranges, dict views and builtin
+    iterators, which cross as their own tags (an iterator as the items it yields), never as lists."""
     t = type(value)
     if depth > PLAIN_DEPTH:
         raise TypeError('value nested too deeply')
     if value is None:
         return ['none']
-    if t is bool:
+    b = data_type(t)
+    if b is bool:
         return ['bool', value is True]
-    if t is int:
-        return ['int', int.__repr__(value)]
-    if t is float:
+    if b is int:
+        return encode_int(value)
+    if b is float:
         return ['float', float.__repr__(value)]
-    if t is str:
-        return ['str', value]
-    if t is bytes:
+    if b is str:
+        return encode_str(str.__str__(value))
+    if b is bytes:
         return ['bytes', bytes.hex(value)]
-    if t is complex:
-        return ['complex', float.__repr__(value.real), float.__repr__(value.imag)]
-    if t is list or t is tuple:
-        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
-    if t is set or t is frozenset:
-        return ['set', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
-    if t is dict:
+    if b is complex:
+        return ['complex', float.__repr__(complex.real.__get__(value)), float.__repr__(complex.imag.__get__(value))]
+    if b is FRACTION:
+        return ['fraction', encode_int(int(value.numerator))[1], encode_int(int(value.denominator))[1]]
+    if b is DECIMAL:
+        return ['decimal', DECIMAL.__str__(value)]
+    if b is list or b is tuple:
+        return ['list' if b is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
+    if b is set or b is frozenset:
+        return ['set', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
+    if b is dict:
         return ['dict', [[encode_plain(k, depth + 1, wide), encode_plain(v, depth + 1, wide)] for k, v in dict.items(value)]]
     if wide and t is range:
         return ['range', int.__repr__(value.start), int.__repr__(value.stop), int.__repr__(value.step)]
@@ -225,6 +270,15 @@ def encode_plain(value, depth=0, wide=False):
             items.append(encode_plain(v, depth + 1, wide))
         return ['iter', items]
     raise TypeError(f'returned a {t.__name__}')
+
+
+def exception_bases(exc):
+    """Names of the builtin exception classes the candidate's exception derives from, nearest first."""
+    try:
+        return [c.__name__ for c in type.__getattribute__(type(exc), '__mro__')[1:]
+                if type(c) is type and c.__module__ == 'builtins' and issubclass(c, BaseException)][:8]
+    except Exception:  # noqa: BLE001
+        return []
 
 
 # --- the forked candidate process -------------------------------------------------------------
@@ -267,7 +321,7 @@ def probe_child(req, rep, tmp):
             rec = {'i': msg['i'], 'err': describe(exc)}
         else:
             try:
-                rec = {'i': msg['i'], 'v': encode_plain(value)}
+                rec = {'i': msg['i'], 'v': encode_plain(value, 0, True)}
             except (TypeError, ValueError, RecursionError) as exc:
                 rec = {'i': msg['i'], 'err': f'not plain data: {msg["fn"]}() {exc}'}
         data = (json.dumps(rec) + '\n').encode()
@@ -286,11 +340,17 @@ def decode_plain(raw, depth=0):
     if tag == 'bool':
         return bool(rest[0])
     if tag == 'int':
-        return int(rest[0])
+        return int(rest[0], 16) if 'x' in rest[0] else int(rest[0])
     if tag == 'float':
         return float(rest[0])
     if tag == 'str':
         return str(rest[0])
+    if tag == 'strcp':
+        return ''.join(chr(c) for c in rest[0])
+    if tag == 'fraction':
+        return FRACTION(int(rest[0], 0), int(rest[1], 0))
+    if tag == 'decimal':
+        return DECIMAL(rest[0])
     if tag == 'bytes':
         return bytes.fromhex(rest[0])
     if tag == 'complex':
@@ -356,7 +416,7 @@ def call_child(req, rep, tmp):
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 value = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
-            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__}
+            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
         else:
             try:
                 rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
@@ -543,11 +603,14 @@ def run_calls(job, child, budget, reply):
                 if rec is None:
                     gone = 'timed out' if budget.spent() else 'ended'
                 elif rec == 'malformed' or rec.get('n') != n or type(rec.get('out')) is not str or not (
-                        set(rec) == {'n', 'v', 'out'} or (set(rec) == {'n', 'err', 'etype', 'out'} and type(rec['err']) is str and type(rec['etype']) is str)):
+                        set(rec) == {'n', 'v', 'out'} or (set(rec) in ({'n', 'err', 'etype', 'out'}, {'n', 'err', 'etype', 'ebases', 'out'})
+                                                          and type(rec['err']) is str and type(rec['etype']) is str)):
                     gone = 'broke the protocol'
                     reply['violation'] = f'unexpected record for call {n}'
                 else:
                     ret = {'v': rec['v']} if 'v' in rec else {'err': rec['err'][:OUTPUT_CAP], 'etype': rec['etype'][:100]}
+                    if type(rec.get('ebases')) is list:
+                        ret['ebases'] = [b[:100] for b in rec['ebases'][:8] if type(b) is str]
                     out = rec['out'][:CALL_OUTPUT_CAP]
         n += 1
         if ret is None:
