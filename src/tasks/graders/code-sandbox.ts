@@ -323,20 +323,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       if (w.job) failJob(w, c.ready ? 'test checker ended during the job' : `test checker failed to start${tail ? `: ${tail}` : ''}`, !c.ready);
     };
     proc.on('error', gone);
-    proc.on('exit', (code, signal) => {
-      // The checker ran past its CPU budget for the job (RLIMIT_CPU, sandbox_checker.py): the
-      // candidate's answers made the tests that costly, so its tests fail, as a verdict that is kept.
-      const job = w.job;
-      if (c.ready && !c.dead && job && w.checker === c && job.relay === 'checking' && (signal === 'SIGXCPU' || signal === 'SIGKILL' || code === 128 + 24 || code === 128 + 9)) {
-        c.dead = true;
-        w.checker = null;
-        job.checked = job.scripts.map(() => ({ ok: false, out: `checker limit: the tests ran past ${timeoutMs} ms of CPU on this candidate's answers` }));
-        job.relay = 'ending';
-        w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);
-        return;
-      }
-      gone();
-    });
+    proc.on('exit', gone);
     proc.stdout.on('data', (chunk: string) => {
       c.buf += chunk;
       let nl: number;

@@ -281,45 +281,56 @@ def run_tests(job, tests, names, values, helpers=''):
 
 
 # The checker's own limits per job (docs/sandbox-threat-model.md): a test that sums a range of 10**12
-# or builds a huge value from an answer must not pin this process. Memory: an address-space cap
-# (a MemoryError fails that test). CPU: before each job the soft RLIMIT_CPU is set to the CPU time
-# used so far plus the job's budget; past it the kernel ends this process with SIGXCPU (no Python
-# handler can be starved by a long C loop), and Node fails the job's tests, the candidate's verdict.
-MEMORY_MB = int(os.environ.get('EVO_CHECKER_MEMORY_MB') or 2048)
+# or builds a huge value from an answer must not pin the checker. Each job runs in a child forked for
+# it, with RLIMIT_CPU at the job's CPU budget (the kernel ends it with SIGXCPU, then SIGKILL a second
+# later: no Python handler that a long C loop could starve) and RLIMIT_AS at MEMORY_MB; when it dies
+# that way this process answers for it: every test of the job fails, a verdict on the candidate. The
+# fork also keeps one job's tests from changing the checker that runs the next one.
+MEMORY_MB = int(os.environ.get('EVO_CHECKER_MEMORY_MB') or 1024)
 
 
-def limit_memory():
+def limit_job(cpu_ms):
+    budget = max(1, -(-int(cpu_ms) // 1000)) if type(cpu_ms) in (int, float) and cpu_ms > 0 else 60
+    for res, soft, hard in ((resource.RLIMIT_CPU, budget, budget + 1),
+                            (resource.RLIMIT_AS, MEMORY_MB * 1024 * 1024, MEMORY_MB * 1024 * 1024)):
+        try:
+            _, cur = resource.getrlimit(res)
+            if cur != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cur), min(hard, cur)
+            resource.setrlimit(res, (soft, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def run_job(job):
     try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_MB * 1024 * 1024, resource.RLIM_INFINITY))
-    except (ValueError, OSError):
-        pass
-
-
-def limit_cpu(cpu_ms):
-    """Soft RLIMIT_CPU at now + cpu_ms (whole seconds, rounded up), so SIGXCPU ends this process."""
-    if type(cpu_ms) not in (int, float) or cpu_ms <= 0:
-        return
-    use = resource.getrusage(resource.RUSAGE_SELF)
-    soft = int(use.ru_utime + use.ru_stime + cpu_ms / 1000) + 1
-    try:
-        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-    except (ValueError, OSError):
-        pass
+        if type(job) is not dict:
+            raise ValueError('malformed job')
+        limit_job(job.get('cpuMs'))
+        return run_tests(job.get('job'), job['tests'], job.get('names') or [], job.get('values') or {}, job.get('helpers') or '')
+    except Exception as exc:  # noqa: BLE001
+        return [{'ok': False, 'out': f'checker error: {describe(exc)}'} for _ in (job.get('tests', []) if type(job) is dict else [])]
 
 
 def main():
-    signal.signal(signal.SIGXCPU, signal.SIG_DFL)
-    limit_memory()
     send({'ready': True})
     while True:
         job = receive()
-        try:
-            limit_cpu(job.get('cpuMs'))
-            results = run_tests(job.get('job'), job['tests'], job.get('names') or [], job.get('values') or {}, job.get('helpers') or '')
-        except Exception as exc:  # noqa: BLE001
-            results = [{'ok': False, 'out': f'checker error: {describe(exc)}'} for _ in job.get('tests', [])]
-        send({'job': job.get('job') if type(job) is dict else None, 'done': results})
+        job_id = job.get('job') if type(job) is dict else None
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+                send({'job': job_id, 'done': run_job(job)})
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        if status != 0:
+            killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
+            why = f'the tests ran past the {job.get("cpuMs")} ms of CPU time they may spend' if killed else f'the checker ended (status {status})'
+            tests = job.get('tests') if type(job) is dict and type(job.get('tests')) is list else []
+            out = f'checker limit: {why} on this candidate\'s answers'
+            send({'job': job_id, 'done': [{'ok': False, 'out': out} for _ in tests]})
 
 
 if __name__ == '__main__':
