@@ -204,79 +204,10 @@ def drop_privileges(tmp):
         except OSError:
             pass
 
-# Landlock (Linux >= 5.13): a kernel wall on the file system, for the fallback above all, where the
-# audit hook is the only other guard and cannot see a `dir_fd` (the 'open' event has none, so a
-# relative path resolved against a directory fd escapes what the hook checks against getcwd()).
-# Syscall numbers are the same on every architecture (the unified table).
-LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
-LANDLOCK_CREATE_RULESET_VERSION = 1
-PR_SET_NO_NEW_PRIVS = 38
-FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1, 2, 4, 8
-FS_REFER, FS_TRUNCATE = 1 << 13, 1 << 14
-READ_ONLY = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
-
-
-def landlock_calls():
-    """libc's syscall() and prctl(), taken once in the worker; ctypes then leaves sys.modules, and
-    the audit hook refuses every ctypes call a candidate could make with these (ctypes.call_function)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        calls = (libc.syscall, libc.prctl, ctypes.get_errno, ctypes.c_uint64, ctypes.create_string_buffer)
-    except (ImportError, OSError, AttributeError):
-        calls = None
-    for name in [m for m in sys.modules if m == 'ctypes' or m.startswith('ctypes.') or m == '_ctypes']:
-        del sys.modules[name]
-    return calls
-
-
-LANDLOCK = landlock_calls() if sys.platform.startswith('linux') else None
-
-
-def landlock(tmp, read_roots, devices):
-    """Restrict this process and its children: everything inside `tmp`, read and execute in the
-    Python install, read and write of a few devices, nothing else. Returns the Landlock ABI applied,
-    or 0 when the kernel has none (the audit hook is then the only file-system guard of the fallback)."""
-    if LANDLOCK is None:
-        return 0
-    syscall, prctl, _errno, u64, buf = LANDLOCK
-    abi = syscall(LANDLOCK_CREATE_RULESET, None, 0, LANDLOCK_CREATE_RULESET_VERSION)
-    if abi < 1:
-        return 0
-    handled = (1 << 13) - 1 | (FS_REFER if abi >= 2 else 0) | (FS_TRUNCATE if abi >= 3 else 0)
-    attr = buf(u64(handled).value.to_bytes(8, 'little'), 8)
-    ruleset = syscall(LANDLOCK_CREATE_RULESET, attr, 8, 0)
-    if ruleset < 0:
-        return 0
-    try:
-        rules = [(tmp, handled)] + [(r, READ_ONLY) for r in read_roots] + \
-            [(d, FS_READ_FILE | FS_WRITE_FILE | (FS_TRUNCATE if abi >= 3 else 0)) for d in devices]
-        for path, access in rules:
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except OSError:
-                continue
-            try:
-                if not os.path.isdir(path):
-                    access &= FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE
-                rule = buf(access.to_bytes(8, 'little') + fd.to_bytes(4, 'little', signed=True), 12)
-                if syscall(LANDLOCK_ADD_RULE, ruleset, 1, rule, 0) != 0:
-                    raise OSError(_errno(), f'landlock: cannot add a rule for {path}')
-            finally:
-                os.close(fd)
-        if prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 or syscall(LANDLOCK_RESTRICT_SELF, ruleset, 0) != 0:
-            raise OSError(_errno(), 'landlock: cannot restrict the candidate process')
-    finally:
-        os.close(ruleset)
-    return abi
-
-
 def confine(tmp, limits):
     """Everything a forked child does before it reads the candidate's code, in this order: the
     audit hook goes in last, once the process no longer needs what it forbids."""
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
-    code_roots = sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix) if p})
-    landlock(os.path.realpath(tmp), code_roots, DEVICES)
     disarm_frame_leaks()
     sys.addaudithook(make_guard(tmp, os.getpid()))
