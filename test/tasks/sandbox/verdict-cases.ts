@@ -71,3 +71,6 @@ export const CORRECT: readonly VerdictCase[] = [
   { name: 'an astral character', code: "def f():\n    return {'\\U0001F600': '\\U0001F600'}\n", tests: both("f() == {'\\U0001F600': '\\U0001F600'}"), pass: true },
   { name: 'an exact big-int tolerance', code: 'def f():\n    return 100000000000000012345\n', tests: both('abs(f() - 100000000000000012345) < 1'), pass: true },
 ];
+
+/** A program that draws from `random` (and iterates a set of strings): seeded, so one verdict every run. */
+export const SEEDED = { code: 'import random\ndef f():\n    return [random.random() for _ in range(3)] + list({"a", "b", "c", "d"})\n', test: 'print(f())\nassert False' };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodeGrader, type CodeGrader, type TestRunReport } from '../../../src/tasks/graders';
 import { taskOf } from '../graders/completions.fixtures';
 import { fenced } from './hostile-suite';
-import { CANONICAL32, CANONICAL38, CORRECT, FORGER32, FORGER38, FORGERS, PROMPT32, PROMPT38, TEST32, TEST38 } from './verdict-cases';
+import { SEEDED, CANONICAL32, CANONICAL38, CORRECT, FORGER32, FORGER38, FORGERS, PROMPT32, PROMPT38, TEST32, TEST38 } from './verdict-cases';
 
 for (const isolation of ['auto', 'fallback'] as const) {
   describe(`verdicts by Python's semantics (${isolation})`, () => {
@@ -47,6 +47,13 @@ for (const isolation of ['auto', 'fallback'] as const) {
       expect((await grader.grade(fenced(FORGER38), t38)).reward).toBe(0);
       // The same forgers pass when the task brings no helpers: the helpers are what stops them.
       expect((await grader.grade(fenced(FORGER38), task38)).reward).toBe(1);
+    });
+
+    it('seeds random and the string hash in every candidate process: the same draws on every run', async () => {
+      const runs = await Promise.all([1, 2, 3].map(() => grader.runTests(SEEDED.code, [SEEDED.test])));
+      const printed = runs.map((r) => r.results[0]!.output);
+      expect(printed[0]).toMatch(/^\[0\.844421851525/);
+      expect(new Set(printed).size).toBe(1);
     });
   });
 }
