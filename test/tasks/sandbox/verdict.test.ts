@@ -4,6 +4,7 @@
  * encode_cyclic) are never the candidate's copies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stdioAssert } from '../../../src/tasks/datasets/codecontests';
 import { createCodeGrader, type CodeGrader, type TestRunReport } from '../../../src/tasks/graders';
 import { taskOf } from '../graders/completions.fixtures';
 import { fenced } from './hostile-suite';
@@ -47,6 +48,17 @@ for (const isolation of ['auto', 'fallback'] as const) {
       expect((await grader.grade(fenced(FORGER38), t38)).reward).toBe(0);
       // The same forgers pass when the task brings no helpers: the helpers are what stops them.
       expect((await grader.grade(fenced(FORGER38), task38)).reward).toBe(1);
+    });
+
+    it('runs stdin programs that read open(0) or write with os.write(1, ...), in the order they wrote', async () => {
+      const tests = [stdioAssert('1 2\n', '3\nok\n'), stdioAssert('10 5\n', '15\nok\n')];
+      const programs = [
+        'import os\ndef main():\n    a, b = map(int, open(0).read().split())\n    os.write(1, b"%d\\n" % (a + b))\n    print("ok")',
+        'import os, sys\ndef main():\n    a, b = map(int, os.read(0, 100).split())\n    print(a + b)\n    sys.stdout.flush()\n    os.write(1, b"ok\\n")',
+        'import sys\ndef main():\n    a, b = map(int, sys.stdin.buffer.read().split())\n    sys.stdout.buffer.write(b"%d\\nok\\n" % (a + b))',
+      ];
+      for (const code of programs) expect((await grader.runTests(code, tests)).detail, code).toBe('2/2 tests passed');
+      expect((await grader.runTests(programs[0]!.replace('a + b', 'a - b'), tests)).passed).toBe(0);
     });
 
     it('seeds random and the string hash in every candidate process: the same draws on every run', async () => {

@@ -76,20 +76,6 @@ class CappedText(io.StringIO):
         return len(s)
 
 
-class CappedBytes(io.BytesIO):
-    """Binary stand-in for a call's stdout that keeps only the first `cap` bytes."""
-
-    def __init__(self, cap):
-        super().__init__()
-        self.cap = cap
-
-    def write(self, b):
-        room = self.cap - self.tell()
-        if room > 0:
-            super().write(bytes(b)[:room])
-        return len(b)
-
-
 def describe(exc):
     if isinstance(exc, SyntaxError):
         return f'SyntaxError: {exc.msg} (line {exc.lineno})'
@@ -404,21 +390,23 @@ def call_child(req, rep, tmp):
     write_all(rep, (rec + '\n').encode())
     if load is not None:
         return
+    saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
     while True:
         line = read_line(req, buf, Wall(3600))
         if line is None:
             return
         msg = json.loads(line)
-        # Text with a .buffer, both ways: stdin/stdout programs often use sys.stdin.buffer and
-        # sys.stdout.buffer.write. What the call prints is its answer to a stdin/stdout test.
-        raw = CappedBytes(CALL_OUTPUT_CAP)
-        out = io.TextIOWrapper(raw, encoding='utf-8', errors='replace', write_through=True)
+        # The call's stdin and stdout are real files in its temp dir on fds 0 and 1, so a stdin
+        # program may read sys.stdin(.buffer), input() or open(0), and write with print,
+        # sys.stdout.buffer or os.write(1, ...): what the call wrote, in order, is its answer to a
+        # stdin/stdout test.
+        out = call_stdio(tmp, (msg.get('stdin') or '').encode('utf-8', 'surrogatepass'))
         saved_in = sys.stdin
         try:
             fn = env[msg['fn']]
             args = [decode_plain(a) for a in msg['args']]
             kwargs = {k: decode_plain(v) for k, v in msg['kwargs']}
-            sys.stdin = io.TextIOWrapper(io.BytesIO((msg.get('stdin') or '').encode()), encoding='utf-8')
+            sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 value = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
@@ -430,15 +418,44 @@ def call_child(req, rep, tmp):
                 # Not an exception the test may catch: the checker fails the test (NOT_PLAIN).
                 rec = {'n': msg['n'], 'err': f'not plain data: {msg["fn"]}() {exc}', 'etype': NOT_PLAIN}
         sys.stdin = saved_in
-        try:
-            out.flush()
-        except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
-            pass
-        rec['out'] = bytes(raw.getbuffer()[:CALL_OUTPUT_CAP]).decode('utf-8', 'replace')
+        rec['out'] = call_output(out, saved_fds).decode('utf-8', 'replace')
         data = (json.dumps(rec) + '\n').encode()
         if len(data) > RECORD_CAP:
             data = (json.dumps({'n': msg['n'], 'err': 'value too large', 'etype': 'MemoryError', 'out': ''}) + '\n').encode()
         write_all(rep, data)
+
+
+def call_stdio(tmp, stdin):
+    """Put a file holding `stdin` on fd 0 and an empty file on fd 1 (both in the candidate's temp
+    dir); returns the text stream for the call's sys.stdout, writing through to fd 1."""
+    for fd, name, data in ((0, '.call-stdin', stdin), (1, '.call-stdout', b'')):
+        f = os.open(os.path.join(tmp, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        write_all(f, data)
+        os.lseek(f, 0, os.SEEK_SET)
+        os.dup2(f, fd)
+        os.close(f)
+    return io.TextIOWrapper(io.FileIO(1, 'w', closefd=False), encoding='utf-8', errors='replace', write_through=True)
+
+
+def call_output(out, saved_fds):
+    """What the call wrote to fd 1 (its first CALL_OUTPUT_CAP bytes); fds 0 and 1 put back."""
+    try:
+        out.flush()
+    except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
+        pass
+    data = b''
+    try:
+        os.lseek(1, 0, os.SEEK_SET)
+        while len(data) < CALL_OUTPUT_CAP:
+            chunk = os.read(1, CALL_OUTPUT_CAP - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    os.dup2(saved_fds[0], 0)
+    os.dup2(saved_fds[1], 1)
+    return data
 
 
 PARENT_FDS = set()  # the worker's ends of every live child's pipes: no child may hold another's
