@@ -1,5 +1,5 @@
 /**
- * Reading a reply's final statement as a person would (docs/niches-and-graders.md, "Math answers"):
+ * Reading a reply's final statement as a person would (docs/niches-and-graders.md, "The final answer is the last one stated"):
  * the rules the math grader applies around its extraction. Pure string functions, linear in the
  * input, never throw.
  *
