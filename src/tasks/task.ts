@@ -20,6 +20,11 @@ export interface HiddenTask {
    * grader runs `prefix + answer` when the answer does not define the entry point itself.
    */
   readonly prefix?: string;
+  /**
+   * Code niches: source the task defines for its tests (MBPP's `test_setup_code`). Like the
+   * helpers of `prefix`, the checker runs it beside the tests: names it binds are never the candidate's.
+   */
+  readonly setup?: string;
 }
 
 /** One unit of work in a stream. `question` and `publicTests` are all an agent ever sees. */

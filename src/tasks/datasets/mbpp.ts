@@ -16,13 +16,14 @@ function mbppRow(r: RawRecord, difficulty: number): RowResult {
   const withImports = (t: string) => (imports ? `${imports}\n${t}` : t);
   const tests = [...list.map(withImports), ...(script !== undefined ? [script] : [])];
   const publicTests = list.slice(0, 1).map(withImports);
+  const setup = field(r, 'test_setup_code')?.trim();
   const example = publicTests.length ? `\nYour code should pass this test:\n${publicTests[0]}` : '';
   return {
     difficulty,
     question: `${text.trim()}\nWrite a Python function named \`${entryPoint}\`.${example}`,
     entryPoint,
     publicTests,
-    hidden: { answer: code.replace(/\r\n/g, '\n').trim(), distractors: [], tests },
+    hidden: { answer: code.replace(/\r\n/g, '\n').trim(), distractors: [], tests, ...(setup ? { setup } : {}) },
   };
 }
 

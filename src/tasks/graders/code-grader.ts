@@ -10,7 +10,7 @@ import { collapseSpaces, isSpace, stripThinking } from '../../core/text';
 import { createSandboxPool, type SandboxJob, type SandboxOptions, type SandboxResult, type TestOutcome } from './code-sandbox';
 import { bareBody, completionProgram } from './completion-form';
 import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
-import { createTestPlanner, judge, type ProbeCall, type TestPlan } from './test-plan';
+import { createTestPlanner, judge, type JudgeRequest, type ProbeCall, type PyVerdict, type TestPlan } from './test-plan';
 import type { GraderDescriptor } from './grader-descriptor';
 import { VerdictCache, type Cacheable } from './verdict-cache';
 
@@ -155,8 +155,17 @@ function clip(text: string, n: number): string {
   return s.length > n ? `${s.slice(0, n - 3)}...` : s;
 }
 
-/** A sandbox job for `tests` under their plans, and how to read each test's verdict back. */
-export function buildJob(code: string, tests: readonly string[], plans: readonly TestPlan[]): { job: SandboxJob; verdicts: (run: SandboxResult) => TestOutcome[] } {
+/**
+ * How a job's probe checks get Python's verdict (the planner's `judge`): the [check, answer] pairs
+ * of one run in, one verdict per pair out.
+ */
+export type Judge = (pairs: JudgeRequest) => Promise<readonly PyVerdict[]>;
+
+/**
+ * A sandbox job for `tests` under their plans, and how to read each test's verdict back: each
+ * probe check is judged by Python (`judgeWith`), and only the failure's wording is Node's.
+ */
+export function buildJob(code: string, tests: readonly string[], plans: readonly TestPlan[], helpers = ''): { job: SandboxJob; verdicts: (run: SandboxResult, judgeWith: Judge) => Promise<TestOutcome[]> } {
   const probes: ProbeCall[] = [];
   const scripts: string[] = [];
   const setup = new Set<string>();
@@ -171,8 +180,21 @@ export function buildJob(code: string, tests: readonly string[], plans: readonly
   });
   // Something must load the candidate, even when every test turned out trivially true.
   if (probes.length === 0 && scripts.length === 0) scripts.push('pass');
-  const job: SandboxJob = { code, setup: [...setup].join('\n'), probes, scripts };
-  const verdicts = (run: SandboxResult): TestOutcome[] => slots.map((slot, k): TestOutcome => {
+  const job: SandboxJob = { code, setup: [...setup].join('\n'), probes, scripts, ...(helpers ? { helpers } : {}) };
+  const verdicts = async (run: SandboxResult, judgeWith: Judge): Promise<TestOutcome[]> => {
+    // Every check whose probe answered with a value, judged by Python in one request.
+    const pairs: (readonly [unknown, unknown])[] = [];
+    const asked = new Map<string, number>();
+    for (const [k, slot] of slots.entries()) {
+      if (slot.kind !== 'probe') continue;
+      for (const [i, check] of slot.checks.entries()) {
+        const outcome = slot.at[i]! < 0 ? null : run.probes[slot.at[i]!] ?? null;
+        if (check.op === 'fail' || outcome === null || !('raw' in outcome)) continue;
+        asked.set(`${k}:${i}`, pairs.push([check.raw, outcome.raw]) - 1);
+      }
+    }
+    const said = await judgeWith(pairs);
+    return slots.map((slot, k): TestOutcome => {
     const test = tests[k]!;
     if (slot.kind === 'script') {
       const r = run.scripts[slot.at];
@@ -182,11 +204,13 @@ export function buildJob(code: string, tests: readonly string[], plans: readonly
     for (const [i, check] of slot.checks.entries()) {
       const outcome = slot.at[i]! < 0 ? null : run.probes[slot.at[i]!] ?? null;
       if (outcome === null && check.op !== 'fail') return { test, passed: false, output: why ?? `not run: ${run.exit ? `candidate ${run.exit}` : 'candidate exited before reporting'}` };
-      const v = judge(check, outcome);
+      const at = asked.get(`${k}:${i}`);
+      const v = judge(check, outcome, at === undefined ? undefined : said[at]);
       if (!v.passed) return { test, passed: false, output: v.output };
     }
     return { test, passed: run.failure === null && run.violation === null, output: '' };
-  });
+    });
+  };
   return { job, verdicts };
 }
 
@@ -239,6 +263,19 @@ export function loadVerdict(stored: StoredVerdict, tests: readonly string[]): Ru
   return { report: { passed, total: results.length, results, timedOut: timedOut === 1, error, detail }, infrastructure };
 }
 
+/** The task's own source its tests may call, and the candidate's entry point in it. */
+interface TaskHelpers { readonly helpers: string; readonly entry: string }
+
+/**
+ * What a task defines for its tests (HumanEval's prompt, with helpers such as `poly`; MBPP's test
+ * setup code): run by the checker beside the tests, so those names are the task's, never the
+ * candidate's own copies (sandbox_checker.py).
+ */
+export function taskHelpers(task: Task): TaskHelpers | undefined {
+  const helpers = [task.hidden.prefix ?? '', task.hidden.setup ?? ''].filter((s) => s.trim() !== '').join('\n');
+  return helpers ? { helpers, entry: task.entryPoint ?? '' } : undefined;
+}
+
 /** Verdicts of every code grader of the process, by program, tests and limits (never a timeout). */
 export const VERDICTS = new VerdictCache<StoredVerdict>();
 
@@ -254,20 +291,21 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
 
   // Everything a verdict depends on besides the program and its tests (verdict-cache.ts).
   const limits = [pool.timeoutMs, opts.memoryMb ?? null, opts.wallFactor ?? null, resolvePython(opts.python).executable, pool.isolation.summary];
-  const runOnce = async (code: string, tests: readonly string[]): Promise<Cacheable<RunVerdict>> => {
-    const plans = await planner.plan(tests);
-    const { job, verdicts } = buildJob(code, tests, plans);
+  const runOnce = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<Cacheable<RunVerdict>> => {
+    const plans = await planner.plan(tests, task?.helpers, task?.entry);
+    const { job, verdicts } = buildJob(code, tests, plans, task?.helpers ? JSON.stringify([task.helpers, task.entry]) : '');
     const result = await pool.run(job);
-    const value = { report: summarizeRun(result, verdicts(result), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
+    const value = { report: summarizeRun(result, await verdicts(result, (pairs) => planner.judge(pairs)), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
     return { value, keep: !result.timedOut && result.failure === null && !result.infrastructure && !/\bSIG[A-Z]+/.test(result.exit ?? '') };
   };
-  const run = async (code: string, tests: readonly string[]): Promise<RunVerdict> => {
-    if (opts.verdictCache === false) return (await runOnce(code, tests)).value;
+  const run = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<RunVerdict> => {
+    if (opts.verdictCache === false) return (await runOnce(code, tests, task)).value;
     const stored = async (): Promise<Cacheable<StoredVerdict>> => {
-      const { value, keep } = await runOnce(code, tests);
+      const { value, keep } = await runOnce(code, tests, task);
       return { value: storeVerdict(value), keep };
     };
-    return loadVerdict(await VERDICTS.get(VerdictCache.key([code, tests, limits]), stored), tests);
+    // Keyed as before when the task brings no helpers, so existing verdicts keep their keys.
+    return loadVerdict(await VERDICTS.get(VerdictCache.key(task?.helpers ? [code, tests, limits, task.helpers, task.entry] : [code, tests, limits]), stored), tests);
   };
 
   const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> => {
@@ -300,7 +338,7 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
         if (extracted === null) return { reward: 0, correct: false, extracted, detail: 'no code found' };
         const tests = task.hidden.tests ?? [];
         if (tests.length === 0) return { reward: 0, correct: false, extracted, detail: 'task has no hidden tests' };
-        const { report, infrastructure } = await run(completionProgram(extracted, task), tests);
+        const { report, infrastructure } = await run(completionProgram(extracted, task), tests, taskHelpers(task));
         if (infrastructure !== null) throw new InfrastructureError('grade', infrastructure);
         const ok = report.error === null && report.total > 0 && report.passed === report.total;
         return { reward: ok ? 1 : 0, correct: ok, extracted, detail: report.detail };

@@ -54,6 +54,11 @@ export interface SandboxJob {
    * they make to a candidate function is answered, as plain data, by the candidate's process.
    */
   readonly scripts?: readonly string[];
+  /**
+   * The task's own definitions its tests call, as JSON `[source, entry point]` (code-grader.ts
+   * `taskHelpers`): the checker runs them beside each script test, never the candidate's copies.
+   */
+  readonly helpers?: string;
 }
 
 /** Outcome of one script test. */
@@ -214,7 +219,7 @@ function toProbe(raw: unknown): ProbeOutcome | null {
   const r = raw as { v?: unknown; err?: unknown };
   if ('v' in r) {
     const value = decodePlain(r.v);
-    return value ? { value } : { error: 'not plain data: the answer did not decode' };
+    return value ? { value, raw: r.v } : { error: 'not plain data: the answer did not decode' };
   }
   return typeof r.err === 'string' ? { error: r.err } : null;
 }
@@ -289,7 +294,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
     job.relay = 'checking';
     const c = (w.checker ??= spawnChecker(w));
     const values = typeof l.values === 'object' && l.values !== null && !Array.isArray(l.values) ? l.values : {};
-    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values })}\n`);
+    c.proc.stdin.write(`${JSON.stringify({ job: job.id, tests: job.scripts, names, values, helpers: job.helpers, cpuMs: timeoutMs })}\n`);
   }
 
   function spawnChecker(w: Worker): Checker {
@@ -499,7 +504,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       return new Promise<SandboxResult>((resolve) => {
         if (closing) return resolve(failed(spec, 'sandbox closed', true));
         if (broken) return resolve(failed(spec, broken, true));
-        const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])] };
+        const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])], helpers: spec.helpers ?? '' };
         queue.push({ id: nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none' });
         pump();
       });

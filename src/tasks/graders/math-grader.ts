@@ -9,6 +9,7 @@ import { createRng } from '../../core/rng';
 import { stripThinking } from '../../core/text';
 import { lastBoxedAt } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
+import { afterRetraction, boxIsAmbiguous, dropRemarks, isRemark, lastOfChain, statesSeveral, unifyMinus } from './math-statement';
 import type { GraderDescriptor } from './grader-descriptor';
 
 type MathJs = typeof import('mathjs');
@@ -20,8 +21,12 @@ export const MAX_ANSWER_TEXT = 64 * 1024;
 const tail = (s: string, n: number): string => (s.length > n ? s.slice(-n) : s);
 /** mathjs only ever sees strings this short: long inputs could make parse/simplify crawl. */
 const MAX_PARSE = 200;
-/** Relative tolerance, used only where an answer or gold is itself a decimal (a rounded value). */
-const REL_TOL = 1e-9;
+/**
+ * Relative tolerance, used only where an answer or gold is itself a decimal (a rounded value):
+ * double rounding only (`0.1000000001` is not 0.1; `\sqrt{3}/2` is 0.8660254037844386). Integers
+ * and fractions always compare exactly.
+ */
+const REL_TOL = 1e-12;
 /** Relative tolerance between two 64-digit evaluations of exact inputs (roots, logs): rounding only. */
 const PRECISE_TOL = 1e-40;
 /** Values beyond this (in doubles) are not evaluated exactly: their exact forms can take minutes. */
@@ -48,7 +53,7 @@ const HASH_LINE = /^[ \t]*####[ \t]*([^\n]+)/gm;
  * A minus after a word or `)` is subtraction or a range ("2-5"), not a sign. A sign may stand
  * before a currency symbol (`-$10`, `−$10`, `-\$10`): it still belongs to the number.
  */
-const NUMBER = /(?:(?<![\w)])[-\u2212])?(?:\\?\$[ \t]?)?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?/g;
+const NUMBER = /(?:(?<![\w)])[-\u2212])?(?:\\?\$[ \t]?)?(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[\u2009\u202f\u00a0]\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![\d.]))?(?:\s*\/\s*\d+(?:\.\d+)?)?/g;
 
 /**
  * "…, actually it's 3", "it is actually 3", "that's actually 3": a correction that states a value.
@@ -80,17 +85,31 @@ const statesValue = (s: string): boolean => /\d|\\/.test(s) || /^[a-zA-Z](?:[ \t
  */
 function statedAfterBox(text: string): string | null {
   const stated: { at: number; value: string }[] = [];
-  const consider = (at: number, raw: string | undefined): void => {
-    let line = cleanLine(raw ?? '');
-    for (let peel = 0, inner = ANSWER_IN_LINE.exec(line); inner && peel < 3; peel++, inner = ANSWER_IN_LINE.exec(line)) line = cleanLine(inner[1] ?? '');
+  const consider = (m: RegExpMatchArray, raw: string | undefined): void => {
+    let line = readLine(raw ?? '');
+    for (let peel = 0, inner = ANSWER_IN_LINE.exec(line); inner && peel < 3; peel++, inner = ANSWER_IN_LINE.exec(line)) line = readLine(inner[1] ?? '');
     const value = mathPrefix(line);
-    if (value !== '' && statesValue(value)) stated.push({ at, value });
+    const valueAt = m.index! + m[0].length - (raw ?? '').length;
+    // A remark about another answer, a comparison or a parenthetical is commentary: the box stands.
+    if (isRemark(text, m.index!, valueAt + (raw ?? '').indexOf(value) + value.length)) return;
+    if (statesSeveral(line)) stated.push({ at: m.index!, value: '' });
+    else if (value !== '' && statesValue(value)) stated.push({ at: m.index!, value: lastOfChain(value) });
   };
-  for (const m of text.matchAll(ANSWER_PHRASE)) consider(m.index, m[1]);
-  for (const m of text.matchAll(ACTUALLY)) consider(m.index, m[1] ?? m[2]);
-  for (const m of text.matchAll(HASH_LINE)) consider(m.index, m[1]);
+  for (const m of text.matchAll(ANSWER_PHRASE)) consider(m, m[1]);
+  for (const m of text.matchAll(ACTUALLY)) consider(m, m[1] ?? m[2]);
+  for (const m of text.matchAll(HASH_LINE)) consider(m, m[1]);
   stated.sort((a, b) => a.at - b.at);
   return stated.pop()?.value ?? null;
+}
+
+/** An answer line as a person reads it: cleaned, a retraction followed, remarks dropped. */
+function readLine(raw: string): string {
+  return cleanLine(dropRemarks(afterRetraction(raw)));
+}
+
+/** A stated line's value: '' (no answer) when it states several, else the last of a chain. */
+function lineValue(line: string): string {
+  return statesSeveral(line) ? '' : lastOfChain(line);
 }
 
 /**
@@ -99,19 +118,30 @@ function statedAfterBox(text: string): string | null {
  * (a restatement of the same value grades the same); else an answer line, else the last number.
  */
 export function extractMathAnswer(completion: string): string | null {
-  const text = tail(stripThinking(completion), MAX_ANSWER_TEXT);
+  const text = unifyMinus(tail(stripThinking(completion), MAX_ANSWER_TEXT));
   if (text === '') return null;
   const box = lastBoxedAt(text);
-  if (box !== null && box.content !== '') return statedAfterBox(text.slice(box.end)) ?? box.content;
+  if (box !== null && box.content !== '') {
+    const after = statedAfterBox(text.slice(box.end));
+    if (after !== null) return after === '' ? null : after;
+    return boxIsAmbiguous(text) ? null : box.content;
+  }
   const hash = [...text.matchAll(HASH_LINE)].pop()?.[1];
-  if (hash !== undefined && cleanLine(hash) !== '') return cleanLine(hash);
+  if (hash !== undefined && readLine(hash) !== '') return lineValue(readLine(hash)) || null;
   for (const m of [...text.matchAll(ANSWER_PHRASE)].reverse()) {
-    const line = cleanLine(m[1] ?? '');
-    if (/\d|\\/.test(line) || (line.length > 0 && line.length <= 12 && !/\s/.test(line))) return line;
+    if (isRemark(text, m.index, m.index + m[0].length)) continue;
+    const line = readLine(m[1] ?? '');
+    if (/\d|\\/.test(line) || (line.length > 0 && line.length <= 12 && !/\s/.test(line))) return lineValue(line) || null;
   }
   const numbers = [...text.matchAll(NUMBER)];
-  const last = numbers.pop()?.[0];
-  return last === undefined ? null : last.replace(/\s+/g, '').replace(/\\?\$/, '').replace('\u2212', '-');
+  const lastMatch = numbers.pop();
+  const last = lastMatch?.[0];
+  if (last === undefined) return null;
+  // The last statement naming two values joined by "or" (`Final: 3 or 4`) gives no answer.
+  const lineStart = text.lastIndexOf('\n', lastMatch!.index) + 1;
+  if (statesSeveral(text.slice(lineStart, lastMatch!.index! + last.length))) return null;
+  const percent = /^\\?%/.test(text.slice(lastMatch!.index! + last.length)) ? '%' : '';
+  return last.replace(/\s+/g, '').replace(/\\?\$/, '').replace('\u2212', '-') + percent;
 }
 
 /** Trim prose around an answer line: markdown bold, math delimiters, a trailing explanation. */
@@ -456,10 +486,22 @@ export function mathEquivalent(a: string, b: string): boolean {
   }
 }
 
-/** An answer against its gold: as mathEquivalent, but rounding is allowed only where the gold is a decimal. */
+/** A percent sign (`25%`, `25\%`): the value may be read as 25 or as 0.25. */
+const PERCENT = /%/;
+
+/**
+ * An answer against its gold: as mathEquivalent, but rounding is allowed only where the gold is a
+ * decimal. The percent rule: a side written with `%` matches the other as its number or as its
+ * hundredth (`25%` is gold 25 and gold 0.25; `25` without the sign is not 0.25).
+ */
 export function mathMatchesGold(answer: string, gold: string): boolean {
   try {
-    return normalizedEqual(normalizeMathAnswer(answer), normalizeMathAnswer(gold), 'gold');
+    const na = normalizeMathAnswer(answer);
+    const ng = normalizeMathAnswer(gold);
+    if (normalizedEqual(na, ng, 'gold')) return true;
+    if (PERCENT.test(answer) && exactRational(na)) return normalizedEqual(`(${na})/(100)`, ng, 'gold');
+    if (PERCENT.test(gold) && exactRational(ng)) return normalizedEqual(na, `(${ng})/(100)`, 'gold');
+    return false;
   } catch {
     return false;
   }

@@ -3,6 +3,7 @@
  * into mathjs syntax. Pure string work, linear-ish in the input, never throws.
  */
 import { lastBoxed, readBraceGroup } from './answer-text';
+import { unifyMinus } from './math-statement';
 
 /** Longer inputs are compared as strings only: canonicalizing essays is pointless and slow. */
 const MAX_NORMALIZE = 1000;
@@ -17,8 +18,9 @@ const SINGLE_LETTER_UNITS = new Set(['m', 'g', 's', 'l', 'h', 'K', 'L']);
 export function normalizeMathAnswer(raw: string): string {
   let s = raw.trim();
   if (s.length > MAX_NORMALIZE) return s.slice(0, 4 * MAX_NORMALIZE).replace(/\s+/g, '');
-  // U+2212 (the typographic minus) is a minus sign, also in front of a currency symbol.
-  s = s.replace(/\u2212/g, '-');
+  // U+2212 (the typographic minus), an en or figure dash or a full-width hyphen before a number is a
+  // minus sign, also in front of a currency symbol.
+  s = unifyMinus(s).replace(/\u2212/g, '-');
   const boxed = lastBoxed(s);
   if (boxed !== null) s = boxed;
   s = s
@@ -44,10 +46,29 @@ export function normalizeMathAnswer(raw: string): string {
   s = stripAssignment(s);
   s = stripUnits(s);
   if (/^[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(s.replace(/\s+/g, ''))) s = s.replace(/,/g, '');
+  // Thousands groups set with spaces (`1 000`, thin or no-break spaces too) are one number: every
+  // group after the first exactly three digits. `4 2` is not 42.
+  if (/^[-+]?\d{1,3}(?:[ \u2009\u202f\u00a0]\d{3})+(?:\.\d+)?$/.test(s)) s = s.replace(/[ \u2009\u202f\u00a0]/g, '');
+  s = scientific(s);
   // Any other digits separated by space or TeX spacing are not one number (`4 2`, `4\!2` are not 42).
   s = s.replace(/(\d)\s+(?=\d)/g, `$1${DIGIT_GAP}`);
   s = s.replace(/\s+/g, '').replace(/\.$/, '').replace(/^\+/, '');
   return s;
+}
+
+/**
+ * A number in scientific notation as its exact decimal (`1.2E3` → `1200`, `5e-3` → `0.005`), also
+ * `1.2 * 10^(3)` as LaTeX writes it; exponents up to 400.
+ */
+function scientific(s: string): string {
+  const m = /^([-+]?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d{1,3})|\s*\*\s*10\s*\^\s*\(?\s*([-+]?\d{1,3})\s*\)?)$/.exec(s);
+  if (!m) return s;
+  const exp = Number(m[4] ?? m[5]);
+  const digits = `${m[2]}${m[3] ?? ''}`;
+  const point = (m[2] ?? '').length + exp;
+  const body = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const trimmed = body.includes('.') ? body.replace(/0+$/, '').replace(/\.$/, '') : body;
+  return `${m[1] === '-' ? '-' : ''}${trimmed.replace(/^0+(?=\d)/, '')}`;
 }
 
 /** Drop a leading `x =` / `f(x) =` / `\theta =` so only the value is compared. */

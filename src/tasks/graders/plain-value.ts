@@ -1,7 +1,7 @@
 /**
- * Python values as tagged plain JSON, and Python's `==` over them, on the trusted side.
- * A candidate's return value crosses the sandbox boundary only in this form: decoded by exact
- * shape (anything else is "not plain data"), compared here, never by a method of a candidate object.
+ * Python values as tagged plain JSON, read on the trusted side by exact shape (anything else is
+ * "not plain data"). Node never compares them: Python does, on values rebuilt from this data
+ * (sandbox/trusted_plain.py, one equality). Here they are only checked and rendered for details.
  */
 
 /** `['none'] | ['bool', b] | ['int', digits] | ['float', repr] | ['str', s] | ['bytes', hex] |
@@ -14,11 +14,21 @@ export type PlainValue =
   | readonly ['str', string]
   | readonly ['bytes', string]
   | readonly ['complex', number, number]
-  | readonly ['list' | 'tuple' | 'set', readonly PlainValue[]]
+  | readonly ['fraction', bigint, bigint]
+  | readonly ['decimal', string]
+  | readonly ['range', bigint, bigint, bigint]
+  | readonly ['list' | 'tuple' | 'set' | 'iter' | 'keys' | 'values' | 'items', readonly PlainValue[]]
   | readonly ['dict', readonly (readonly [PlainValue, PlainValue])[]];
 
 const MAX_DEPTH = 100;
-const INT = /^-?\d{1,5000}$/;
+/** Decimal up to 5,000 digits, else hex (large ints cross as hex: trusted_plain.py). */
+const INT = /^-?(\d{1,5000}|0x[0-9a-f]{1,262144})$/;
+const DECIMAL = /^-?(Infinity|NaN|sNaN|\d+\.?\d*(E[-+]?\d+)?|\.\d+(E[-+]?\d+)?)$/i;
+
+function pyInt(s: unknown): bigint | null {
+  if (typeof s !== 'string' || !INT.test(s)) return null;
+  return s.startsWith('-') ? -BigInt(s.slice(1)) : BigInt(s);
+}
 
 function pyFloat(s: unknown): number | null {
   if (typeof s !== 'string') return null;
@@ -37,7 +47,18 @@ export function decodePlain(raw: unknown, depth = 0): PlainValue | null {
   switch (tag) {
     case 'none': return n === 1 ? ['none'] : null;
     case 'bool': return n === 2 && typeof a === 'boolean' ? ['bool', a] : null;
-    case 'int': return n === 2 && typeof a === 'string' && INT.test(a) ? ['int', BigInt(a)] : null;
+    case 'int': { const i = pyInt(a); return n === 2 && i !== null ? ['int', i] : null; }
+    case 'strcp': {
+      // A string holding a surrogate: its code points, rendered here as JavaScript reads them.
+      if (n !== 2 || !Array.isArray(a) || !a.every((c) => Number.isInteger(c) && c >= 0 && c <= 0x10ffff)) return null;
+      return ['str', String.fromCodePoint(...(a as number[]))];
+    }
+    case 'fraction': { const p = pyInt(a); const q = pyInt(b); return n === 3 && p !== null && q !== null && q > 0n ? ['fraction', p, q] : null; }
+    case 'decimal': return n === 2 && typeof a === 'string' && a.length <= 5000 && DECIMAL.test(a) ? ['decimal', a] : null;
+    case 'range': {
+      const [x, y, z] = [pyInt(a), pyInt(b), pyInt(raw[3])];
+      return n === 4 && x !== null && y !== null && z !== null ? ['range', x, y, z] : null;
+    }
     case 'float': { const f = pyFloat(a); return n === 2 && f !== null ? ['float', f] : null; }
     case 'str': return n === 2 && typeof a === 'string' ? ['str', a] : null;
     case 'bytes': return n === 2 && typeof a === 'string' && /^([0-9a-f]{2})*$/.test(a) ? ['bytes', a] : null;
@@ -46,7 +67,7 @@ export function decodePlain(raw: unknown, depth = 0): PlainValue | null {
       const im = pyFloat(b);
       return n === 3 && re !== null && im !== null ? ['complex', re, im] : null;
     }
-    case 'list': case 'tuple': case 'set': {
+    case 'list': case 'tuple': case 'set': case 'iter': case 'keys': case 'values': case 'items': {
       if (n !== 2 || !Array.isArray(a)) return null;
       const items: PlainValue[] = [];
       for (const x of a) {
@@ -72,7 +93,7 @@ export function decodePlain(raw: unknown, depth = 0): PlainValue | null {
   }
 }
 
-/** Numeric view of bool/int/float for comparisons across kinds (Python: True == 1 == 1.0). */
+/** Numeric view of bool/int/float. */
 function numeric(v: PlainValue): { int: bigint } | { float: number } | null {
   if (v[0] === 'bool') return { int: v[1] ? 1n : 0n };
   if (v[0] === 'int') return { int: v[1] };
@@ -80,65 +101,10 @@ function numeric(v: PlainValue): { int: bigint } | { float: number } | null {
   return null;
 }
 
-function numEq(a: { int: bigint } | { float: number }, b: { int: bigint } | { float: number }): boolean {
-  if ('int' in a && 'int' in b) return a.int === b.int;
-  if ('float' in a && 'float' in b) return a.float === b.float;
-  const i = 'int' in a ? a.int : (b as { int: bigint }).int;
-  const f = 'float' in a ? a.float : (b as { float: number }).float;
-  return Number.isInteger(f) && BigInt(f) === i;
-}
-
-/** Python `a == b` for plain values. */
-export function pyEqual(a: PlainValue, b: PlainValue): boolean {
-  const na = numeric(a);
-  const nb = numeric(b);
-  if (na && nb) return numEq(na, nb);
-  if (a[0] === 'complex' || b[0] === 'complex') {
-    const c = (v: PlainValue): [number, number] | null => {
-      if (v[0] === 'complex') return [v[1], v[2]];
-      const n = numeric(v);
-      return n ? ['int' in n ? Number(n.int) : n.float, 0] : null;
-    };
-    const ca = c(a);
-    const cb = c(b);
-    return ca !== null && cb !== null && ca[0] === cb[0] && ca[1] === cb[1];
-  }
-  if (a[0] !== b[0]) return false;
-  switch (a[0]) {
-    case 'none': return true;
-    case 'str': case 'bytes': return a[1] === b[1];
-    case 'list': case 'tuple': {
-      const bi = b[1] as readonly PlainValue[];
-      return a[1].length === bi.length && a[1].every((x, i) => pyEqual(x, bi[i]!));
-    }
-    case 'set': {
-      const bi = b[1] as readonly PlainValue[];
-      // Python sets hold distinct elements, so equal sizes plus inclusion one way is equality.
-      return a[1].length === bi.length && a[1].every((x) => bi.some((y) => pyEqual(x, y)));
-    }
-    case 'dict': {
-      const bp = b[1] as readonly (readonly [PlainValue, PlainValue])[];
-      return a[1].length === bp.length && a[1].every(([k, v]) => bp.some(([k2, v2]) => pyEqual(k, k2) && pyEqual(v, v2)));
-    }
-    default: return false;
-  }
-}
-
-/** Python truthiness of a plain value. */
-export function pyTruthy(v: PlainValue): boolean {
-  switch (v[0]) {
-    case 'none': return false;
-    case 'bool': return v[1];
-    case 'int': return v[1] !== 0n;
-    case 'float': return v[1] !== 0; // NaN is truthy in Python too
-    case 'complex': return v[1] !== 0 || v[2] !== 0;
-    case 'str': case 'bytes': return v[1] !== '';
-    default: return v[1].length > 0;
-  }
-}
-
 /** A real number from a bool/int/float value, else null. */
 export function pyNumber(v: PlainValue): number | null {
+  if (v[0] === 'fraction') return Number(v[1]) / Number(v[2]);
+  if (v[0] === 'decimal') return Number(v[1].replace(/^(-?)Infinity$/i, '$1Infinity'));
   const n = numeric(v);
   return n === null ? null : 'int' in n ? Number(n.int) : n.float;
 }
@@ -158,6 +124,11 @@ function reprOf(v: PlainValue): string {
     case 'str': return `'${v[1].slice(0, 200)}'`;
     case 'bytes': return `bytes.fromhex('${v[1].slice(0, 200)}')`;
     case 'complex': return `(${v[1]}+${v[2]}j)`;
+    case 'fraction': return `Fraction(${v[1]}, ${v[2]})`;
+    case 'decimal': return `Decimal('${v[1]}')`;
+    case 'range': return `range(${v[1]}, ${v[2]}${v[3] === 1n ? '' : `, ${v[3]}`})`;
+    case 'iter': return `<iterator of ${v[1].length}>`;
+    case 'keys': case 'values': case 'items': return `dict_${v[0]}([${v[1].slice(0, 20).map(reprOf).join(', ')}])`;
     case 'list': return `[${v[1].slice(0, 20).map(reprOf).join(', ')}]`;
     case 'tuple': return `(${v[1].slice(0, 20).map(reprOf).join(', ')}${v[1].length === 1 ? ',' : ''})`;
     case 'set': return v[1].length === 0 ? 'set()' : `{${v[1].slice(0, 20).map(reprOf).join(', ')}}`;

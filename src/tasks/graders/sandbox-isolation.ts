@@ -49,6 +49,8 @@ const BOUND_DIR = '/opt/evochamber';
 const WORKER_SCRIPT = `${SANDBOX_DIR}/sandbox_worker.py`;
 const SANDBOX_SCRIPT = `${BOUND_DIR}/sandbox_worker.py`;
 const CHECKER_SCRIPT = `${SANDBOX_DIR}/sandbox_checker.py`;
+/** The fallback's launcher: walls the worker in with Landlock, then execs it (sandbox/landlock_exec.py). */
+const LANDLOCK_SCRIPT = `${SANDBOX_DIR}/landlock_exec.py`;
 const SANDBOXED_CHECKER = `${BOUND_DIR}/sandbox_checker.py`;
 /** Size of the candidates' RAM-backed /tmp. */
 const TMP_BYTES = 64 * 1024 * 1024;
@@ -274,6 +276,13 @@ function unsharePrefix(py: PythonInstall): string[] | null {
   return null;
 }
 
+/** The Landlock ABI the kernel offers the fallback worker (0: none), probed once per Python. */
+function landlockAbi(py: PythonInstall): number {
+  const res = spawnSync(py.executable, [...PY_FLAGS, LANDLOCK_SCRIPT, '--abi'], { encoding: 'utf8', timeout: 15_000, env: { ...BASE_ENV, HOME: tmpdir() } });
+  const abi = Number.parseInt(res.stdout?.trim() ?? '', 10);
+  return res.status === 0 && Number.isInteger(abi) && abi > 0 ? abi : 0;
+}
+
 /** The one line shown when candidate code would run without bubblewrap and nobody opted in. */
 export function refusal(problem: string): string {
   return `refusing to run candidate code without bubblewrap (${problem}): install it (\`apt-get install bubblewrap\`), or set "grading": { "allowUnsandboxed": true } in the scenario to accept weaker isolation`;
@@ -322,18 +331,20 @@ function planNow(opts: { python?: string; isolation?: 'auto' | 'fallback'; allow
   }
   if (opts.allowUnsandboxed !== true) throw new Error(refusal(bwrapProblem));
   const unshare = unsharePrefix(py);
-  const worker = [py.executable, ...PY_FLAGS, WORKER_SCRIPT];
+  const landlock = landlockAbi(py);
+  const worker = [py.executable, ...PY_FLAGS, ...(landlock > 0 ? [LANDLOCK_SCRIPT] : []), WORKER_SCRIPT];
+  const files = landlock > 0 ? `Landlock ABI ${landlock}: files only in the worker's own directory, the Python install read-only` : 'NO Landlock: the audit hook is the only file-system guard';
   const isolation: SandboxIsolation = {
     mode: 'fallback',
     networkIsolated: unshare !== null,
     filesystemIsolated: false,
-    summary: `fallback without bubblewrap (${bwrapProblem}): scrubbed env, ${unshare ? 'own network + pid namespace (unshare)' : 'NO network isolation'}; ${PER_JOB}, privilege drop to a per-worker uid when root`,
+    summary: `fallback without bubblewrap (${bwrapProblem}): scrubbed env, ${unshare ? 'own network + pid namespace (unshare)' : 'NO network isolation'}, ${files}; ${PER_JOB}, privilege drop to a per-worker uid when root`,
   };
   if (!warned) {
     warned = true;
     const net = unshare ? '' : '; NETWORK: none (no usable `unshare -n`), only the audit hook stops sockets';
     process.stderr.write(
-      `[evochamber] WARNING: code sandbox runs WITHOUT bubblewrap (${bwrapProblem}). Missing isolation: FILESYSTEM (candidates can read whatever their uid can; only a Python audit hook guards)${net}. Install bubblewrap for real isolation.\n`,
+      `[evochamber] WARNING: code sandbox runs WITHOUT bubblewrap (${bwrapProblem}). Missing isolation: FILESYSTEM (${landlock > 0 ? 'Landlock walls files; ' : 'candidates can read whatever their uid can; only a Python audit hook guards; '}no mount namespace)${net}. Install bubblewrap for real isolation.\n`,
     );
   }
   const env = { ...BASE_ENV, HOME: tmpdir() };

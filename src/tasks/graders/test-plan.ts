@@ -1,6 +1,7 @@
 /**
  * Test plans: each hidden test is split, outside the sandbox, into probes (plain calls of candidate
- * functions) plus the operator and expected value applied to each answer here, in Node; or kept as a
+ * functions) plus the operator and expected value applied to each answer by the splitter, with
+ * Python's own semantics (sandbox/trusted_plain.py: one equality, Python's); or kept as a
  * script run by the checker (sandbox/sandbox_checker.py), when any operator or builtin wraps a call.
  * The splitter is a trusted Python process (sandbox/test_splitter.py) that parses only the task's own tests.
  */
@@ -8,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { InfrastructureError } from '../../core/infra-error';
 import { LruMap } from '../../core/lru-map';
-import { decodePlain, pyEqual, pyNumber, pyRepr, pyTruthy, type PlainValue } from './plain-value';
+import { decodePlain, pyNumber, pyRepr, type PlainValue } from './plain-value';
 
 const SPLITTER = fileURLToPath(new URL('./sandbox/test_splitter.py', import.meta.url));
 
@@ -24,21 +25,30 @@ export interface ProbeCall {
   readonly text: string;
 }
 
-/** One operator applied to a probe's plain answer and an expected value, on the trusted side. */
+/**
+ * One operator applied to a probe's plain answer and an expected value, on the trusted side. `raw`
+ * is the check as the splitter wrote it: the splitter judges it again on the answer, in Python.
+ */
 export type Check =
   | { readonly op: 'fail' }
-  | { readonly op: 'truthy' | 'falsy'; readonly call: ProbeCall }
-  | { readonly op: 'eq' | 'ne' | 'is' | 'isnot'; readonly call: ProbeCall; readonly expected: PlainValue }
-  | { readonly op: 'abs_lt' | 'abs_le'; readonly call: ProbeCall; readonly expected: PlainValue; readonly tol: PlainValue }
-  | { readonly op: 'isclose'; readonly call: ProbeCall; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue };
+  | { readonly op: 'truthy' | 'falsy'; readonly call: ProbeCall; readonly raw: unknown }
+  | { readonly op: 'eq' | 'ne' | 'is' | 'isnot'; readonly call: ProbeCall; readonly expected: PlainValue; readonly raw: unknown }
+  | { readonly op: 'abs_lt' | 'abs_le'; readonly call: ProbeCall; readonly expected: PlainValue; readonly tol: PlainValue; readonly raw: unknown }
+  | { readonly op: 'isclose'; readonly call: ProbeCall; readonly expected: PlainValue; readonly rel: PlainValue; readonly abs: PlainValue; readonly raw: unknown };
+
+/** Python's verdict on one check: it held, it did not, or what Python raised ("OverflowError: …"). */
+export type PyVerdict = boolean | string;
 
 /** How one test statement is run: probes (values back, compared here) or a script the checker runs. */
 export type TestPlan =
   | { readonly kind: 'probe'; readonly setup: string; readonly checks: readonly Check[] }
   | { readonly kind: 'script'; readonly source: string };
 
-/** What a probe produced in the sandbox: a plain value, or the exception it raised (or why its answer was not plain data). */
-export type ProbeOutcome = { readonly value: PlainValue } | { readonly error: string };
+/**
+ * What a probe produced in the sandbox: a plain value (`raw`, its tagged JSON, is what Python
+ * judges; `value` only renders it), or the exception it raised (or why its answer was not plain data).
+ */
+export type ProbeOutcome = { readonly value: PlainValue; readonly raw: unknown } | { readonly error: string };
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -59,18 +69,18 @@ function decodeCheck(raw: unknown): Check | null {
   if (c.op === 'fail') return { op: 'fail' };
   const call = decodeCall(c.call);
   if (call === null) return null;
-  if (c.op === 'truthy' || c.op === 'falsy') return { op: c.op, call };
+  if (c.op === 'truthy' || c.op === 'falsy') return { op: c.op, call, raw };
   const expected = decodePlain(c.expected);
   if (expected === null) return null;
-  if (c.op === 'eq' || c.op === 'ne' || c.op === 'is' || c.op === 'isnot') return { op: c.op, call, expected };
+  if (c.op === 'eq' || c.op === 'ne' || c.op === 'is' || c.op === 'isnot') return { op: c.op, call, expected, raw };
   if (c.op === 'abs_lt' || c.op === 'abs_le') {
     const tol = decodePlain(c.tol);
-    return tol ? { op: c.op, call, expected, tol } : null;
+    return tol ? { op: c.op, call, expected, tol, raw } : null;
   }
   if (c.op === 'isclose') {
     const rel = decodePlain(c.rel);
     const abs = decodePlain(c.abs);
-    return rel && abs ? { op: 'isclose', call, expected, rel, abs } : null;
+    return rel && abs ? { op: 'isclose', call, expected, rel, abs, raw } : null;
   }
   return null;
 }
@@ -84,44 +94,25 @@ function decodePlan(raw: unknown, test: string): TestPlan {
   return { kind: 'script', source: p?.kind === 'script' && typeof p.source === 'string' ? p.source : test };
 }
 
-/** Verdict of one check: pass/fail plus a short reason on failure. */
-export function judge(check: Check, outcome: ProbeOutcome | null): { readonly passed: boolean; readonly output: string } {
+/**
+ * Verdict of one check: pass/fail plus a short reason on failure. `verdict` is Python's (the
+ * splitter's `judge`): whether the check held is never decided here, only how a failure reads.
+ */
+export function judge(check: Check, outcome: ProbeOutcome | null, verdict: PyVerdict | undefined): { readonly passed: boolean; readonly output: string } {
   if (check.op === 'fail') return { passed: false, output: 'AssertionError' };
   if (outcome === null) return { passed: false, output: 'not run' };
   if ('error' in outcome) return { passed: false, output: outcome.error };
+  if (verdict === true) return { passed: true, output: '' };
+  if (typeof verdict === 'string' && !/^(TypeError|ValueError)\b/.test(verdict)) return { passed: false, output: verdict };
   const got = outcome.value;
-  const fail = (why = `got ${pyRepr(got)}`) => ({ passed: false, output: `AssertionError: ${why}` });
-  const ok = { passed: true, output: '' };
-  switch (check.op) {
-    case 'truthy': return pyTruthy(got) ? ok : fail();
-    case 'falsy': return pyTruthy(got) ? fail() : ok;
-    case 'eq': return pyEqual(got, check.expected) ? ok : fail();
-    case 'ne': return pyEqual(got, check.expected) ? fail() : ok;
-    case 'is': case 'isnot': {
-      // Only None/True/False reach here: identity is equality of kind and value.
-      const same = got[0] === check.expected[0] && got[1] === check.expected[1];
-      return same === (check.op === 'is') ? ok : fail();
-    }
-    case 'abs_lt': case 'abs_le': {
-      const g = pyNumber(got);
-      const e = pyNumber(check.expected);
-      const t = pyNumber(check.tol);
-      if (g === null || e === null || t === null) return fail(`got ${pyRepr(got)}, not a number`);
-      const d = Math.abs(g - e);
-      return (check.op === 'abs_lt' ? d < t : d <= t) ? ok : fail();
-    }
-    case 'isclose': {
-      const g = pyNumber(got);
-      const e = pyNumber(check.expected);
-      const rel = pyNumber(check.rel) ?? 1e-9;
-      const abs = pyNumber(check.abs) ?? 0;
-      if (g === null || e === null) return fail(`got ${pyRepr(got)}, not a number`);
-      if (g === e) return ok;
-      if (!Number.isFinite(g) || !Number.isFinite(e)) return fail();
-      return Math.abs(g - e) <= Math.max(rel * Math.max(Math.abs(g), Math.abs(e)), abs) ? ok : fail();
-    }
-  }
+  const numeric = check.op === 'abs_lt' || check.op === 'abs_le' || check.op === 'isclose';
+  if (numeric && pyNumber(got) === null) return { passed: false, output: `AssertionError: got ${pyRepr(got)}, not a number` };
+  if (typeof verdict === 'string') return { passed: false, output: verdict };
+  return { passed: false, output: `AssertionError: got ${pyRepr(got)}` };
 }
+
+/** The checks of one job that need Python's verdict, with the answers they judge. */
+export type JudgeRequest = readonly (readonly [unknown, unknown])[];
 
 /** An idle splitter must not keep Node alive; one with a request in flight must. */
 function hold(p: ChildProcessWithoutNullStreams, on: boolean): void {
@@ -141,7 +132,14 @@ export const PLAN_CACHE_CAPACITY = 256;
 
 /** A long-lived splitter process with a cache: the same test list is split once while it is recent. */
 export interface TestPlanner {
-  plan(tests: readonly string[]): Promise<readonly TestPlan[]>;
+  /**
+   * Plans for `tests`. `helpers` is the task's own source its tests may call (HumanEval's prompt,
+   * MBPP's setup code) and `entry` the candidate's entry point in it: a test reading a name the
+   * helpers define is never split into probes (the checker runs it with the task's definitions).
+   */
+  plan(tests: readonly string[], helpers?: string, entry?: string): Promise<readonly TestPlan[]>;
+  /** Python's verdict on each [check, answer] pair (`Check.raw`, `ProbeOutcome.raw`). */
+  judge(pairs: JudgeRequest): Promise<readonly PyVerdict[]>;
   /** Test lists whose plans are held now (at most the planner's capacity). */
   readonly size: number;
   close(): Promise<void>;
@@ -154,11 +152,13 @@ export function createTestPlanner(python: string, capacity = PLAN_CACHE_CAPACITY
   let buf = '';
   let nextId = 1;
   const pending = new Map<number, { tests: readonly string[]; resolve: (p: TestPlan[]) => void; reject: (e: Error) => void }>();
+  const judging = new Map<number, { size: number; resolve: (v: PyVerdict[]) => void; reject: (e: Error) => void }>();
   const cache = new LruMap<string, Promise<readonly TestPlan[]>>(capacity);
 
   const failAll = (why: string): void => {
-    for (const p of pending.values()) p.reject(new InfrastructureError('grade', `test splitter ${why}`));
+    for (const p of [...pending.values(), ...judging.values()]) p.reject(new InfrastructureError('grade', `test splitter ${why}`));
     pending.clear();
+    judging.clear();
     proc = null;
   };
 
@@ -173,15 +173,23 @@ export function createTestPlanner(python: string, capacity = PLAN_CACHE_CAPACITY
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        let msg: { id?: unknown; plans?: unknown; error?: unknown };
+        let msg: { id?: unknown; plans?: unknown; verdicts?: unknown; error?: unknown };
         try { msg = JSON.parse(line) as typeof msg; } catch { continue; }
+        const asked = typeof msg.id === 'number' ? judging.get(msg.id) : undefined;
+        if (asked) {
+          judging.delete(msg.id as number);
+          const verdicts = Array.isArray(msg.verdicts) && msg.verdicts.length === asked.size && msg.verdicts.every((v) => typeof v === 'boolean' || typeof v === 'string') ? (msg.verdicts as PyVerdict[]) : null;
+          if (verdicts) asked.resolve(verdicts);
+          else asked.reject(new InfrastructureError('grade', `test splitter failed to judge: ${String(msg.error ?? 'bad reply')}`));
+          continue;
+        }
         const entry = typeof msg.id === 'number' ? pending.get(msg.id) : undefined;
         if (!entry) continue;
         pending.delete(msg.id as number);
         if (Array.isArray(msg.plans) && msg.plans.length === entry.tests.length) entry.resolve(msg.plans.map((r, i) => decodePlan(r, entry.tests[i]!)));
         else entry.reject(new InfrastructureError('grade', `test splitter failed: ${String(msg.error ?? 'bad reply')}`));
       }
-      if (pending.size === 0) hold(p, false);
+      if (pending.size === 0 && judging.size === 0) hold(p, false);
     });
     p.stdin.on('error', () => {});
     p.on('error', (err) => failAll(`could not start (${err.message})`));
@@ -191,8 +199,8 @@ export function createTestPlanner(python: string, capacity = PLAN_CACHE_CAPACITY
   };
 
   return {
-    plan(tests) {
-      const key = JSON.stringify(tests);
+    plan(tests, helpers = '', entry = '') {
+      const key = JSON.stringify(helpers ? [tests, helpers, entry] : tests);
       let hit = cache.get(key);
       if (!hit) {
         hit = new Promise<TestPlan[]>((resolve, reject) => {
@@ -200,12 +208,22 @@ export function createTestPlanner(python: string, capacity = PLAN_CACHE_CAPACITY
           hold(proc, true);
           const id = nextId++;
           pending.set(id, { tests, resolve, reject });
-          proc.stdin.write(`${JSON.stringify({ id, tests })}\n`);
+          proc.stdin.write(`${JSON.stringify(helpers ? { id, tests, helpers, entry } : { id, tests })}\n`);
         });
         hit.catch(() => cache.delete(key));
         cache.set(key, hit);
       }
       return hit;
+    },
+    judge(pairs) {
+      if (pairs.length === 0) return Promise.resolve([]);
+      return new Promise<PyVerdict[]>((resolve, reject) => {
+        proc ??= start();
+        hold(proc, true);
+        const id = nextId++;
+        judging.set(id, { size: pairs.length, resolve, reject });
+        proc.stdin.write(`${JSON.stringify({ id, judge: pairs })}\n`);
+      });
     },
     get size() {
       return cache.size;

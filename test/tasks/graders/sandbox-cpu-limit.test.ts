@@ -58,7 +58,7 @@ describe('code sandbox: the time limit is CPU time', () => {
       expect({ timedOut: r.timedOut, exit: r.exit, failure: r.failure, violation: r.violation, loadError: r.loadError }).toEqual({
         timedOut: false, exit: null, failure: null, violation: null, loadError: null,
       });
-      expect(r.probes[0]).toEqual({ value: ['int', 1n] });
+      expect(r.probes[0]).toMatchObject({ value: ['int', 1n] });
       expect(r.scripts[0]?.passed).toBe(true);
     } finally {
       unload(busy);
@@ -68,7 +68,7 @@ describe('code sandbox: the time limit is CPU time', () => {
   it('does not count a short sleep against the budget', async () => {
     const r = await runOnce({ timeoutMs: 300 }, { code: 'import time\ndef nap():\n    time.sleep(0.6)\n    return 1', probes: [call('nap')] });
     expect({ timedOut: r.timedOut, failure: r.failure }).toEqual({ timedOut: false, failure: null });
-    expect(r.probes[0]).toEqual({ value: ['int', 1n] });
+    expect(r.probes[0]).toMatchObject({ value: ['int', 1n] });
   });
 
   it('cuts a CPU-bound infinite loop by its CPU time, in both phases, long before the wall backstop', async () => {

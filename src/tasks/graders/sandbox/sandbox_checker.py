@@ -13,7 +13,8 @@ candidate; what the candidate printed during the call comes back as a string, an
 the test's `sys.stdout` here, where the test compares it itself.
 
 Protocol with Node (JSON lines; the checker's own stdout is kept for it, tests print elsewhere):
-  Node -> checker  {"job": id, "tests": [source, ...], "names": [name, ...], "values": {name: tagged}}
+  Node -> checker  {"job": id, "tests": [source, ...], "names": [name, ...], "values": {name: tagged},
+                    "helpers": JSON [source, entry] | "", "cpuMs": n}
   checker -> Node  {"job": id, "call": {"fn": name, "args": [tagged], "kwargs": [[name, tagged]], "stdin": str|null}}
   Node -> checker  {"ret": {"v": tagged} | {"err": str, "etype": str} | {"gone": str}, "out": str}
   checker -> Node  {"job": id, "done": [{"ok": bool, "out": str}, ...]}
@@ -27,7 +28,10 @@ import keyword
 import os
 import sys
 
-from trusted_plain import encode_trusted  # noqa: E402 - from this file's own directory, before it goes off sys.path
+import resource
+import signal
+
+from trusted_plain import decode as decode_plain, encode_trusted, task_helpers  # noqa: E402 - from this file's own directory, before it goes off sys.path
 
 # The sandbox's other modules sit next to this file: tests never import them.
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,8 +62,28 @@ os.dup2(_null, 2)
 PROTO_IN = os.fdopen(os.dup(0), 'rb')
 os.dup2(_null, 0)
 BUILTIN_NAMES = frozenset(dir(builtins))
+# Exceptions that steer control flow where they surface (a StopIteration raised in map()'s function
+# ends the map early; GeneratorExit and KeyboardInterrupt reach past `except Exception`): one of them
+# escaping a candidate call is a CandidateError, never control flow in the test. SystemExit stays
+# SystemExit: a stdin program's `sys.exit()` is its normal end, and the stdin harness catches it.
+STEERING = frozenset(('StopIteration', 'StopAsyncIteration', 'GeneratorExit', 'KeyboardInterrupt'))
 EXCEPTIONS = {n: v for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
-              and n not in ('KeyboardInterrupt', 'GeneratorExit', 'BaseExceptionGroup', 'ExceptionGroup')}
+              and n not in STEERING and n not in ('BaseExceptionGroup', 'ExceptionGroup')}
+# Exception classes a candidate defines cross as their name and the builtin bases they derive from
+# (`etypes`, nearest first): a ValueError subclass is raised here as a class deriving from ValueError,
+# so `except ValueError` catches it, as in Python.
+_DERIVED = {}
+
+
+def derived(name, bases):
+    cls = [EXCEPTIONS[b] for b in bases if b in EXCEPTIONS]
+    if not cls:
+        return None
+    key = (name, cls[0])
+    if key not in _DERIVED:
+        _DERIVED[key] = type(name, (cls[0],), {})
+    return _DERIVED[key]
+
 
 
 class CandidateGone(BaseException):
@@ -100,58 +124,10 @@ def encode(value):
         raise TypeError(f'{exc}: an argument cannot be sent to the candidate (plain data only)') from None
 
 
-def decode(raw, depth=0):
-    """Fresh values of exact builtin types from the candidate's tagged answer; ValueError when it
-    is anything else. Nothing of the candidate's survives but the data itself."""
-    if depth > DEPTH or type(raw) is not list or not raw or type(raw[0]) is not str:
-        raise ValueError('malformed')
-    tag, rest = raw[0], raw[1:]
-    if tag == 'none' and not rest:
-        return None
-    if tag == 'bool' and len(rest) == 1 and type(rest[0]) is bool:
-        return rest[0]
-    if tag in ('int', 'float', 'str', 'bytes') and len(rest) == 1 and type(rest[0]) is str:
-        s = rest[0]
-        if tag == 'int':
-            return int(s)
-        if tag == 'float':
-            return float(s)
-        return s if tag == 'str' else bytes.fromhex(s)
-    if tag == 'complex' and len(rest) == 2 and all(type(x) is str for x in rest):
-        return complex(float(rest[0]), float(rest[1]))
-    if tag in ('list', 'tuple', 'set') and len(rest) == 1 and type(rest[0]) is list:
-        items = [decode(v, depth + 1) for v in rest[0]]
-        if tag == 'set':
-            try:
-                return set(items)
-            except TypeError as exc:
-                raise ValueError('malformed set') from exc
-        return items if tag == 'list' else tuple(items)
-    if tag == 'range' and len(rest) == 3 and all(type(x) is str for x in rest):
-        return range(int(rest[0]), int(rest[1]), int(rest[2]))
-    if tag in ('iter', 'keys', 'values', 'items') and len(rest) == 1 and type(rest[0]) is list:
-        items = [decode(v, depth + 1) for v in rest[0]]
-        try:
-            if tag == 'keys':
-                return dict.fromkeys(items).keys()
-            if tag == 'values':
-                return dict(enumerate(items)).values()
-            if tag == 'items':
-                return dict(items).items()
-        except (TypeError, ValueError) as exc:
-            raise ValueError('malformed view') from exc
-        return iter(items)
-    if tag == 'dict' and len(rest) == 1 and type(rest[0]) is list:
-        out = {}
-        for pair in rest[0]:
-            if type(pair) is not list or len(pair) != 2:
-                raise ValueError('malformed dict')
-            try:
-                out[decode(pair[0], depth + 1)] = decode(pair[1], depth + 1)
-            except TypeError as exc:
-                raise ValueError('malformed dict') from exc
-        return out
-    raise ValueError('malformed')
+def decode(raw):
+    """Fresh values of exact types from the candidate's tagged answer (trusted_plain.decode: one
+    decoder, with its size limits); ValueError when it is anything else."""
+    return decode_plain(raw)
 
 
 class Run:
@@ -186,14 +162,19 @@ class Run:
             if 'v' in ret:
                 try:
                     return decode(ret['v'])
-                except (ValueError, OverflowError):
-                    run.not_plain = f'not plain data: {name}() returned something else'
+                except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
+                    run.not_plain = f'not plain data: {name}() returned something else ({exc})'
                     raise NotPlain(run.not_plain) from None
             err, etype = str(ret.get('err', 'error')), ret.get('etype')
             if etype == NOT_PLAIN:
                 run.not_plain = err if err.startswith('not plain data') else f'not plain data: {err}'
                 raise NotPlain(run.not_plain)
+            if etype in STEERING:
+                raise CandidateError(f'{err} (raised by the candidate\'s {name}())')
+            bases = ret.get('ebases')
             cls = EXCEPTIONS.get(etype) if type(etype) is str else None
+            if cls is None and type(bases) is list and type(etype) is str and etype.isidentifier():
+                cls = derived(etype, [b for b in bases if type(b) is str])
             if cls is None:
                 raise CandidateError(err)
             # The worker sends "Name: message" (or "Name"): raise Name(message), as the candidate did.
@@ -232,13 +213,25 @@ def usable(n):
     return type(n) is str and n.isidentifier() and not keyword.iskeyword(n) and n not in BUILTIN_NAMES and not n.startswith('__')
 
 
-def run_tests(job, tests, names, values):
+def helper_code(helpers):
+    """The task's own definitions (code-grader.ts taskHelpers) as a code object, and their names."""
+    try:
+        source, entry = json.loads(helpers) if helpers else ('', '')
+    except (ValueError, TypeError):
+        return None, frozenset()
+    tree, names = task_helpers(source if type(source) is str else '', entry)
+    return (compile(tree, '<task helpers>', 'exec') if tree is not None else None), names
+
+
+def run_tests(job, tests, names, values, helpers=''):
     run = Run(job)
-    # Only names a test reads: functions become stubs, constants their decoded plain value.
-    candidate_names = {n for n in names if usable(n)}
+    helper, helper_names = helper_code(helpers)
+    # Only names a test reads: functions become stubs, constants their decoded plain value. A name
+    # the task's helpers define is the task's, even when the candidate defines it too.
+    candidate_names = {n for n in names if usable(n) and n not in helper_names}
     constants, modules = {}, {}
     for n, raw in (values.items() if type(values) is dict else ()):
-        if not usable(n) or n in candidate_names:
+        if not usable(n) or n in candidate_names or n in helper_names:
             continue
         if type(raw) is list and len(raw) == 2 and raw[0] == 'module':
             if raw[1] in MODULES:  # a module the candidate imported (`math` used by a test): ours
@@ -269,6 +262,11 @@ def run_tests(job, tests, names, values):
                 env[n] = decode(values[n])  # a fresh copy: one test's mutation is not the next one's
             code = compile(tree, '<test>', 'exec')
             sys.stdin, sys.stdout, sys.stderr = io.StringIO(''), out, out
+            if helper is not None:
+                # Stubs for every candidate name the helpers may call, then the task's own code.
+                for n in candidate_names - set(env):
+                    env[n] = run.stub(n)
+                exec(helper, env)  # noqa: S102 - the task's own definitions, in the trusted process
             exec(code, env)  # noqa: S102 - the task's own test, in the trusted process
         except BaseException as exc:  # noqa: BLE001 - SystemExit in a test is a failure too
             ok, why = False, describe(exc)
@@ -282,15 +280,57 @@ def run_tests(job, tests, names, values):
     return results
 
 
+# The checker's own limits per job (docs/sandbox-threat-model.md): a test that sums a range of 10**12
+# or builds a huge value from an answer must not pin the checker. Each job runs in a child forked for
+# it, with RLIMIT_CPU at the job's CPU budget (the kernel ends it with SIGXCPU, then SIGKILL a second
+# later: no Python handler that a long C loop could starve) and RLIMIT_AS at MEMORY_MB; when it dies
+# that way this process answers for it: every test of the job fails, a verdict on the candidate. The
+# fork also keeps one job's tests from changing the checker that runs the next one.
+MEMORY_MB = int(os.environ.get('EVO_CHECKER_MEMORY_MB') or 1024)
+
+
+def limit_job(cpu_ms):
+    budget = max(1, -(-int(cpu_ms) // 1000)) if type(cpu_ms) in (int, float) and cpu_ms > 0 else 60
+    for res, soft, hard in ((resource.RLIMIT_CPU, budget, budget + 1),
+                            (resource.RLIMIT_AS, MEMORY_MB * 1024 * 1024, MEMORY_MB * 1024 * 1024)):
+        try:
+            _, cur = resource.getrlimit(res)
+            if cur != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cur), min(hard, cur)
+            resource.setrlimit(res, (soft, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def run_job(job):
+    try:
+        if type(job) is not dict:
+            raise ValueError('malformed job')
+        limit_job(job.get('cpuMs'))
+        return run_tests(job.get('job'), job['tests'], job.get('names') or [], job.get('values') or {}, job.get('helpers') or '')
+    except Exception as exc:  # noqa: BLE001
+        return [{'ok': False, 'out': f'checker error: {describe(exc)}'} for _ in (job.get('tests', []) if type(job) is dict else [])]
+
+
 def main():
     send({'ready': True})
     while True:
         job = receive()
-        try:
-            results = run_tests(job.get('job'), job['tests'], job.get('names') or [], job.get('values') or {})
-        except Exception as exc:  # noqa: BLE001
-            results = [{'ok': False, 'out': f'checker error: {describe(exc)}'} for _ in job.get('tests', [])]
-        send({'job': job.get('job') if type(job) is dict else None, 'done': results})
+        job_id = job.get('job') if type(job) is dict else None
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+                send({'job': job_id, 'done': run_job(job)})
+            finally:
+                os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        if status != 0:
+            killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL)
+            why = f'the tests ran past the {job.get("cpuMs")} ms of CPU time they may spend' if killed else f'the checker ended (status {status})'
+            tests = job.get('tests') if type(job) is dict and type(job.get('tests')) is list else []
+            out = f'checker limit: {why} on this candidate\'s answers'
+            send({'job': job_id, 'done': [{'ok': False, 'out': out} for _ in tests]})
 
 
 if __name__ == '__main__':

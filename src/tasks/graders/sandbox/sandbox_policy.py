@@ -210,4 +210,9 @@ def confine(tmp, limits):
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
+    # Determinism: string hashes are fixed by PYTHONHASHSEED=0 (sandbox-isolation.ts), and the shared
+    # `random` starts from one seed in every candidate process, so a program that draws from it
+    # gets one verdict, the one the verdict cache keeps (docs/sandbox-threat-model.md).
+    import random
+    random.seed(0)
     sys.addaudithook(make_guard(tmp, os.getpid()))

@@ -76,20 +76,6 @@ class CappedText(io.StringIO):
         return len(s)
 
 
-class CappedBytes(io.BytesIO):
-    """Binary stand-in for a call's stdout that keeps only the first `cap` bytes."""
-
-    def __init__(self, cap):
-        super().__init__()
-        self.cap = cap
-
-    def write(self, b):
-        room = self.cap - self.tell()
-        if room > 0:
-            super().write(bytes(b)[:room])
-        return len(b)
-
-
 def describe(exc):
     if isinstance(exc, SyntaxError):
         return f'SyntaxError: {exc.msg} (line {exc.lineno})'
@@ -103,8 +89,14 @@ def write_all(fd, data):
 
 
 def process_cpu(pid):
-    """CPU seconds (user + system, every thread, plus children it reaped) of a live or zombie
-    process, or None when /proc cannot tell (the 10 ms clock tick is the resolution)."""
+    """CPU seconds (user + system, every thread) of a live or zombie process, or None when the
+    kernel cannot tell. Read from the process's CPU clock (clock_gettime of its
+    MAKE_PROCESS_CPUCLOCK id, nanoseconds, no /proc needed: the fallback's Landlock wall has none),
+    else from /proc/<pid>/stat (10 ms ticks, plus children it reaped)."""
+    try:
+        return time.clock_gettime(((~pid) << 3) | 2)
+    except (OSError, OverflowError):
+        pass
     try:
         with open(f'/proc/{pid}/stat', 'rb') as f:
             stat = f.read()
@@ -185,33 +177,78 @@ DICT_VIEWS = {type({}.keys()): 'keys', type({}.values()): 'values', type({}.item
 MAX_ITEMS = 10 ** 6
 
 
+import decimal  # noqa: E402
+import fractions  # noqa: E402
+import re  # noqa: E402
+
+FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
+DECIMAL_BITS = 14000  # larger ints cross as hex (linear, no int_max_str_digits): trusted_plain.py
+INT_BITS = 1 << 20  # an int past this is not plain data (the checker never parses a giant)
+SURROGATE = re.compile('[\ud800-\udfff]')
+# Builtin types whose subclasses cross as their builtin data (an IntEnum member as its int, a
+# namedtuple as its tuple, a Counter or OrderedDict as its dict), read by the builtin's own C slots:
+# the subclass's methods are never called, and the checker compares the data with Python's ==.
+DATA_BASES = (int, float, complex, str, bytes, tuple, list, frozenset, set, dict)
+
+
+def encode_int(value):
+    if int.bit_length(value) <= DECIMAL_BITS:
+        return ['int', int.__repr__(value)]
+    if int.bit_length(value) > INT_BITS:
+        raise TypeError(f'returned an int of more than {INT_BITS} bits')
+    text = int.__format__(value, 'x')
+    return ['int', '-0x' + text[1:] if text[:1] == '-' else '0x' + text]
+
+
+def encode_str(value):
+    # JSON merges a surrogate pair with the astral character it spells: such strings cross as code points.
+    if SURROGATE.search(value) is None:
+        return ['str', value]
+    return ['strcp', [ord(c) for c in value]]
+
+
+def data_type(t):
+    """The builtin type whose data a value of type `t` crosses as, or None."""
+    if t in DATA_BASES or t is bool or t is FRACTION or t is DECIMAL:
+        return t
+    for base in DATA_BASES:
+        if type.__subclasscheck__(base, t):
+            return base
+    return None
+
+
 def encode_plain(value, depth=0, wide=False):
-    """Tagged plain JSON for a value of an exact builtin type; raises TypeError otherwise.
-    Never calls a method of the value's own class (only of the exact builtin types). `wide`
-    (answers to the checker's calls) also takes ranges, dict views and builtin iterators, which
-    cross as their own tags (an iterator as the items it yields), never as lists."""
+    """Tagged plain JSON for a value of a builtin type (or a subclass's builtin data), Fraction or
+    Decimal; raises TypeError otherwise. Never calls a method of the value's own class (only the
+    builtin types' own slots). `wide` (answers to calls) also takes ranges, dict views and builtin
+    iterators, which cross as their own tags (an iterator as the items it yields), never as lists."""
     t = type(value)
     if depth > PLAIN_DEPTH:
         raise TypeError('value nested too deeply')
     if value is None:
         return ['none']
-    if t is bool:
+    b = data_type(t)
+    if b is bool:
         return ['bool', value is True]
-    if t is int:
-        return ['int', int.__repr__(value)]
-    if t is float:
+    if b is int:
+        return encode_int(value)
+    if b is float:
         return ['float', float.__repr__(value)]
-    if t is str:
-        return ['str', value]
-    if t is bytes:
+    if b is str:
+        return encode_str(str.__str__(value))
+    if b is bytes:
         return ['bytes', bytes.hex(value)]
-    if t is complex:
-        return ['complex', float.__repr__(value.real), float.__repr__(value.imag)]
-    if t is list or t is tuple:
-        return ['list' if t is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
-    if t is set or t is frozenset:
-        return ['set', [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
-    if t is dict:
+    if b is complex:
+        return ['complex', float.__repr__(complex.real.__get__(value)), float.__repr__(complex.imag.__get__(value))]
+    if b is FRACTION:
+        return ['fraction', encode_int(int(value.numerator))[1], encode_int(int(value.denominator))[1]]
+    if b is DECIMAL:
+        return ['decimal', DECIMAL.__str__(value)]
+    if b is list or b is tuple:
+        return ['list' if b is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
+    if b is set or b is frozenset:
+        return ['set', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
+    if b is dict:
         return ['dict', [[encode_plain(k, depth + 1, wide), encode_plain(v, depth + 1, wide)] for k, v in dict.items(value)]]
     if wide and t is range:
         return ['range', int.__repr__(value.start), int.__repr__(value.stop), int.__repr__(value.step)]
@@ -225,6 +262,15 @@ def encode_plain(value, depth=0, wide=False):
             items.append(encode_plain(v, depth + 1, wide))
         return ['iter', items]
     raise TypeError(f'returned a {t.__name__}')
+
+
+def exception_bases(exc):
+    """Names of the builtin exception classes the candidate's exception derives from, nearest first."""
+    try:
+        return [c.__name__ for c in type.__getattribute__(type(exc), '__mro__')[1:]
+                if type(c) is type and c.__module__ == 'builtins' and issubclass(c, BaseException)][:8]
+    except Exception:  # noqa: BLE001
+        return []
 
 
 # --- the forked candidate process -------------------------------------------------------------
@@ -267,7 +313,7 @@ def probe_child(req, rep, tmp):
             rec = {'i': msg['i'], 'err': describe(exc)}
         else:
             try:
-                rec = {'i': msg['i'], 'v': encode_plain(value)}
+                rec = {'i': msg['i'], 'v': encode_plain(value, 0, True)}
             except (TypeError, ValueError, RecursionError) as exc:
                 rec = {'i': msg['i'], 'err': f'not plain data: {msg["fn"]}() {exc}'}
         data = (json.dumps(rec) + '\n').encode()
@@ -286,11 +332,17 @@ def decode_plain(raw, depth=0):
     if tag == 'bool':
         return bool(rest[0])
     if tag == 'int':
-        return int(rest[0])
+        return int(rest[0], 16) if 'x' in rest[0] else int(rest[0])
     if tag == 'float':
         return float(rest[0])
     if tag == 'str':
         return str(rest[0])
+    if tag == 'strcp':
+        return ''.join(chr(c) for c in rest[0])
+    if tag == 'fraction':
+        return FRACTION(int(rest[0], 0), int(rest[1], 0))
+    if tag == 'decimal':
+        return DECIMAL(rest[0])
     if tag == 'bytes':
         return bytes.fromhex(rest[0])
     if tag == 'complex':
@@ -338,25 +390,27 @@ def call_child(req, rep, tmp):
     write_all(rep, (rec + '\n').encode())
     if load is not None:
         return
+    saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
     while True:
         line = read_line(req, buf, Wall(3600))
         if line is None:
             return
         msg = json.loads(line)
-        # Text with a .buffer, both ways: stdin/stdout programs often use sys.stdin.buffer and
-        # sys.stdout.buffer.write. What the call prints is its answer to a stdin/stdout test.
-        raw = CappedBytes(CALL_OUTPUT_CAP)
-        out = io.TextIOWrapper(raw, encoding='utf-8', errors='replace', write_through=True)
+        # The call's stdin and stdout are real files in its temp dir on fds 0 and 1, so a stdin
+        # program may read sys.stdin(.buffer), input() or open(0), and write with print,
+        # sys.stdout.buffer or os.write(1, ...): what the call wrote, in order, is its answer to a
+        # stdin/stdout test.
+        out = call_stdio(tmp, (msg.get('stdin') or '').encode('utf-8', 'surrogatepass'))
         saved_in = sys.stdin
         try:
             fn = env[msg['fn']]
             args = [decode_plain(a) for a in msg['args']]
             kwargs = {k: decode_plain(v) for k, v in msg['kwargs']}
-            sys.stdin = io.TextIOWrapper(io.BytesIO((msg.get('stdin') or '').encode()), encoding='utf-8')
+            sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
                 value = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
-            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__}
+            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
         else:
             try:
                 rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
@@ -364,15 +418,44 @@ def call_child(req, rep, tmp):
                 # Not an exception the test may catch: the checker fails the test (NOT_PLAIN).
                 rec = {'n': msg['n'], 'err': f'not plain data: {msg["fn"]}() {exc}', 'etype': NOT_PLAIN}
         sys.stdin = saved_in
-        try:
-            out.flush()
-        except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
-            pass
-        rec['out'] = bytes(raw.getbuffer()[:CALL_OUTPUT_CAP]).decode('utf-8', 'replace')
+        rec['out'] = call_output(out, saved_fds).decode('utf-8', 'replace')
         data = (json.dumps(rec) + '\n').encode()
         if len(data) > RECORD_CAP:
             data = (json.dumps({'n': msg['n'], 'err': 'value too large', 'etype': 'MemoryError', 'out': ''}) + '\n').encode()
         write_all(rep, data)
+
+
+def call_stdio(tmp, stdin):
+    """Put a file holding `stdin` on fd 0 and an empty file on fd 1 (both in the candidate's temp
+    dir); returns the text stream for the call's sys.stdout, writing through to fd 1."""
+    for fd, name, data in ((0, '.call-stdin', stdin), (1, '.call-stdout', b'')):
+        f = os.open(os.path.join(tmp, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        write_all(f, data)
+        os.lseek(f, 0, os.SEEK_SET)
+        os.dup2(f, fd)
+        os.close(f)
+    return io.TextIOWrapper(io.FileIO(1, 'w', closefd=False), encoding='utf-8', errors='replace', write_through=True)
+
+
+def call_output(out, saved_fds):
+    """What the call wrote to fd 1 (its first CALL_OUTPUT_CAP bytes); fds 0 and 1 put back."""
+    try:
+        out.flush()
+    except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
+        pass
+    data = b''
+    try:
+        os.lseek(1, 0, os.SEEK_SET)
+        while len(data) < CALL_OUTPUT_CAP:
+            chunk = os.read(1, CALL_OUTPUT_CAP - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    os.dup2(saved_fds[0], 0)
+    os.dup2(saved_fds[1], 1)
+    return data
 
 
 PARENT_FDS = set()  # the worker's ends of every live child's pipes: no child may hold another's
@@ -543,11 +626,14 @@ def run_calls(job, child, budget, reply):
                 if rec is None:
                     gone = 'timed out' if budget.spent() else 'ended'
                 elif rec == 'malformed' or rec.get('n') != n or type(rec.get('out')) is not str or not (
-                        set(rec) == {'n', 'v', 'out'} or (set(rec) == {'n', 'err', 'etype', 'out'} and type(rec['err']) is str and type(rec['etype']) is str)):
+                        set(rec) == {'n', 'v', 'out'} or (set(rec) in ({'n', 'err', 'etype', 'out'}, {'n', 'err', 'etype', 'ebases', 'out'})
+                                                          and type(rec['err']) is str and type(rec['etype']) is str)):
                     gone = 'broke the protocol'
                     reply['violation'] = f'unexpected record for call {n}'
                 else:
                     ret = {'v': rec['v']} if 'v' in rec else {'err': rec['err'][:OUTPUT_CAP], 'etype': rec['etype'][:100]}
+                    if type(rec.get('ebases')) is list:
+                        ret['ebases'] = [b[:100] for b in rec['ebases'][:8] if type(b) is str]
                     out = rec['out'][:CALL_OUTPUT_CAP]
         n += 1
         if ret is None:

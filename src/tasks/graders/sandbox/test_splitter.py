@@ -1,7 +1,11 @@
 """EvoChamber test splitter: turns hidden test statements into probes and expected values.
 
 Runs OUTSIDE the sandbox and never sees candidate code: it only parses the task's own tests.
-Protocol: one JSON request per stdin line {id, tests}; one JSON reply per line {id, plans}.
+Protocol: one JSON request per stdin line, {id, tests, helpers, entry} answered {id, plans}, or
+{id, judge: [[check, answer], ...]} answered {id, verdicts: [true | false | "what Python raised"]}:
+the candidate's answers to the probes, judged here with Python's own operators (trusted_plain.py).
+A test that reads a name the task's helpers define (`poly`, `encode_cyclic`) is never split: the
+checker runs it with the task's own definitions.
 
 A test made only of imports and asserts of one call against a literal (`f(1, 2) == 3`, also `!=`,
 `is`/`is not` None/True/False, `not f(x)`, bare `f(x)`, `abs(f(x) - y) < tol`, `math.isclose(f(x), y)`,
@@ -20,7 +24,7 @@ import math
 import os
 import sys
 
-from trusted_plain import encode_trusted  # noqa: E402 - from this file's own directory, before it goes off sys.path
+from trusted_plain import encode_trusted, judge, task_helpers  # noqa: E402 - from this file's own directory, before it goes off sys.path
 
 # The sandbox's other modules sit next to this file: tests never import them.
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -177,7 +181,18 @@ def script_plan(source):
     return {'kind': 'script', 'source': source}
 
 
-def plan(source):
+def reads_any(source, names):
+    if not names:
+        return False
+    try:
+        return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(ast.parse(source)))
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+
+
+def plan(source, helpers=frozenset()):
+    if reads_any(source, helpers):
+        return script_plan(source)
     try:
         return probe_plan(source)
     except (NotSplittable, SyntaxError, ValueError, RecursionError):
@@ -189,7 +204,11 @@ def main():
         req = None
         try:
             req = json.loads(line)
-            reply = {'id': req['id'], 'plans': [plan(t) for t in req['tests']]}
+            if 'judge' in req:
+                reply = {'id': req['id'], 'verdicts': [judge(c, a) for c, a in req['judge']]}
+            else:
+                _, helpers = task_helpers(req.get('helpers') or '', req.get('entry'))
+                reply = {'id': req['id'], 'plans': [plan(t, helpers) for t in req['tests']]}
         except Exception as exc:  # noqa: BLE001
             reply = {'id': req.get('id') if isinstance(req, dict) else None, 'error': f'{type(exc).__name__}: {exc}'}
         sys.stdout.write(json.dumps(reply) + '\n')
