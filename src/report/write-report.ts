@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { checkOutputDir, claimOutputDir } from '../store/output-dir';
 import path from 'node:path';
 import { systemClock, type Clock } from '../core/clock';
 import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblationPage } from './ablation-report';
@@ -8,8 +9,10 @@ import { runSummaryMarkdown } from './summary-md';
 
 /** Options of `writeReport`. */
 export interface ReportOptions {
-  /** Output directory (default `reports/<run-id>/`, relative to the working directory). */
+  /** Output directory (default `<run-dir>/report/`: unique to the run, so two reports never collide). */
   readonly outDir?: string;
+  /** How the user named `outDir`, for the one-line refusal of a directory evochamber did not write (default `--out`). */
+  readonly outFlag?: string;
   /** Stamps `generatedAt` (the only wall-clock figure in a report). */
   readonly clock?: Clock;
   /** Told as the work goes: each event log's bytes read (a run's, or each run's of an ablation), then the charts' rendering. */
@@ -33,10 +36,13 @@ export interface ReportResult {
   readonly chartWarnings: string[];
 }
 
-/** Where a run's report goes by default. */
+/** Where a run's (or an ablation's) report goes by default: `report/` inside it, a path no other run shares. */
 export function defaultReportDir(runDir: string): string {
-  return path.resolve('reports', path.basename(path.resolve(runDir)));
+  return path.join(path.resolve(runDir), 'report');
 }
+
+/** The files a report writes (plus its reproduce scenario file). */
+const REPORT_FILES = ['index.html', 'data.json', 'summary.md'] as const;
 
 /**
  * Report a run directory — or an `ablate` output directory (recognised by its `ablation.json`) —
@@ -46,12 +52,15 @@ export function defaultReportDir(runDir: string): string {
 export async function writeReport(dir: string, opts: ReportOptions = {}): Promise<ReportResult> {
   const clock = opts.clock ?? systemClock;
   const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
+  const flag = opts.outFlag ?? '--out';
+  // Before the log is read: a directory of someone else's files is refused at once, and never touched.
+  checkOutputDir(outDir, { flag, names: REPORT_FILES });
   if (isAblationDir(dir)) {
     const data = await buildAblationData(dir, clock, outDir, opts.onProgress);
     opts.onProgress?.({ phase: 'render' });
     const page = await renderAblationPage(data);
+    claimOutputDir(outDir, { flag, names: [...REPORT_FILES, ...(data.reproduce ? [data.reproduce.scenarioFile] : [])] });
     if (data.reproduce) {
-      mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.scenarioConfig, null, 2)}\n`);
     }
     return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
@@ -60,13 +69,12 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const data = await buildReportData(dir, { clock, outDir, ...(onRead ? { onRead } : {}) });
   opts.onProgress?.({ phase: 'render' });
   const page = await renderRunPage(data);
-  mkdirSync(outDir, { recursive: true });
+  claimOutputDir(outDir, { flag, names: [...REPORT_FILES, data.reproduce.scenarioFile] });
   writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.run.config, null, 2)}\n`);
   return save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings);
 }
 
 function save(outDir: string, kind: ReportResult['kind'], html: string, data: unknown, md: string, chartWarnings: string[]): ReportResult {
-  mkdirSync(outDir, { recursive: true });
   const indexPath = path.join(outDir, 'index.html');
   const dataPath = path.join(outDir, 'data.json');
   const summaryPath = path.join(outDir, 'summary.md');

@@ -11,7 +11,8 @@ ablation.json) from its event log: index.html (self-contained, opens from disk),
 and data.json. On a long log (4 MB or more) it says on stderr how much it has read.
 
 Options:
-  --out DIR   where to write the report (default reports/<run-id>/)
+  --out DIR   where to write the report (default <run-dir>/report/); a directory of files
+              evochamber did not write is refused, and only its own files are replaced
 `;
 
 /** `evochamber report`. */

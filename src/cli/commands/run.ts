@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { PRESETS } from '../../engine/scenario/presets';
 import { runScenario, type RunResult } from '../../engine/run/run-scenario';
-import { reportAfterRun } from '../../report/report-after-run';
+import { REPORT_FLAG_HELP, REPORT_FLAG_OPTIONS, reportHookFromFlags } from '../report-flag';
 import { loadScenario, parseScenario } from '../../engine/scenario/scenario';
 import { RunStore } from '../../store/run-store';
 import { EXIT } from '../exit-codes';
@@ -48,7 +48,7 @@ ${SET_FLAG_HELP}
   --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
-  --no-report       do not write the HTML report
+${REPORT_FLAG_HELP}
 ${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
@@ -70,7 +70,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...WATCH_FLAG_OPTIONS,
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
+      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, ...REPORT_FLAG_OPTIONS, journal: { type: 'boolean' },
       ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
@@ -92,7 +92,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
-      ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
+      ...reportHookFromFlags(values),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
       onNotice: (line) => process.stderr.write(`${line}\n`),
