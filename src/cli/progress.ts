@@ -5,12 +5,15 @@ import type { Clock } from '../core/clock';
 /** A progress reporter for long runs: a live bar on a terminal, a line per 10 % otherwise. */
 export interface ProgressReporter {
   update(p: Progress): void;
+  /** Print a line of its own (a watch server's address or error), apart from the bar. */
+  log(line: string): void;
   stop(): void;
 }
 
 /** Create a reporter writing to stderr (stdout stays clean for `--json`). */
 export function createProgress(label: string, total: number, clock: Clock, enabled: boolean): ProgressReporter {
-  if (!enabled) return { update: () => {}, stop: () => {} };
+  const plain = (line: string) => { process.stderr.write(`${line}\n`); };
+  if (!enabled) return { update: () => {}, log: plain, stop: () => {} };
   const t0 = clock.now();
   const rate = (done: number) => (done / Math.max((clock.now() - t0) / 1000, 1e-3)).toFixed(1);
   if (process.stderr.isTTY) {
@@ -23,6 +26,8 @@ export function createProgress(label: string, total: number, clock: Clock, enabl
     bar.start(total, 0, { acc: '-', rate: '0', note: '' });
     return {
       update: (p) => bar.update(p.done, { acc: p.accuracy.toFixed(3), rate: rate(p.done), note: p.waiting ? ' | waiting for endpoints' : '' }),
+      // Clear the bar's line, print the line, draw the bar again below it.
+      log: (line) => { process.stderr.write(`\r\x1b[K${line}\n`); bar.render(); },
       stop: () => bar.stop(),
     };
   }
@@ -37,6 +42,7 @@ export function createProgress(label: string, total: number, clock: Clock, enabl
       while (nextMark <= p.done / p.total + 1e-9) nextMark += 0.1;
       process.stderr.write(`${label} ${p.done}/${p.total} tasks | acc ${p.accuracy.toFixed(3)} | ${rate(p.done)} tasks/s\n`);
     },
+    log: plain,
     stop: () => {},
   };
 }

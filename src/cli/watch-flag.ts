@@ -60,7 +60,7 @@ export function startRunWatch(port: number, log: (line: string) => void): RunWat
         if (url) { log(`watch: ${url[1]}`); out = ''; proc.stdout!.resume(); proc.stdout!.removeAllListeners('data'); }
       });
       proc.stderr!.setEncoding('utf8').on('data', (d: string) => {
-        for (const line of d.split('\n')) if (line.trim() && !/ExperimentalWarning|--trace-warnings/.test(line)) log(`watch: ${line.replace(/^evochamber: error: /, '')}`);
+        for (const line of d.split('\n')) if (line.trim() && !/ExperimentalWarning|--trace-warnings/.test(line)) log(watchChildLine(line));
       });
     },
     async close() {
@@ -69,4 +69,14 @@ export function startRunWatch(port: number, log: (line: string) => void): RunWat
       await exited;
     },
   };
+}
+
+/**
+ * A line of the watch child's stderr as this command says it: one "watch:" prefix, and the fix in
+ * this command's terms (`evochamber: error: watch: port 7420 … (pick another with --port) (see
+ * evochamber watch --help)` → `watch: port 7420 … (pick another with --watch=PORT)`).
+ */
+export function watchChildLine(line: string): string {
+  const bare = line.replace(/^evochamber: error: /, '').replace(/^watch: /, '').replace(/ \(see evochamber watch --help\)$/, '');
+  return `watch: ${bare.replace('(pick another with --port)', '(pick another with --watch=PORT; the run goes on)')}`;
 }

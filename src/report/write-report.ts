@@ -34,6 +34,8 @@ export interface ReportResult {
   readonly summaryPath: string;
   /** Chart compile/render warnings (none expected). */
   readonly chartWarnings: string[];
+  /** A run's report: the tasks the log holds committed, of those planned, and whether the run finished. */
+  readonly tasks?: { readonly done: number; readonly planned: number; readonly finished: boolean };
 }
 
 /** Where a run's (or an ablation's) report goes by default: `report/` inside it, a path no other run shares. */
@@ -71,7 +73,8 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const page = await renderRunPage(data);
   claimOutputDir(outDir, { flag, names: [...REPORT_FILES, data.reproduce.scenarioFile] });
   writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.run.config, null, 2)}\n`);
-  return save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings);
+  const tasks = { done: data.run.tasksDone, planned: data.run.plannedTasks, finished: data.run.finished };
+  return { ...save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings), tasks };
 }
 
 function save(outDir: string, kind: ReportResult['kind'], html: string, data: unknown, md: string, chartWarnings: string[]): ReportResult {

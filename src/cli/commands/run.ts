@@ -83,8 +83,8 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = Number(patch['stream.tasks'] ?? base.scenario.stream.tasks);
   const port = watchPort(values.watch);
-  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
   const progress = createProgress('run', total, systemClock, !values.quiet);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => progress.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
     const result = await runScenario(base, {
