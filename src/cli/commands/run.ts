@@ -116,13 +116,21 @@ export function reportResult(result: RunResult, json: boolean): number {
     const b = result.budget;
     process.stdout.write(b
       ? `budget spent after ${summary.tasks} committed tasks (${b.limit}: ${fmt(b.spent)} spent, ${fmt(b.projected)} with the work in flight, of ${fmt(b.budget)}); continue with a larger one: evochamber resume ${result.runDir} --budget-${b.limit === 'usd' ? 'usd' : b.limit === 'tokens' ? 'tokens' : 'completion-tokens'} N\n`
-      : `interrupted after ${summary.tasks} committed tasks; continue with: evochamber resume ${result.runDir}\n`);
+      : `${interruptedAt(result)}; continue with: evochamber resume ${result.runDir}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ ...summary, interrupted: true })}\n`);
     return EXIT.interrupted;
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   return summary.failures > 0 || (summary.evolve?.failures ?? 0) > 0 ? EXIT.tasksFailed : EXIT.ok;
+}
+
+/** Where an interrupted run stopped: the tasks its log holds (more than the summary's when a resume was stopped in its replay). */
+function interruptedAt(result: RunResult): string {
+  const held = result.committed ?? result.summary.tasks;
+  return held > result.summary.tasks
+    ? `interrupted while replaying (${result.summary.tasks} of the ${held} logged tasks re-checked); the log holds ${held} committed tasks`
+    : `interrupted after ${held} committed tasks`;
 }
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4));
