@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { END_GRACE_MS } from '../report/live/watch-end';
 import { UsageError } from './usage';
 
 /** Default port of `evochamber watch` and `--watch` (the server's own default). */
@@ -65,8 +66,14 @@ export function startRunWatch(port: number, log: (line: string) => void): RunWat
     },
     async close() {
       if (!child || child.exitCode !== null) return;
-      child.kill('SIGTERM');
+      // The run is over: the child tells its pages how it ended, then exits (killed if it does not, in
+      // time: it ignores SIGINT and SIGTERM, which a terminal's Ctrl-C sends it with the run).
+      const proc = child;
+      if (proc.connected) proc.send({ type: 'run-ended' });
+      else proc.kill('SIGKILL');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), END_GRACE_MS + 2_000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }
