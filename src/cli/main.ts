@@ -3,7 +3,6 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes';
 import { negativeNumbersAsValues, parseErrorLine, UsageError } from './usage';
-import { nearestKey } from '../engine/scenario/scenario-keys';
 
 const HELP = `Usage: evochamber <command> [options]
 
@@ -75,6 +74,8 @@ export async function main(argv: string[]): Promise<number> {
     // A command-line mistake is one line (never the help: it would bury the line), exit 2.
     if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
       const where = load && command ? `evochamber ${cmd} --help` : 'evochamber --help';
+      // Loaded only on a mistake: --help and --version load nothing of the engine.
+      const { nearestKey } = await import('../engine/scenario/scenario-keys');
       const line = err instanceof UsageError ? oneLine(e.message) : parseErrorLine(e, command?.help, nearestKey);
       process.stderr.write(`evochamber: error: ${line} (see ${where})\n`);
       return EXIT.usage;
