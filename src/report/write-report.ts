@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { checkOutputDir, claimOutputDir } from '../store/output-dir';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { checkOutputDir, claimOutputDir, OutputDirError } from '../store/output-dir';
 import path from 'node:path';
 import { systemClock, type Clock } from '../core/clock';
 import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblationPage } from './ablation-report';
@@ -57,6 +57,7 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const flag = opts.outFlag ?? '--out';
   // Before the log is read: a directory of someone else's files is refused at once, and never touched.
   checkOutputDir(outDir, { flag, names: REPORT_FILES });
+  refuseOtherRunsReport(outDir, dir, flag);
   if (isAblationDir(dir)) {
     const data = await buildAblationData(dir, clock, outDir, opts.onProgress);
     opts.onProgress?.({ phase: 'render' });
@@ -85,4 +86,21 @@ function save(outDir: string, kind: ReportResult['kind'], html: string, data: un
   writeFileSync(dataPath, `${JSON.stringify(data, null, 1)}\n`);
   writeFileSync(summaryPath, md);
   return { kind, outDir, indexPath, dataPath, summaryPath, chartWarnings };
+}
+
+/**
+ * Never two runs on one report path: a report directory that holds the report of another run (or
+ * ablation), by its data.json, is refused; the same run's report is written again.
+ */
+function refuseOtherRunsReport(outDir: string, dir: string, flag: string): void {
+  let reported: string | undefined;
+  try {
+    const d = JSON.parse(readFileSync(path.join(outDir, 'data.json'), 'utf8')) as { run?: { dir?: string }; dir?: string };
+    reported = d.run?.dir ?? d.dir;
+  } catch {
+    return; // no report there yet (or not one evochamber can read: checkOutputDir judged the files)
+  }
+  if (reported !== undefined && path.resolve(reported) !== path.resolve(dir)) {
+    throw new OutputDirError(`${flag} ${outDir}: holds the report of ${reported}; pick another directory (each run's report has its own)`);
+  }
 }

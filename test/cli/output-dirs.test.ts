@@ -110,6 +110,12 @@ describe('reports never collide', () => {
       expect(r.stdout).toContain(`report: ${path.join(dir, 'report', 'index.html')}`);
     }
     expect(readFileSync(path.join(a, 'report', 'summary.md'), 'utf8')).not.toBe(readFileSync(path.join(b, 'report', 'summary.md'), 'utf8'));
+    // Never two runs on one report path: b's report into a's is refused, and a's stays a's.
+    const aReport = readFileSync(path.join(a, 'report', 'summary.md'), 'utf8');
+    const clash = cli('report', b, '--out', path.join(a, 'report'));
+    expect(clash.status).toBe(1);
+    expect(lines(clash.stderr)).toEqual([`evochamber: error: --out ${path.join(a, 'report')}: holds the report of ${a}; pick another directory (each run's report has its own)`]);
+    expect(readFileSync(path.join(a, 'report', 'summary.md'), 'utf8')).toBe(aReport);
     const chosen = path.join(tmp(), 'rep');
     const c = cli('run', 'scenarios/quickstart.json', '--tasks', '2', '--quiet', '--out', path.join(tmp(), 'c'), '--report-dir', chosen);
     expect(c.stdout).toContain(`report: ${path.join(chosen, 'index.html')}`);
