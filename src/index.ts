@@ -15,7 +15,7 @@ useBuiltinPlugins();
 
 /** Options of `runScenario`: the engine's, plus the HTML report written when the run finishes. */
 export interface RunOptions extends engineRun.RunOptions {
-  /** Write the run's report when it finishes (default: yes, into `reports/<run-id>/`); `false` skips it. */
+  /** Write the run's report when it finishes (default: yes, into `<run-dir>/report/`); `false` skips it. */
   readonly report?: RunReportOption;
 }
 

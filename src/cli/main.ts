@@ -2,7 +2,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT } from './exit-codes';
-import { UsageError } from './usage';
+import { negativeNumbersAsValues, parseErrorLine, UsageError } from './usage';
 
 const HELP = `Usage: evochamber <command> [options]
 
@@ -68,13 +68,16 @@ export async function main(argv: string[]): Promise<number> {
     if (!load) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
     (await import('./composition')).useBuiltinPlugins();
     command = await load();
-    return (await command.run(rest)) ?? EXIT.ok;
+    return (await command.run(negativeNumbersAsValues(rest))) ?? EXIT.ok;
   } catch (err) {
     const e = err as Error & { code?: string };
     // A command-line mistake is one line (never the help: it would bury the line), exit 2.
     if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) {
       const where = load && command ? `evochamber ${cmd} --help` : 'evochamber --help';
-      process.stderr.write(`evochamber: error: ${oneLine(e.message)} (see ${where})\n`);
+      // Loaded only on a mistake: --help and --version load nothing of the engine.
+      const { nearestKey } = await import('../engine/scenario/scenario-keys');
+      const line = err instanceof UsageError ? oneLine(e.message) : parseErrorLine(e, command?.help, nearestKey);
+      process.stderr.write(`evochamber: error: ${line} (see ${where})\n`);
       return EXIT.usage;
     }
     const msg = e.message ?? String(err);

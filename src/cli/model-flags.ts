@@ -69,6 +69,8 @@ export async function modelFlagsPatch(loaded: LoadedScenario, f: ModelFlags): Pr
   for (const [flag, url] of [...urls.map((u) => ['--base-url', u] as const), ...(f['embed-base-url'] ? [['--embed-base-url', f['embed-base-url']] as const] : [])]) {
     const problem = urlCredentialProblem(url);
     if (problem) throw new UsageError(`${flag} ${displayUrl(url)} ${problem}`);
+    const shape = urlShapeProblem(url);
+    if (shape) throw new UsageError(`${flag}: ${shape}`);
   }
   const current = loaded.scenario.model;
   const sampling = samplingOf(current);
@@ -143,4 +145,16 @@ async function defaultModel(baseURL: string, apiKeyEnv: string | undefined): Pro
   const ids = await listModelIds(baseURL, apiKeyEnv);
   if (ids.length === 0) throw new UsageError(`${baseURL} lists no models; pass --model`);
   return ids[0]!;
+}
+
+/** What is wrong with the form of an endpoint URL (not http(s)://host…), or null; never echoes a credential. */
+export function urlShapeProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `"${url.includes('@') ? '…' : url}" is not a URL; give the server's address with /v1, e.g. http://127.0.0.1:8000/v1`;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `${u.protocol}// is not http or https; give the server's address with /v1, e.g. http://${u.host || '127.0.0.1:8000'}/v1`;
+  return null;
 }

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { END_GRACE_MS } from '../report/live/watch-end';
 import { UsageError } from './usage';
 
 /** Default port of `evochamber watch` and `--watch` (the server's own default). */
@@ -60,13 +61,29 @@ export function startRunWatch(port: number, log: (line: string) => void): RunWat
         if (url) { log(`watch: ${url[1]}`); out = ''; proc.stdout!.resume(); proc.stdout!.removeAllListeners('data'); }
       });
       proc.stderr!.setEncoding('utf8').on('data', (d: string) => {
-        for (const line of d.split('\n')) if (line.trim() && !/ExperimentalWarning|--trace-warnings/.test(line)) log(`watch: ${line.replace(/^evochamber: error: /, '')}`);
+        for (const line of d.split('\n')) if (line.trim() && !/ExperimentalWarning|--trace-warnings/.test(line)) log(watchChildLine(line));
       });
     },
     async close() {
       if (!child || child.exitCode !== null) return;
-      child.kill('SIGTERM');
+      // The run is over: the child tells its pages how it ended, then exits (killed if it does not, in
+      // time: it ignores SIGINT and SIGTERM, which a terminal's Ctrl-C sends it with the run).
+      const proc = child;
+      if (proc.connected) proc.send({ type: 'run-ended' });
+      else proc.kill('SIGKILL');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), END_GRACE_MS + 2_000);
       await exited;
+      clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A line of the watch child's stderr as this command says it: one "watch:" prefix, and the fix in
+ * this command's terms (`evochamber: error: watch: port 7420 … (pick another with --port) (see
+ * evochamber watch --help)` → `watch: port 7420 … (pick another with --watch=PORT)`).
+ */
+export function watchChildLine(line: string): string {
+  const bare = line.replace(/^evochamber: error: /, '').replace(/^watch: /, '').replace(/ \(see evochamber watch --help\)$/, '');
+  return `watch: ${bare.replace('(pick another with --port)', '(pick another with --watch=PORT; the run goes on)')}`;
 }

@@ -103,7 +103,7 @@ export class ReportAggregator {
   /** The report data as of the events added so far, with `run.json` as it is now. */
   data(at: { dir: string; run: Readonly<RunFile>; stats: ReadStats; clock: Clock; outDir: string }): ReportData {
     const { dir, run, stats } = at;
-    const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] } };
+    const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] }; model?: { backend?: string } };
     const summary = run.summary as SummaryLike | null;
     const tasksDone = this.tasksDone;
     const s = this.started as ReportEvent<'run.started'> | null;
@@ -120,7 +120,8 @@ export class ReportAggregator {
       generatedAt: at.clock.isoNow(),
       run: {
         id: run.id, dir, status: run.status, createdAt: run.createdAt, scenario, variant, seed,
-        backend: summary?.backend ?? null, plannedTasks, tasksDone, finished: this.finished, config: run.config,
+        // A crashed run has no summary: its scenario still says which backend it ran on.
+        backend: summary?.backend ?? config.model?.backend ?? null, plannedTasks, tasksDone, finished: this.finished, config: run.config,
       },
       reproduce: reproduceCommands({ scenario, patch: run.patch }, at.outDir),
       log: { lines: stats.lines, events: stats.events, skippedCount: stats.skippedCount, skipped: stats.skipped, malformed: { ...this.malformed } },

@@ -7,17 +7,17 @@ export type RunReportOption = boolean | { readonly outDir?: string };
 export type ReportHook = (runDir: string, clock: Clock) => Promise<string | undefined>;
 
 /**
- * The after-run hook that writes a finished run's report (into `outDir`, default `reports/<run-id>/`)
+ * The after-run hook that writes a finished run's report (into `outDir`, default `<run-dir>/report/`)
  * and returns the path of its `index.html`. A report that fails never fails the run (its results
  * are already on disk): it emits a process warning naming the command that retries it, and
  * returns undefined.
  */
-export function reportAfterRun(outDir?: string): ReportHook {
+export function reportAfterRun(outDir?: string, outFlag?: string): ReportHook {
   return async (runDir, clock) => {
     try {
       // Loaded on demand: the charting libraries take a second to load, and many runs skip the report.
       const { writeReport } = await import('./write-report');
-      const r = await writeReport(runDir, { clock, outDir });
+      const r = await writeReport(runDir, { clock, outDir, ...(outFlag ? { outFlag } : {}) });
       return r.indexPath;
     } catch (err) {
       process.emitWarning(`the report of ${runDir} failed: ${(err as Error).message}; retry with "evochamber report ${runDir}"`, 'EvoChamberReportWarning');

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { checkOutputDir, claimOutputDir, OutputDirError } from '../store/output-dir';
 import path from 'node:path';
 import { systemClock, type Clock } from '../core/clock';
 import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblationPage } from './ablation-report';
@@ -8,8 +9,10 @@ import { runSummaryMarkdown } from './summary-md';
 
 /** Options of `writeReport`. */
 export interface ReportOptions {
-  /** Output directory (default `reports/<run-id>/`, relative to the working directory). */
+  /** Output directory (default `<run-dir>/report/`: unique to the run, so two reports never collide). */
   readonly outDir?: string;
+  /** How the user named `outDir`, for the one-line refusal of a directory evochamber did not write (default `--out`). */
+  readonly outFlag?: string;
   /** Stamps `generatedAt` (the only wall-clock figure in a report). */
   readonly clock?: Clock;
   /** Told as the work goes: each event log's bytes read (a run's, or each run's of an ablation), then the charts' rendering. */
@@ -31,12 +34,17 @@ export interface ReportResult {
   readonly summaryPath: string;
   /** Chart compile/render warnings (none expected). */
   readonly chartWarnings: string[];
+  /** A run's report: the tasks the log holds committed, of those planned, and whether the run finished. */
+  readonly tasks?: { readonly done: number; readonly planned: number; readonly finished: boolean };
 }
 
-/** Where a run's report goes by default. */
+/** Where a run's (or an ablation's) report goes by default: `report/` inside it, a path no other run shares. */
 export function defaultReportDir(runDir: string): string {
-  return path.resolve('reports', path.basename(path.resolve(runDir)));
+  return path.join(path.resolve(runDir), 'report');
 }
+
+/** The files a report writes (plus its reproduce scenario file). */
+const REPORT_FILES = ['index.html', 'data.json', 'summary.md'] as const;
 
 /**
  * Report a run directory — or an `ablate` output directory (recognised by its `ablation.json`) —
@@ -46,12 +54,16 @@ export function defaultReportDir(runDir: string): string {
 export async function writeReport(dir: string, opts: ReportOptions = {}): Promise<ReportResult> {
   const clock = opts.clock ?? systemClock;
   const outDir = path.resolve(opts.outDir ?? defaultReportDir(dir));
+  const flag = opts.outFlag ?? '--out';
+  // Before the log is read: a directory of someone else's files is refused at once, and never touched.
+  checkOutputDir(outDir, { flag, names: REPORT_FILES });
+  refuseOtherRunsReport(outDir, dir, flag);
   if (isAblationDir(dir)) {
     const data = await buildAblationData(dir, clock, outDir, opts.onProgress);
     opts.onProgress?.({ phase: 'render' });
     const page = await renderAblationPage(data);
+    claimOutputDir(outDir, { flag, names: [...REPORT_FILES, ...(data.reproduce ? [data.reproduce.scenarioFile] : [])] });
     if (data.reproduce) {
-      mkdirSync(outDir, { recursive: true });
       writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.scenarioConfig, null, 2)}\n`);
     }
     return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
@@ -60,13 +72,13 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
   const data = await buildReportData(dir, { clock, outDir, ...(onRead ? { onRead } : {}) });
   opts.onProgress?.({ phase: 'render' });
   const page = await renderRunPage(data);
-  mkdirSync(outDir, { recursive: true });
+  claimOutputDir(outDir, { flag, names: [...REPORT_FILES, data.reproduce.scenarioFile] });
   writeFileSync(path.join(outDir, data.reproduce.scenarioFile), `${JSON.stringify(data.run.config, null, 2)}\n`);
-  return save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings);
+  const tasks = { done: data.run.tasksDone, planned: data.run.plannedTasks, finished: data.run.finished };
+  return { ...save(outDir, 'run', page.html, data, runSummaryMarkdown(data), page.chartWarnings), tasks };
 }
 
 function save(outDir: string, kind: ReportResult['kind'], html: string, data: unknown, md: string, chartWarnings: string[]): ReportResult {
-  mkdirSync(outDir, { recursive: true });
   const indexPath = path.join(outDir, 'index.html');
   const dataPath = path.join(outDir, 'data.json');
   const summaryPath = path.join(outDir, 'summary.md');
@@ -74,4 +86,21 @@ function save(outDir: string, kind: ReportResult['kind'], html: string, data: un
   writeFileSync(dataPath, `${JSON.stringify(data, null, 1)}\n`);
   writeFileSync(summaryPath, md);
   return { kind, outDir, indexPath, dataPath, summaryPath, chartWarnings };
+}
+
+/**
+ * Never two runs on one report path: a report directory that holds the report of another run (or
+ * ablation), by its data.json, is refused; the same run's report is written again.
+ */
+function refuseOtherRunsReport(outDir: string, dir: string, flag: string): void {
+  let reported: string | undefined;
+  try {
+    const d = JSON.parse(readFileSync(path.join(outDir, 'data.json'), 'utf8')) as { run?: { dir?: string }; dir?: string };
+    reported = d.run?.dir ?? d.dir;
+  } catch {
+    return; // no report there yet (or not one evochamber can read: checkOutputDir judged the files)
+  }
+  if (reported !== undefined && path.resolve(reported) !== path.resolve(dir)) {
+    throw new OutputDirError(`${flag} ${outDir}: holds the report of ${reported}; pick another directory (each run's report has its own)`);
+  }
 }

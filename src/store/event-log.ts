@@ -82,6 +82,7 @@ export class EventLog {
   /** Offset of the first prior line matched by the current (uncommitted) group. */
   private groupStart: number | undefined;
   private priorEnd = 0;
+  private priorTasks = 0;
   /** The procedure version every event is stamped with (meta-editing runs only). */
   private procedure: number | undefined;
   private readonly listeners: Array<(e: EventBase & Record<string, unknown>) => void> = [];
@@ -94,6 +95,11 @@ export class EventLog {
     this.fd = openSync(file, 'a');
     // Bytes after the last newline are a group cut by a kill: never valid, dropped at once.
     if (this.replaying) ftruncateSync(this.fd, this.priorEnd);
+  }
+
+  /** Tasks the prior log holds committed (its `task.done` events; resume), or 0 for a fresh run. */
+  get priorCommitted(): number {
+    return this.priorTasks;
   }
 
   /** Events of the prior run matched so far (resume), or 0. */
@@ -221,6 +227,7 @@ export class EventLog {
       const p = { event, offset };
       this.priorAll.push(p);
       if (!CONTROL_EVENTS.has(event.type)) this.prior.push(p);
+      if (event.type === 'task.done') this.priorTasks++;
       offset = nl + 1;
     }
     this.priorEnd = offset;

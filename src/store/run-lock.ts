@@ -30,10 +30,26 @@ export function lockLiveness(lock: RunLockInfo): LockLiveness {
   if (lock.pid === process.pid) return 'alive';
   try {
     process.kill(lock.pid, 0);
-    return 'alive';
+    // kill(pid, 0) answers for a zombie too: a killed run whose parent has not reaped it yet has exited.
+    return hasExited(lock.pid) ? 'dead' : 'alive';
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'alive' : 'dead';
+  }
+}
+
+/**
+ * True when `pid` is a zombie or dead (Linux's /proc/PID/stat state Z or X): it has exited and
+ * writes nothing more, whatever its parent does. False when it runs, or when /proc cannot say.
+ */
+export function hasExited(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may hold spaces: the state is the first field after the last ')'.
+    const state = stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ')[0];
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
@@ -42,7 +58,7 @@ export class RunLockedError extends Error {
   constructor(dir: string, lock: RunLockInfo, liveness: LockLiveness) {
     super(liveness === 'unknown'
       ? `${dir} is locked by pid ${lock.pid} on host ${lock.host} (cannot check from here; delete ${LOCK_FILE} if that run is gone)`
-      : `${dir} is in use by a running process (pid ${lock.pid} on ${lock.host})`);
+      : `${dir} is in use by a running process (pid ${lock.pid} on ${lock.host}); if you just stopped it, it is still exiting: try again in a moment`);
     this.name = 'RunLockedError';
   }
 }

@@ -32,12 +32,12 @@ describe('one line for every mistake', () => {
     writeFileSync(file, 'mine');
     const asFile = cli('run', 'scenarios/quickstart.json', '--tasks', '1', '--no-report', '--out', file);
     expect(asFile.status).toBe(1);
-    expect(lines(asFile.stderr)).toEqual([`evochamber: error: --out ${file}: is a file, not a directory; pick a directory for the run (a new or empty one)`]);
+    expect(lines(asFile.stderr)).toEqual([`evochamber: error: --out ${file}: is a file, not a directory; pick a new or empty directory`]);
     for (const force of [[], ['--force']]) {
       const r = cli('run', 'scenarios/quickstart.json', '--tasks', '1', '--no-report', '--out', dir, ...force);
       expect(r.status).toBe(1);
       expect(lines(r.stderr)).toHaveLength(1);
-      expect(r.stderr).toMatch(/exists and is not empty \(notes\.txt\) and holds no run; pick a new or empty directory/);
+      expect(r.stderr).toMatch(/exists, is not empty \(notes\.txt\) and was not written by evochamber; pick a new or empty directory/);
     }
     expect(readdirSync(dir)).toEqual(['notes.txt']);
     expect(readFileSync(file, 'utf8')).toBe('mine');

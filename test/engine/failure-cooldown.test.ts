@@ -141,7 +141,9 @@ describe('StructureCooldown', () => {
   it('knows a set-aside structure\'s refusals on every niche, until it is offered again', () => {
     const c = new StructureCooldown({ after: 1, tasks: 3 });
     expect(c.refusals('debate', 0)).toEqual([]);
-    c.observe({ niche: 'n', index: 0, structure: 'debate', cause: 'solve HTTP 503' });
+    // A 503 on debate's revisions only, its first round answered: evidence against debate, not the endpoint.
+    const attempts = [...Array(3).fill({ step: 'solve' }), ...Array(4).fill({ step: 'revise-1', status: 503 })];
+    c.observe({ niche: 'n', index: 0, structure: 'debate', cause: 'solve HTTP 503', attempts });
     c.observe({ niche: 'm', index: 1, structure: 'debate', cause: 'solve HTTP 400' });
     expect(c.refusals('debate', 2)).toEqual([400, 503]);
     expect(c.refusals('voting', 2)).toEqual([]);

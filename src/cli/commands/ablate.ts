@@ -71,7 +71,9 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
                     when it would be passed are marked in the table and ablation.json (each run's
                     own budget is the scenario's "budget")
   --price MODEL=IN/OUT  US dollars per million input / output tokens (tokens and cost per variant)
-  --out DIR         output directory (default runs/ablate-<scenario>-<id>)
+  --out DIR         output directory (default runs/ablate-<scenario>-<id>); a directory of
+                    files evochamber did not write is refused, and so is one holding an ablation
+  --force           replace the ablation in --out (only the files evochamber wrote there)
   --queue URL       queue the runs on Redis (redis://[:password@]host:port; a password is never printed)
   --attempts N      with --queue: attempts per run before it counts as failed (default 3)
   --attach ID       with --queue: wait for a sweep already under way and write its output
@@ -95,7 +97,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     options: {
       ...WATCH_FLAG_OPTIONS,
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
+      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' }, force: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' },
@@ -158,7 +160,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, outDir, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { priorities } : {}), ...(deadlineHours !== undefined ? { deadlineHours } : {}), ...(jobs !== undefined ? { jobs } : {}),
+    ...common, outDir, ...(values.force ? { force: true } : {}), ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { priorities } : {}), ...(deadlineHours !== undefined ? { deadlineHours } : {}), ...(jobs !== undefined ? { jobs } : {}),
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
     // The plan is on disk once the first run starts.

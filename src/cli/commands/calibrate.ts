@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { claimOutputDir } from '../../store/output-dir';
 import cliProgress from 'cli-progress';
 import { calibrate, unmovableTarget, type CalibrationResult } from '../../engine/sweep/calibrate/calibrate';
 import { EvaluationInterrupted } from '../../engine/sweep/calibrate/evaluate';
@@ -97,7 +98,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   const out = path.resolve(values.out);
   const stem = out.replace(/\.json$/, '');
   const worldName = values.name ?? path.basename(stem);
-  mkdirSync(path.dirname(out), { recursive: true });
+  claimCalibrateOutputs(out, stem, values.targets === undefined);
   const targetsFile = values.targets ?? `${stem}.targets.json`;
   if (values.targets === undefined) writeFileSync(targetsFile, `${JSON.stringify(targetsFileOf(targets, `built by evochamber calibrate --from-runs ${fromRuns.join(' ')}`), null, 2)}\n`);
   const worldOf = (v: readonly number[]) => worldWithValues(baseWorld, fit, v);
@@ -170,4 +171,14 @@ export function defaultFit(targets: readonly Target[]): string[] {
   const variants = new Set(targets.map((t) => t.variant));
   const bases = niches.length === 0 ? ['base'] : niches.map((n) => `base@${n}`);
   return [...bases, ...(variants.size >= 2 ? ['coverage'] : [])];
+}
+
+/**
+ * The files calibrate writes beside `--out` (the world, its fit report, journal, runs and built
+ * targets) are refused, before anything is paid for, when one of them is a file evochamber did not
+ * write (store/output-dir.ts); the folder itself may hold anything else.
+ */
+function claimCalibrateOutputs(out: string, stem: string, buildsTargets: boolean): void {
+  const names = [out, `${stem}.fit.html`, `${stem}.fit.json`, `${stem}.journal.jsonl`, `${stem}.runs`, ...(buildsTargets ? [`${stem}.targets.json`] : [])].map((f) => path.basename(f));
+  claimOutputDir(path.dirname(out), { flag: '--out', names, shared: true });
 }

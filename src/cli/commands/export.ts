@@ -11,7 +11,8 @@ an ablation runs (one row per run). Columns: docs/runs-on-disk.md, "Exporting: a
 
 Options:
   --format F   parquet (default) or csv
-  --out DIR    where the files go (default <dir>/export/)
+  --out DIR    where the files go (default <dir>/export/); a directory of files evochamber
+               did not write is refused, and only its own files are replaced
 `;
 
 /** `evochamber export`. */

@@ -61,7 +61,9 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   const budget = budgetFromFlags(values);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const port = watchPort(values.watch);
-  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
+  // The watch server's lines go apart from the progress bar once there is one (a run's resume).
+  let logLine = (l: string) => { process.stderr.write(`${l}\n`); };
+  const watch = port === undefined ? null : startRunWatch(port, (l) => logLine(l));
   watch?.attach(dir);
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
@@ -88,6 +90,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     const store = await RunStore.open(dir);
     const total = (store.data.config as { stream?: { tasks?: number } }).stream?.tasks ?? 0;
     const progress = createProgress('resume', total, systemClock, !values.quiet);
+    logLine = (l) => progress.log(l);
     try {
       const result = await resumeRun(dir, {
         onProgress: (p) => progress.update(p),

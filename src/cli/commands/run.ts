@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { PRESETS } from '../../engine/scenario/presets';
 import { runScenario, type RunResult } from '../../engine/run/run-scenario';
-import { reportAfterRun } from '../../report/report-after-run';
+import { REPORT_FLAG_HELP, REPORT_FLAG_OPTIONS, reportHookFromFlags } from '../report-flag';
 import { loadScenario, parseScenario } from '../../engine/scenario/scenario';
 import { RunStore } from '../../store/run-store';
 import { EXIT } from '../exit-codes';
@@ -48,7 +48,7 @@ ${SET_FLAG_HELP}
   --replay DIR      answer every model call from DIR's request journal (offline re-analysis;
                     a call it lacks is an error naming it); the scenario defaults to DIR's
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
-  --no-report       do not write the HTML report
+${REPORT_FLAG_HELP}
 ${WORLD_FLAG_HELP}
 ${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
@@ -70,7 +70,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       ...WATCH_FLAG_OPTIONS,
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, 'no-report': { type: 'boolean' }, journal: { type: 'boolean' },
+      force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, ...REPORT_FLAG_OPTIONS, journal: { type: 'boolean' },
       ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
@@ -83,8 +83,8 @@ export async function runCommand(argv: string[]): Promise<number | void> {
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
   const total = Number(patch['stream.tasks'] ?? base.scenario.stream.tasks);
   const port = watchPort(values.watch);
-  const watch = port === undefined ? null : startRunWatch(port, (l) => process.stderr.write(`${l}\n`));
   const progress = createProgress('run', total, systemClock, !values.quiet);
+  const watch = port === undefined ? null : startRunWatch(port, (l) => progress.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   try {
     const result = await runScenario(base, {
@@ -92,7 +92,7 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       outDir: values.out,
       force: values.force,
       ...(replay ? { replayFrom: replay } : {}),
-      ...(values['no-report'] ? {} : { afterRun: reportAfterRun() }),
+      ...reportHookFromFlags(values),
       ...(values.journal ? { journal: true } : {}),
       onProgress: (p) => progress.update(p),
       onNotice: (line) => process.stderr.write(`${line}\n`),
@@ -116,13 +116,21 @@ export function reportResult(result: RunResult, json: boolean): number {
     const b = result.budget;
     process.stdout.write(b
       ? `budget spent after ${summary.tasks} committed tasks (${b.limit}: ${fmt(b.spent)} spent, ${fmt(b.projected)} with the work in flight, of ${fmt(b.budget)}); continue with a larger one: evochamber resume ${result.runDir} --budget-${b.limit === 'usd' ? 'usd' : b.limit === 'tokens' ? 'tokens' : 'completion-tokens'} N\n`
-      : `interrupted after ${summary.tasks} committed tasks; continue with: evochamber resume ${result.runDir}\n`);
+      : `${interruptedAt(result)}; continue with: evochamber resume ${result.runDir}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ ...summary, interrupted: true })}\n`);
     return EXIT.interrupted;
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   if (json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   return summary.failures > 0 || (summary.evolve?.failures ?? 0) > 0 ? EXIT.tasksFailed : EXIT.ok;
+}
+
+/** Where an interrupted run stopped: the tasks its log holds (more than the summary's when a resume was stopped in its replay). */
+function interruptedAt(result: RunResult): string {
+  const held = result.committed ?? result.summary.tasks;
+  return held > result.summary.tasks
+    ? `interrupted while replaying (${result.summary.tasks} of the ${held} logged tasks re-checked); the log holds ${held} committed tasks`
+    : `interrupted after ${held} committed tasks`;
 }
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(4));

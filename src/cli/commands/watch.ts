@@ -51,14 +51,18 @@ export async function watchCommand(argv: string[]): Promise<void> {
   if (server.token !== null) {
     process.stdout.write(`  bound to ${host}${isLoopbackHost(host) ? '' : ' (off loopback)'}: every request needs the token above (?token=… or "Authorization: Bearer …"); it is shown only here\n`);
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    // Started by `--watch` (an IPC channel to the run's process): ends with that process, even a killed one.
-    process.once('disconnect', stop);
+  // Ctrl-C stops watching, not the run: pages are told nothing. Started by `--watch` (an IPC channel to
+  // the run's process), the run's end (its "end" message, or the channel closing when it was killed)
+  // is the run's: pages are told how it ended before the server goes.
+  const byRun = process.connected;
+  const runEnded = await new Promise<boolean>((resolve) => {
+    // A `--watch` child outlives a Ctrl-C sent to its terminal's process group: the run says when it is over.
+    process.on('SIGINT', () => { if (!byRun) resolve(false); });
+    process.on('SIGTERM', () => { if (!byRun) resolve(false); });
+    process.once('disconnect', () => resolve(true));
+    process.on('message', (m: { type?: string }) => { if (m?.type === 'run-ended') resolve(true); });
   });
-  await server.close();
+  await server.close({ runEnded });
   // The IPC channel to a `--watch` parent would keep this process alive, and that parent waits for it.
   if (process.connected) process.disconnect?.();
 }

@@ -47,6 +47,7 @@ export function commitTask(c: CommitDeps, out: TaskOutcome): AppliedUpdate {
   const aside = c.cooldown?.observe({
     niche: task.niche, index: task.index, structure: out.choice?.structure,
     cause: out.error?.stage === 'solve' && out.result ? refusalCause('solve', out.result.attempts) : null,
+    attempts: out.result?.attempts ?? [],
   });
   if (aside) {
     c.log.append({ type: 'structure.set-aside', taskId: task.id, niche: aside.niche, structure: aside.structure, cause: aside.cause, untilTask: aside.untilTask });

@@ -40,6 +40,8 @@ export interface Progress {
   readonly accuracy: number;
   /** Set while no endpoint is healthy and no task starts ("waiting for endpoints"). */
   readonly waiting?: boolean;
+  /** A resume: the tasks its log held committed; while `done` is below it, the run re-checks them (replay). */
+  readonly logged?: number;
 }
 
 /** How the engine loop ended: the whole stream committed, or stopped early (resumable). */

@@ -15,7 +15,7 @@ import type { RunFile, RunStatus, RunStore } from '../../store/run-store';
 import type { Niche } from '../../tasks/niche';
 import { repeatedRowNotices, taskStream } from '../../tasks/stream';
 import type { StructureRegistry } from '../../team/structures';
-import { runEngine } from '../loop/engine';
+import { runEngine, type Progress } from '../loop/engine';
 import { modelPlugins, type BackendModel } from '../scenario/model-plugins';
 import { buildModelStack, presentedTasks } from './model-stack';
 import type { getPreset } from '../scenario/presets';
@@ -132,6 +132,8 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       log.append({ type: 'agent.spawned', agentId: id, origin: 'seed', persona: c.persona.persona });
     }
     log.commit();
+    // A resume says where it is at once: the replay of a long log takes a while before its first commit.
+    if (log.priorCommitted > 0) opts.onProgress?.({ done: 0, total: scenario.stream.tasks, accuracy: 0, logged: log.priorCommitted });
     const summary = new SummaryBuilder(scenario.stream.niches.map((n) => n.id), scenario.engine.staleness);
     const tracker = new StabilityTracker(scenario.population.lifecycle.specialist.stableWindows);
     const lineage = emptyLineage();
@@ -141,7 +143,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       tasks: presentedTasks(taskStream({ ...scenario.stream, entries: scenario.stream.niches, niches, seed: scenario.seed }), scenario, modelPlugins(opts.plugins)),
       total: scenario.stream.tasks,
       rng: createRng(`${scenario.seed}/engine`),
-      onProgress: opts.onProgress,
+      onProgress: withLogged(opts.onProgress, log.priorCommitted),
       tracker, lineage, firstNewAgent: count + 1,
       // Journal answers before events: a committed task's calls are never asked again.
       checkpoint: () => { journal.sync(); log.commit(); },
@@ -167,17 +169,21 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
       scenario, backend, stack, supervisor, summary, tracker, lineage, outcome, runDir, wallSeconds: (clock.now() - t0) / 1000,
       ...(meta ? { meta: meta.tally } : {}),
     });
-    const progress = { committed: outcome.committed, total: scenario.stream.tasks };
-    const asRecord = result as unknown as Record<string, unknown>;
+    // A resume stopped during its replay committed fewer tasks than its log holds: run.json and the
+    // control event say what the log holds, and the summary of the replayed part replaces no fuller one.
+    const committed = Math.max(outcome.committed, log.priorCommitted);
+    const inReplay = committed > outcome.committed;
+    const progress = { committed, total: scenario.stream.tasks };
+    const asRecord = inReplay ? store.data.summary : result as unknown as Record<string, unknown>;
     if (outcome.reason === 'budget') {
       const b = outcome.budget!;
-      await finish('budget', { type: 'run.budget', ...b, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: `budget (${b.limit})`, budgetStop: b, progress, summary: asRecord });
-      return { summary: result, runDir, interrupted: true, budget: b };
+      await finish('budget', { type: 'run.budget', ...b, committed, total: scenario.stream.tasks }, { interruptReason: `budget (${b.limit})`, budgetStop: b, progress, summary: asRecord });
+      return { summary: result, runDir, interrupted: true, budget: b, committed };
     }
     if (outcome.interrupted) {
       const reason = outcome.reason === 'outage' ? 'endpoint outage' : 'stop requested';
-      await finish('interrupted', { type: 'run.interrupted', reason, committed: outcome.committed, total: scenario.stream.tasks }, { interruptReason: reason, progress, summary: asRecord });
-      return { summary: result, runDir, interrupted: true };
+      await finish('interrupted', { type: 'run.interrupted', reason, committed, total: scenario.stream.tasks }, { interruptReason: reason, progress, summary: asRecord });
+      return { summary: result, runDir, interrupted: true, committed };
     }
     await finish('finished', { type: 'run.finished', accuracy: result.accuracy, tasks: result.tasks }, { progress, summary: asRecord });
     const reportPath = opts.afterRun ? await opts.afterRun(runDir, clock) : undefined;
@@ -195,4 +201,10 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     stop.removeEventListener('abort', onStop);
     supervisor.stop();
   }
+}
+
+/** Progress with the tasks a resumed run's log held, so a reporter can tell the replay from new work. */
+function withLogged(onProgress: ((p: Progress) => void) | undefined, logged: number): ((p: Progress) => void) | undefined {
+  if (!onProgress || logged === 0) return onProgress;
+  return (p) => onProgress({ ...p, logged });
 }

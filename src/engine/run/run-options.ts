@@ -114,5 +114,10 @@ export interface RunResult {
   readonly interrupted?: boolean;
   /** Set when the run's budget stopped it: the limit it hit (`resume` with a larger budget continues it). */
   readonly budget?: BudgetStop;
+  /**
+   * Tasks the run's log holds committed: more than `summary.tasks` when a resume was stopped while it
+   * still re-executed the logged part (nothing is lost: the next resume replays them all again).
+   */
+  readonly committed?: number;
 }
 

@@ -21,7 +21,7 @@ import type { ModelPlugin, VirtualLatency } from '../scenario/model-plugins';
 import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
-import { checkOutDir } from './out-dir';
+import { checkOutDir, recordRunDir, RUN_OUTPUTS } from './out-dir';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -90,7 +90,8 @@ function prepareRunDir(dir: string, force: boolean): void {
     } catch { /* keep the default */ }
     throw new RunDirExistsError(dir, status);
   }
-  for (const f of ['run.json', 'events.jsonl', JOURNAL_FILE, 'run.lock']) rmSync(path.join(dir, f), { force: true });
+  // Only the run's own outputs go (store/output-dir.ts): anything else in the directory stays.
+  for (const f of RUN_OUTPUTS) rmSync(path.join(dir, f), { recursive: true, force: true });
 }
 
 
@@ -139,7 +140,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), backend.latency);
       // Before anything is written: a wrong address fails in seconds with one line.
       for (const line of (await backend.probe()) ?? []) opts.onNotice?.(line);
-      if (!resumed) prepareRunDir(runDir, opts.force ?? false);
+      if (!resumed) { prepareRunDir(runDir, opts.force ?? false); recordRunDir(runDir); }
       const store = resumed ?? await RunStore.create(runDir, {
         id: path.basename(runDir), createdAt: clock.isoNow(), config: scenario as unknown as Record<string, unknown>, patch: opts.patch ?? {}, scenarioDir: loaded.dir,
       });

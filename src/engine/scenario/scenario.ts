@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
@@ -101,7 +101,11 @@ export function parseScenario(input: unknown, file = '<scenario>', dir = process
 /** Read and validate a scenario file (JSON), given by path or by the name of a bundled one (`loadScenario("quickstart")`). */
 export function loadScenario(fileOrName: string): LoadedScenario {
   const file = resolveScenario(fileOrName);
-  if (!existsSync(file)) throw new ScenarioError(fileOrName, '', `scenario file not found${isBareName(fileOrName) ? ` (bundled scenarios: ${bundledScenarios().join(', ')})` : ''}`);
+  if (!existsSync(file)) throw new ScenarioError(fileOrName, '', `scenario file not found${notFoundHint(fileOrName)}`);
+  if (statSync(file).isDirectory()) {
+    const inside = readdirSync(file).filter((f) => f.endsWith('.json')).slice(0, 3);
+    throw new ScenarioError(fileOrName, '', `is a directory, not a scenario file; give a .json file${inside.length ? ` (here: ${inside.join(', ')})` : ''}`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -117,6 +121,16 @@ export const BUNDLED_SCENARIOS_DIR = fileURLToPath(new URL('../../../scenarios/'
 /** Names of the bundled scenarios (`quickstart`, `hard`, …), sorted. */
 export function bundledScenarios(): string[] {
   return readdirSync(BUNDLED_SCENARIOS_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)).sort();
+}
+
+/** Why a scenario was not found: the nearest bundled name (or file beside it) to a misspelt one, else the bundled names. */
+function notFoundHint(fileOrName: string): string {
+  const bare = isBareName(fileOrName);
+  const dir = path.dirname(fileOrName);
+  const beside = !bare && existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length)) : [];
+  const near = nearestKey(path.basename(fileOrName).replace(/\.json$/, ''), bare ? bundledScenarios() : beside);
+  if (near !== undefined) return ` (did you mean ${bare ? near : path.join(dir, `${near}.json`)}?)`;
+  return bare ? ` (bundled scenarios: ${bundledScenarios().join(', ')})` : '';
 }
 
 /** A name with no directory and no extension, such as `quickstart`. */

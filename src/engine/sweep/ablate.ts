@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkOutputDir, recordOutputDir, removeOwnedOutputs } from '../../store/output-dir';
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
@@ -117,6 +118,8 @@ export interface AblationOptions extends LocalSweepOptions {
   readonly seeds?: number;
   /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
   readonly outDir?: string;
+  /** Replace an ablation already in `outDir` (only what evochamber wrote there; never a live one's). */
+  readonly force?: boolean;
 }
 
 
@@ -224,6 +227,15 @@ export async function runAblation(loaded: LoadedScenario, opts: AblationOptions 
   return r;
 }
 
+/** What an ablation writes into its directory (store/output-dir.ts): its files, its runs' folders, its report. */
+export function ablationOutputs(plan: AblationPlan): string[] {
+  const runs = plan.variants.flatMap((v) => plan.seedList.map((s) => path.basename(jobDir(plan.outDir, v, s))));
+  return ['ablation.json', ABLATION_PLAN_FILE, 'report', 'export', 'solo-in-flight-1', ...runs];
+}
+
+/** An ablation directory written before output manifests: it holds ablation.json or its plan. */
+const isAblationOutput = (dir: string) => existsSync(path.join(dir, 'ablation.json')) || existsSync(path.join(dir, ABLATION_PLAN_FILE));
+
 /**
  * Like runAblation, but an interrupted ablation (a stop request) gives a null result instead of
  * throwing; `resumeAblation` continues it. The plan is written first, so a killed one resumes too.
@@ -232,12 +244,16 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
   refuseScenarioOptions(opts, 'runAblation', SWEEP_SETTINGS);
   const plan = planAblation(applyScenarioPatch(loaded, opts.patch), opts);
   const { outDir } = plan;
-  if (existsSync(path.join(outDir, ABLATION_PLAN_FILE))) {
-    throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", or pick a new --out`);
+  const outputs = ablationOutputs(plan);
+  // A directory of someone else's files is refused, --force or not, before anything is written.
+  checkOutputDir(outDir, { flag: '--out', names: outputs, ownedBefore: isAblationOutput });
+  if (existsSync(path.join(outDir, ABLATION_PLAN_FILE)) && !opts.force) {
+    throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", replace it with --force, or pick a new --out`);
   }
   // The schedule first: a deadline no window meets is refused before anything is written.
   const schedule = await scheduleAblation(loaded, plan, opts);
-  mkdirSync(outDir, { recursive: true });
+  if (opts.force) removeOwnedOutputs(outDir);
+  recordOutputDir(outDir, outputs);
   writeAblationPlan(outDir, {
     schemaVersion: 2, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
     patch: opts.patch ?? {}, ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),

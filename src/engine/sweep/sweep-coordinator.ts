@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from './ablate';
+import { checkOutputDir, recordOutputDir } from '../../store/output-dir';
+import { ablationOutputs, aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from './ablate';
 import { systemClock, type Clock } from '../../core/clock';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
 import { applyScenarioPatch, mergePatches, refuseScenarioOptions, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
@@ -106,12 +108,15 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   }
   const id = newSweepId();
   const plan = planAblation(applyScenarioPatch(loaded, opts.patch), { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });
+  // ablation.json lands here when the sweep is done: never among a user's files.
+  checkOutputDir(plan.outDir, { flag: '--out', names: ablationOutputs(plan), ownedBefore: (d) => existsSync(path.join(d, 'ablation.json')) });
   const patch = opts.patch ?? {};
   // Validate what travels, as the worker will see it, before anything is enqueued.
   const scenario: unknown = JSON.parse(JSON.stringify(loaded.scenario));
   const sent = parseScenario(scenario, loaded.file, loaded.dir);
   for (const variant of plan.variants) applyScenarioPatch(sent, mergePatches(patch, { variant, seed: plan.seedList[0] }));
   await opts.onValidated?.(id);
+  recordOutputDir(plan.outDir, ablationOutputs(plan));
 
   const session = await openSession(opts.target);
   try {

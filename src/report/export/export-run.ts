@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkOutputDir, claimOutputDir } from '../../store/output-dir';
 import { ABLATION_FILE, ablationFileSchema } from '../ablation-report';
 import { openRunDirectory, readEventLog } from '../read-events';
 import { EXPORT_TABLES, RunTables, type Row, type TableName } from './export-tables';
@@ -35,7 +36,11 @@ async function foldRun(dir: string, into: Record<TableName, Row[]>, fallback?: {
  * neither, or when an ablation's run directory is not on this machine.
  */
 export async function exportTables(dir: string, opts: { readonly format: ExportFormat; readonly outDir?: string }): Promise<ExportResult> {
+  if (!existsSync(dir)) throw new Error(`${dir}: no such directory; give a run's directory (runs/…) or an ablation's`);
   const outDir = path.resolve(opts.outDir ?? path.join(dir, 'export'));
+  const names = EXPORT_TABLES.map((t) => `${t.name}.${opts.format}`);
+  // Before the logs are read: a directory of someone else's files is refused at once, and never touched.
+  checkOutputDir(outDir, { flag: '--out', names });
   const rows = Object.fromEntries(EXPORT_TABLES.map((t) => [t.name, [] as Row[]])) as Record<TableName, Row[]>;
   const ablation = existsSync(path.join(dir, ABLATION_FILE));
   if (ablation) {
@@ -54,7 +59,7 @@ export async function exportTables(dir: string, opts: { readonly format: ExportF
     if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`${dir}: neither a run (no run.json) nor an ablation (no ${ABLATION_FILE})`);
     await foldRun(dir, rows);
   }
-  mkdirSync(outDir, { recursive: true });
+  claimOutputDir(outDir, { flag: '--out', names });
   const files: { table: TableName; file: string; rows: number }[] = [];
   for (const spec of EXPORT_TABLES) {
     if (spec.name === 'runs' && !ablation) continue;

@@ -93,6 +93,20 @@ export class RunWatch {
     this.clients.clear();
   }
 
+  /**
+   * The run has ended (its process is gone): read the log to its end and tell every page how it
+   * ended — the log's `finished`, `failed` or `interrupted`, else `fallback` (a process that ended
+   * without writing how: `crashed`) — as the last figures and an `end` message. Returns that state.
+   */
+  end(fallback: string): string {
+    this.tail?.check();
+    const figures = this.stats?.figures() ?? null;
+    const state = figures && figures.state !== 'running' ? figures.state : fallback;
+    const chunk = (figures ? message('figures', { ...figures, state, etaSeconds: 0 }) : '') + message('end', { state });
+    for (const c of this.clients) c.write(chunk);
+    return state;
+  }
+
   /** The live figures now, or null before run.json exists. */
   figures(): LiveFigures | null {
     return this.stats?.figures() ?? null;

@@ -128,6 +128,8 @@ export const WATCH_CLIENT_JS = `(() => {
     es.addEventListener('hello', (m) => { state.lastSeq = JSON.parse(m.data).seq; state.helloSeq = state.lastSeq; });
     es.addEventListener('ev', onEvent);
     es.addEventListener('figures', (m) => showFigures(JSON.parse(m.data)));
+    // The run is over and the server is going: keep how it ended, and stop reconnecting.
+    es.addEventListener('end', (m) => { state.end = JSON.parse(m.data).state; ended(state.end); es.close(); });
     es.addEventListener('waiting', () => { $('progress').textContent = 'waiting for the run to start'; });
     es.addEventListener('problem', (m) => { $('warnings').replaceChildren(el('p', JSON.parse(m.data).message, 'note')); });
     es.addEventListener('view', (m) => {

@@ -8,6 +8,7 @@ import { isLoopbackHost } from '../../core/loopback';
 import { AblationWatch, isAblationWatchDir } from './ablation-watch';
 import { RunWatch, type SseClient } from './run-watch';
 import { WATCH_CLIENT_JS, watchPage } from './watch-page';
+import { END_GRACE_MS } from './watch-end';
 
 /** Default port of `evochamber watch` and `--watch`. */
 export const DEFAULT_WATCH_PORT = 7420;
@@ -36,8 +37,14 @@ export interface WatchServer {
   readonly token: string | null;
   /** Point a server started without a directory at one (`run --watch`, once the run directory exists). */
   attach(dir: string): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Stop serving. With `runEnded` (the run's process is gone: `run --watch`), every open page of the
+   * run is first told how it ended (RunWatch.end; `crashed` when the log does not say), and the
+   * server waits, at most END_GRACE_MS, until each page's stream has taken it.
+   */
+  close(opts?: { readonly runEnded?: boolean }): Promise<void>;
 }
+
 
 type Target = { kind: 'run'; watch: RunWatch } | { kind: 'ablation'; watch: AblationWatch };
 
@@ -173,8 +180,12 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
     port,
     token,
     attach,
-    close: async () => {
+    close: async (closeOpts) => {
       const t = target as Target | null;
+      if (closeOpts?.runEnded && t?.kind === 'run') {
+        t.watch.end('crashed');
+        await flushed(streams, END_GRACE_MS);
+      }
       t?.watch.stop();
       for (const res of streams) res.end();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -218,4 +229,16 @@ function lastEventId(req: IncomingMessage, url: URL): number | null {
   const raw = req.headers['last-event-id'] ?? url.searchParams.get('lastEventId');
   const v = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : null;
   return v !== null && Number.isSafeInteger(v) ? v : null;
+}
+
+/** Resolves once every stream has handed its queued bytes to the socket (a page has what was sent), or after `ms`. */
+function flushed(streams: ReadonlySet<ServerResponse>, ms: number): Promise<void> {
+  const each = [...streams].map((res) => new Promise<void>((resolve) => {
+    if (res.writableLength === 0 || res.destroyed) { resolve(); return; }
+    res.once('drain', () => resolve());
+    res.once('close', () => resolve());
+  }));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
+  return Promise.race([Promise.all(each).then(() => undefined), bound]).finally(() => clearTimeout(timer));
 }
