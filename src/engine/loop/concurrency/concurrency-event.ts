@@ -1,4 +1,4 @@
-import type { EventBody } from '../../../store/event-log';
+import type { EventOf } from '../../../store/events';
 import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './adaptive';
 
 /**
@@ -6,7 +6,7 @@ import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './a
  * of the task whose commit triggered the decision, so its place in `events.jsonl` is deterministic
  * whenever the run clock is (virtual time).
  */
-export type ConcurrencyEvent = EventBody & ConcurrencyChange & { readonly type: 'engine.concurrency' };
+export type ConcurrencyEvent = EventOf<'engine.concurrency'>;
 
 /** The event that records one change the controller made. */
 export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
