@@ -30,8 +30,20 @@ export const text = z.string();
 export const list = <S extends z.ZodType>(s: S) => z.array(s).readonly();
 /** A pool version: the supervisor's counter, from 0. */
 export const version = int.nonnegative();
-/** Model calls and tokens of one stage. */
-export const stageUsage = z.strictObject({ calls: int, promptTokens: int, completionTokens: int });
+/** Model calls and tokens of one stage (llm/token-accounting.ts `StageUsage`; the optional counts are absent when 0). */
+export const stageUsage = z.strictObject({
+  calls: int, promptTokens: int, completionTokens: int,
+  /** Calls whose backend reported no usable token counts (estimates were counted). */
+  unknownUsage: int.optional(),
+  /** Calls cancelled by speculative completion: not in `calls`, their tokens not in the counts. */
+  aborted: int.optional(),
+  abortedTokensSaved: num.optional(),
+  abortedCompletionTokens: num.optional(),
+  /** Cost in billionths of a US dollar, when prices are configured. */
+  costNanoUsd: int.optional(),
+  /** Calls answered by a model with no configured price. */
+  unpriced: int.optional(),
+});
 /** Calls and tokens by stage (`solve`, `reflect`, `codream`, `meta`, …). */
 export const tokensByStage = z.record(z.string(), stageUsage);
 

@@ -9,3 +9,4 @@ export {
   type ReadStats, type SkippedLine, type ReadProgress, type ReadEventsOptions, type RunEventStream, type ParsedLine,
 } from './read';
 export type { EventDef } from './define';
+export { eventsMarkdown } from './markdown';
