@@ -1,4 +1,4 @@
-import type { EventOf } from '../../../store/events';
+import type { EventOf, LoggedEvent } from '../../../store/events';
 import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './adaptive';
 
 /**
@@ -17,8 +17,8 @@ export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
 }
 
 /** The changes a run's log recorded (its `engine.concurrency` events, in log order), for `ReplayedConcurrency`. */
-export function recordedChanges(events: Iterable<{ readonly type: string }>): ConcurrencyChange[] {
+export function recordedChanges(events: Iterable<LoggedEvent>): ConcurrencyChange[] {
   const out: ConcurrencyChange[] = [];
-  for (const e of events) if (e.type === 'engine.concurrency') out.push(e as unknown as ConcurrencyEvent);
+  for (const e of events) if (e.type === 'engine.concurrency') out.push(e);
   return out;
 }
