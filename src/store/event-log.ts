@@ -5,8 +5,6 @@ import { CONTROL_EVENTS, parseEventLine, type EventOf, type LoggedEvent, type Ru
 
 const eventId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
 
-export { CONTROL_EVENTS };
-
 /** A resumed run emitted an event that differs from the one its log holds at that place. */
 export class LogDivergenceError extends Error {
   constructor(readonly seq: number, expected: string, got: string) {

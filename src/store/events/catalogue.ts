@@ -108,5 +108,8 @@ export function eventsJsonSchema(): Record<string, unknown> {
   };
 }
 
-/** The events whose type the run's state does not replay: a resumed run does not re-emit them. */
+/**
+ * Events about the process rather than the stream (a stop, a resume, a failure). A resumed run
+ * does not re-emit them, so its divergence check skips them.
+ */
 export const CONTROL_EVENTS: ReadonlySet<EventType> = new Set<EventType>(['run.interrupted', 'run.resumed', 'run.failed', 'run.budget']);
