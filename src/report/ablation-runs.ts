@@ -24,7 +24,7 @@ export async function readRunTrace(runDir: string, onProgress?: (p: { phase: 're
   try {
     const fold = new RunTraceCollector();
     const read = onProgress ? { onProgress: (bytesRead: number, totalBytes: number) => onProgress({ phase: 'read', file: events, bytesRead, totalBytes }) } : {};
-    for await (const e of readRunEvents(runDir, read)) fold.add(e);
+    await readRunEvents(runDir, read).forEach((e) => fold.add(e));
     let summary: SummaryCounts | null = null;
     if (existsSync(path.join(runDir, 'run.json'))) summary = (await RunStore.open(runDir)).data.summary as SummaryCounts | null;
     return { trace: fold.trace(), ...(summary?.codream ? { codream: summary.codream } : {}), ...(summary?.lineage ? { lineage: summary.lineage } : {}) };

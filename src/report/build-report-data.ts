@@ -29,9 +29,8 @@ type StageUsage = ReportData['cost']['stages'][number];
 export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string; onRead?: ReadProgress }): Promise<ReportData> {
   const { dir, run } = await openRunDirectory(runDir);
   const agg = new ReportAggregator(run);
-  const events = readRunEvents(dir, opts.onRead ? { onProgress: opts.onRead } : {});
-  for await (const e of events) agg.add(e);
-  return agg.data({ dir, run, stats: events.stats, clock: opts.clock, outDir: opts.outDir });
+  const stats = await readRunEvents(dir, opts.onRead ? { onProgress: opts.onRead } : {}).forEach((e) => agg.add(e));
+  return agg.data({ dir, run, stats, clock: opts.clock, outDir: opts.outDir });
 }
 
 /**

@@ -25,7 +25,7 @@ async function foldRun(dir: string, into: Record<TableName, Row[]>, fallback?: {
   const { run, eventsFile } = await openRunDirectory(dir);
   const cfg = run.config as { variant?: string; seed?: number };
   const tables = new RunTables({ variant: cfg.variant ?? fallback?.variant ?? 'unknown', seed: cfg.seed ?? fallback?.seed ?? 0 });
-  for await (const e of readRunEvents(eventsFile)) tables.add(e);
+  await readRunEvents(eventsFile).forEach((e) => tables.add(e));
   for (const [name, rows] of Object.entries(tables.finish())) for (const r of rows) into[name as TableName].push(r);
   return run.summary as SummaryLike | null;
 }

@@ -94,3 +94,16 @@ describe('a run killed mid-write', () => {
     expect(d.cost.wallSeconds).toBeNull();
   });
 });
+
+describe('readRunEvents().forEach', () => {
+  it('gives the same events and stats as iterating, past a batch boundary', async () => {
+    const lines = Array.from({ length: 600 }, (_, i) => JSON.stringify({ seq: i, type: i % 7 ? 'task.started' : 'future.kind', taskId: `t${i}` }));
+    const dir = logDir(`${lines.join('\n')}\n{"seq":600,"ty`);
+    const { seen, stats } = await readAll(dir);
+    const each: LoggedEvent[] = [];
+    const stats2 = await readRunEvents(dir).forEach((e) => each.push(e));
+    expect(each).toEqual(seen);
+    expect(stats2).toEqual(stats);
+    expect(stats).toMatchObject({ events: 514, unknown: 86, skippedCount: 1 });
+  });
+});
