@@ -80,8 +80,8 @@ export function segmentReport(events: readonly Ev[], at: { segment: number; proc
   let patched = 0;
   let specialists: Record<string, string | null> = {};
   let stable = 0;
-  const addCost = (t: unknown) => {
-    for (const [stage, u] of Object.entries((t as Tokens | undefined) ?? {})) {
+  const addCost = (t: Tokens | undefined) => {
+    for (const [stage, u] of Object.entries(t ?? {})) {
       const c = (cost[stage] ??= { calls: 0, promptTokens: 0, completionTokens: 0 });
       c.calls += u.calls;
       c.promptTokens += u.promptTokens;
