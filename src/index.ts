@@ -69,6 +69,12 @@ export type { RunSummary, Speculative } from './engine/loop/summary';
 export type { Progress } from './engine/loop/engine';
 export { RunLockedError } from './store/run-lock';
 
+// The event log: every event type (the catalogue), its one reader, its published JSON Schema
+export {
+  readRunEvents, readRunEventsSync, eventsJsonSchema, EVENT_CATALOGUE, EVENTS_VERSION,
+  type RunEvent, type LoggedEvent, type EventType, type EventOf, type ReadStats,
+} from './store/events';
+
 // Ablations and reports
 export { formatAblationTable, DEFAULT_ABLATION_VARIANTS, type AblationResult, type AblationOptions, type VariantResult, type Stat } from './engine/sweep/ablate';
 export { writeReport, exportTables, EXPORT_TABLES, EXPORT_FORMATS, type ReportData, type ExportResult, type ExportFormat } from './report';

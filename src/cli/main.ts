@@ -15,6 +15,7 @@ Commands:
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
   export <run-dir>   write a run's (or an ablation's) tables as Parquet or CSV, for a notebook
+  schema events      print the JSON Schema of a line of events.jsonl (every event type)
   watch <run-dir>    watch a run (or an ablation) live in the browser, on 127.0.0.1
   serve-sim          serve the simulated model as an OpenAI-compatible HTTP API
   worker             run queued ablation jobs (ablate --queue) from Redis, on any machine
@@ -46,6 +47,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
   export: async () => { const m = await import('./commands/export'); return { run: m.exportCommand, help: m.EXPORT_HELP }; },
+  schema: async () => { const m = await import('./commands/schema'); return { run: m.schemaCommand, help: m.SCHEMA_HELP }; },
   watch: async () => { const m = await import('./commands/watch'); return { run: m.watchCommand, help: m.WATCH_HELP }; },
   'serve-sim': async () => { const m = await import('./commands/serve-sim'); return { run: m.serveSimCommand, help: m.SERVE_SIM_HELP }; },
   worker: async () => { const m = await import('./commands/worker'); return { run: m.workerCommand, help: m.WORKER_HELP }; },

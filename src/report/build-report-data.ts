@@ -4,11 +4,20 @@ import { CodreamCollector } from './collect/codream-collector';
 import { CompetenceCollector, SYNTHETIC_WINDOWS } from './collect/competence-collector';
 import { LineageCollector } from './collect/lineage-collector';
 import { MetaCollector } from './collect/meta-collector';
-import { openRunDirectory, readEventLog, type ReadProgress, type ReadStats, type RunEvent } from './read-events';
+import { openRunDirectory } from './read-events';
+import { checkEvent, readRunEvents, type EventOf, type EventType, type RawEvent, type ReadProgress, type ReadStats } from '../store/events';
 import type { RunFile } from '../store/run-store';
 import { COST_STAGES, REPORT_DATA_SCHEMA_VERSION, reportDataSchema, type ReportData } from './report-data';
 import { reproduceCommands } from './reproduce';
-import { isReportEventType, REPORT_EVENTS, type ReportEvent, type ReportEventType } from './report-events';
+
+/** The event types the report draws (each checked against the catalogue before it is folded). */
+const REPORT_TYPES = [
+  'run.started', 'agent.spawned', 'task.started', 'meta.report', 'meta.edit', 'structure.chosen', 'task.graded', 'task.done',
+  'evolve.applied', 'lifecycle.usage', 'competence.updated', 'codream.session', 'codream.insight', 'insight.routed',
+  'lifecycle.window', 'lifecycle.decision', 'agent.retired', 'agent.persona', 'attempt',
+] as const satisfies readonly EventType[];
+type ReportEventType = (typeof REPORT_TYPES)[number];
+const REPORTED: ReadonlySet<string> = new Set(REPORT_TYPES);
 
 type StageUsage = ReportData['cost']['stages'][number];
 
@@ -18,9 +27,9 @@ type StageUsage = ReportData['cost']['stages'][number];
  * validated against `reportDataSchema`.
  */
 export async function buildReportData(runDir: string, opts: { clock: Clock; outDir: string; onRead?: ReadProgress }): Promise<ReportData> {
-  const { dir, run, eventsFile } = await openRunDirectory(runDir);
+  const { dir, run } = await openRunDirectory(runDir);
   const agg = new ReportAggregator(run);
-  const stats = await readEventLog(eventsFile, (e) => agg.add(e), opts.onRead);
+  const stats = await readRunEvents(dir, opts.onRead ? { onProgress: opts.onRead } : {}).forEach((e) => agg.add(e));
   return agg.data({ dir, run, stats, clock: opts.clock, outDir: opts.outDir });
 }
 
@@ -43,12 +52,12 @@ export class ReportAggregator {
   private readonly eventTokens = new Map<string, Omit<StageUsage, 'stage'>>();
   private firstTime: number | null = null;
   private lastTime: number | null = null;
-  private started: ReportEvent<'run.started'> | null = null;
+  private started: EventOf<'run.started'> | null = null;
   private finished = false;
   private tasksDone = 0;
   /** Attempts are read only for the cost fallback: skipped when run.json's summary has the figures. */
   private readonly skipAttempts: boolean;
-  private readonly handlers: { [T in ReportEventType]: (e: ReportEvent<T>) => void };
+  private readonly handlers: { [T in ReportEventType]: (e: EventOf<T>) => void };
 
   /** `run` is run.json as the fold starts: its planned task count, and whether its summary already has the token figures. */
   constructor(run: Readonly<RunFile>) {
@@ -89,15 +98,16 @@ export class ReportAggregator {
   }
 
   /** Fold one event (in log order) into the state. Never throws: a malformed report event is counted. */
-  add(raw: RunEvent): void {
+  add(raw: RawEvent): void {
     const t = typeof raw.time === 'string' ? Date.parse(raw.time) : Number.NaN;
     if (Number.isFinite(t)) { this.firstTime ??= t; this.lastTime = t; }
     if (raw.type === 'run.finished') { this.finished = true; return; }
-    if (!isReportEventType(raw.type)) return;
-    if (raw.type === 'attempt' && this.skipAttempts) return;
-    const parsed = REPORT_EVENTS[raw.type].safeParse(raw);
-    if (!parsed.success) { this.malformed[raw.type] = (this.malformed[raw.type] ?? 0) + 1; return; }
-    (this.handlers[raw.type] as (e: unknown) => void)(parsed.data);
+    if (!REPORTED.has(raw.type)) return;
+    const type = raw.type as ReportEventType;
+    if (type === 'attempt' && this.skipAttempts) return;
+    const parsed = checkEvent(type, raw);
+    if (!parsed) { this.malformed[type] = (this.malformed[type] ?? 0) + 1; return; }
+    (this.handlers[type] as (e: unknown) => void)(parsed);
   }
 
   /** The report data as of the events added so far, with `run.json` as it is now. */
@@ -106,7 +116,7 @@ export class ReportAggregator {
     const config = run.config as { name?: string; variant?: string; seed?: number; stream?: { tasks?: number; niches?: { id: string }[] }; model?: { backend?: string } };
     const summary = run.summary as SummaryLike | null;
     const tasksDone = this.tasksDone;
-    const s = this.started as ReportEvent<'run.started'> | null;
+    const s = this.started;
     const niches = unique([...(config.stream?.niches ?? []).map((n) => n.id), ...this.accuracy.nicheOrder()]);
     const { agents, lineage: lineageData } = this.lineage.finish();
     const comp = this.competence.finish(niches, tasksDone);

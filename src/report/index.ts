@@ -1,7 +1,7 @@
 // The report module's public surface: write a report, or read a run's events and report data.
 export { writeReport, defaultReportDir, type ReportOptions, type ReportResult } from './write-report';
 export { buildReportData } from './build-report-data';
-export { readEventLog, openRunDirectory, type RunEvent, type ReadStats, type SkippedLine, type RunDirectory } from './read-events';
+export { openRunDirectory, type RunDirectory } from './read-events';
 export { reportDataSchema, REPORT_DATA_SCHEMA_VERSION, type ReportData } from './report-data';
 export { ablationFileSchema, ablationReportDataSchema, isAblationDir, ABLATION_FILE, type AblationReportData } from './ablation-report';
 export { RUN_SECTIONS } from './run-report';

@@ -6,6 +6,7 @@ import { ablationSummaryMarkdown, buildAblationData, isAblationDir, renderAblati
 import { buildReportData } from './build-report-data';
 import { renderRunPage } from './run-report';
 import { runSummaryMarkdown } from './summary-md';
+import { EVENTS_FILE } from '../store/events';
 
 /** Options of `writeReport`. */
 export interface ReportOptions {
@@ -68,7 +69,7 @@ export async function writeReport(dir: string, opts: ReportOptions = {}): Promis
     }
     return save(outDir, 'ablation', page.html, data, ablationSummaryMarkdown(data), page.chartWarnings);
   }
-  const onRead = opts.onProgress ? (bytesRead: number, totalBytes: number) => opts.onProgress!({ phase: 'read', file: path.join(dir, 'events.jsonl'), bytesRead, totalBytes }) : undefined;
+  const onRead = opts.onProgress ? (bytesRead: number, totalBytes: number) => opts.onProgress!({ phase: 'read', file: path.join(dir, EVENTS_FILE), bytesRead, totalBytes }) : undefined;
   const data = await buildReportData(dir, { clock, outDir, ...(onRead ? { onRead } : {}) });
   opts.onProgress?.({ phase: 'render' });
   const page = await renderRunPage(data);

@@ -1,28 +1,9 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { customAlphabet } from 'nanoid';
 import type { Clock } from '../core/clock';
+import { CONTROL_EVENTS, parseEventLine, type EventOf, type LoggedEvent, type RunEvent } from './events';
 
 const eventId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
-
-/** Fields every event carries. */
-export interface EventBase {
-  /** Unique id (nanoid). */
-  readonly id: string;
-  /** Position in the log, from 0. */
-  readonly seq: number;
-  /** Wall-clock ISO time it was appended (when the log has a clock); a resumed run keeps the original's. */
-  readonly time?: string;
-  readonly type: string;
-}
-
-/** An event as emitted, before the log stamps id, seq and time. */
-export type EventBody = { readonly type: string } & Record<string, unknown>;
-
-/**
- * Events about the process rather than the stream (a stop, a resume, a failure). A resumed run
- * does not re-emit them, so the divergence check skips them.
- */
-export const CONTROL_EVENTS: ReadonlySet<string> = new Set(['run.interrupted', 'run.resumed', 'run.failed', 'run.budget']);
 
 /** A resumed run emitted an event that differs from the one its log holds at that place. */
 export class LogDivergenceError extends Error {
@@ -46,7 +27,7 @@ export interface EventLogOptions {
    * instead of written, until the re-executed run goes past the end; then `resumed` is written
    * as a `run.resumed` event and appending goes on.
    */
-  readonly resume?: { readonly resumed: Record<string, unknown> };
+  readonly resume?: { readonly resumed: Omit<EventOf<'run.resumed'>, 'type'> };
   /** Stamps each event's `time` (reports read a run's wall time from it); none: no `time` field. */
   readonly clock?: Clock;
   /** Applied to every line before it is written (the backend's keys removed), whatever the text came from. */
@@ -54,7 +35,7 @@ export interface EventLogOptions {
 }
 
 interface PriorLine {
-  readonly event: EventBase & Record<string, unknown>;
+  readonly event: LoggedEvent;
   readonly offset: number;
 }
 
@@ -68,7 +49,7 @@ interface PriorLine {
 export class EventLog {
   private fd: number | null;
   private seq = 0;
-  private buffer: Array<EventBase & Record<string, unknown>> = [];
+  private buffer: LoggedEvent[] = [];
   private readonly fsync: boolean;
   private readonly clock: Clock | undefined;
   private readonly redact: (line: string) => string;
@@ -77,7 +58,7 @@ export class EventLog {
   private priorAll: PriorLine[] = [];
   private next = 0;
   private replaying = false;
-  private resumedBody: Record<string, unknown> | undefined;
+  private resumedBody: Omit<EventOf<'run.resumed'>, 'type'> | undefined;
   private truncateTo: number | undefined;
   /** Offset of the first prior line matched by the current (uncommitted) group. */
   private groupStart: number | undefined;
@@ -85,7 +66,7 @@ export class EventLog {
   private priorTasks = 0;
   /** The procedure version every event is stamped with (meta-editing runs only). */
   private procedure: number | undefined;
-  private readonly listeners: Array<(e: EventBase & Record<string, unknown>) => void> = [];
+  private readonly listeners: Array<(e: LoggedEvent) => void> = [];
 
   constructor(readonly file: string, opts: EventLogOptions = {}) {
     this.fsync = opts.fsync ?? true;
@@ -113,7 +94,7 @@ export class EventLog {
   }
 
   /** A resumed run's logged events (control events included), in log order; empty for a fresh run. */
-  priorEvents(): ReadonlyArray<EventBase & Record<string, unknown>> {
+  priorEvents(): readonly LoggedEvent[] {
     return this.priorAll.map((p) => p.event);
   }
 
@@ -122,8 +103,11 @@ export class EventLog {
     return this.isReplaying ? this.prior[this.next]!.event.type : undefined;
   }
 
-  /** Stamp and buffer one event; returns it as it will be written. Throws LogDivergenceError on a resumed run that diverges. */
-  append(body: EventBody): EventBase & Record<string, unknown> {
+  /**
+   * Stamp and buffer one event (a catalogue type: src/store/events/); returns it as it will be
+   * written. Throws LogDivergenceError on a resumed run that diverges.
+   */
+  append(body: RunEvent): LoggedEvent {
     if (this.replaying && this.next < this.prior.length) {
       const p = this.prior[this.next]!;
       const { id, seq, time, procedure, ...rest } = p.event;
@@ -133,13 +117,13 @@ export class EventLog {
       if (procedure !== this.procedure) throw new LogDivergenceError(seq, `procedure version ${String(procedure)}`, `procedure version ${String(this.procedure)}`);
       this.next++;
       this.groupStart ??= p.offset;
-      const event = { id, seq, ...(time === undefined ? {} : { time }), ...(procedure === undefined ? {} : { procedure }), ...body };
+      const event = { id, seq, ...(time === undefined ? {} : { time }), ...(procedure === undefined ? {} : { procedure }), ...body } as LoggedEvent;
       this.buffer.push(event);
       this.tell(event);
       return event;
     }
     if (this.replaying) this.leaveReplay();
-    const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body };
+    const event = { id: eventId(), seq: this.seq++, ...this.stamp(), ...body } as LoggedEvent;
     this.buffer.push(event);
     this.tell(event);
     return event;
@@ -154,11 +138,11 @@ export class EventLog {
   }
 
   /** Be told every event appended (a resumed run's re-executed ones too), in log order. */
-  subscribe(f: (e: EventBase & Record<string, unknown>) => void): void {
+  subscribe(f: (e: LoggedEvent) => void): void {
     this.listeners.push(f);
   }
 
-  private tell(e: EventBase & Record<string, unknown>): void {
+  private tell(e: LoggedEvent): void {
     for (const f of this.listeners) f(e);
   }
 
@@ -188,7 +172,7 @@ export class EventLog {
    * Write one control event (`run.interrupted`, `run.failed`) at once, after everything durable,
    * dropping any uncommitted group: those tasks were not committed and a resume re-runs them.
    */
-  appendControl(body: EventBody): void {
+  appendControl(body: RunEvent): void {
     if (this.fd === null) return;
     this.buffer = [];
     this.groupStart = undefined;
@@ -211,19 +195,18 @@ export class EventLog {
     this.fd = null;
   }
 
-  private loadPrior(resumed: Record<string, unknown>): void {
+  private loadPrior(resumed: Omit<EventOf<'run.resumed'>, 'type'>): void {
     const buf = readFileSync(this.file);
     let offset = 0;
     while (offset < buf.length) {
       const nl = buf.indexOf(10, offset);
       if (nl < 0) break;
       const line = buf.subarray(offset, nl).toString('utf8');
-      let event: (EventBase & Record<string, unknown>) | undefined;
-      try {
-        const v = JSON.parse(line) as unknown;
-        if (v && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string') event = v as EventBase & Record<string, unknown>;
-      } catch { /* a garbled line ends the durable part */ }
-      if (!event) break;
+      // The catalogue's line parser; a garbled line ends the durable part. An unknown type is kept:
+      // the re-executed run must match the log as it is.
+      const parsed = parseEventLine(line);
+      if ('bad' in parsed) break;
+      const event = parsed.event;
       const p = { event, offset };
       this.priorAll.push(p);
       if (!CONTROL_EVENTS.has(event.type)) this.prior.push(p);
@@ -241,8 +224,8 @@ export class EventLog {
     this.truncateTo = cut;
     this.seq = this.lastSeqBefore(cut) + 1;
     const group = this.buffer;
-    const marker = { id: eventId(), seq: this.seq++, ...this.stamp(), type: 'run.resumed', ...this.resumedBody };
-    this.buffer = [marker, ...group.map((e) => ({ ...e, seq: this.seq++ }))];
+    const marker = { id: eventId(), seq: this.seq++, ...this.stamp(), type: 'run.resumed', ...this.resumedBody } as LoggedEvent;
+    this.buffer = [marker, ...group.map((e) => ({ ...e, seq: this.seq++ }) as LoggedEvent)];
     this.replaying = false;
   }
 

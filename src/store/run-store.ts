@@ -4,6 +4,7 @@ import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { lockLiveness, readRunLock, type RunLockInfo } from './run-lock';
 import { valueAt } from '../core/scenario-patch';
+import { EVENTS_FILE, EVENTS_VERSION } from './events';
 
 /** Version of `run.json`; bump with a migration when its shape changes (2: the run's `patch`). */
 export const RUN_SCHEMA_VERSION = 2;
@@ -20,6 +21,11 @@ export type RunState = 'running' | 'interrupted' | 'budget' | 'crashed' | 'finis
 /** The contents of `run.json`. */
 export interface RunFile {
   schemaVersion: number;
+  /**
+   * Version of the event catalogue `events.jsonl` was written with (src/store/events/catalogue.ts);
+   * absent in runs made before the catalogue, whose events have version 1's shapes.
+   */
+  eventsVersion?: number;
   id: string;
   createdAt: string;
   status: RunStatus;
@@ -51,7 +57,7 @@ export class RunStore {
   /** Create the run directory and its `run.json`. */
   static async create(dir: string, init: Omit<RunFile, 'schemaVersion' | 'status' | 'summary' | 'error' | 'patch'> & { patch?: RunFile['patch'] }): Promise<RunStore> {
     mkdirSync(dir, { recursive: true });
-    const data: RunFile = { schemaVersion: RUN_SCHEMA_VERSION, status: 'running', summary: null, error: null, patch: {}, ...init };
+    const data: RunFile = { schemaVersion: RUN_SCHEMA_VERSION, eventsVersion: EVENTS_VERSION, status: 'running', summary: null, error: null, patch: {}, ...init };
     // Not JSONFilePreset: under NODE_ENV=test it swaps in a memory adapter and writes nothing.
     const db = new Low<RunFile>(new JSONFile(path.join(dir, 'run.json')), data);
     await db.write();
@@ -73,7 +79,7 @@ export class RunStore {
 
   /** True when `dir` already holds a run (run.json or events.jsonl). */
   static exists(dir: string): boolean {
-    return existsSync(path.join(dir, 'run.json')) || existsSync(path.join(dir, 'events.jsonl'));
+    return existsSync(path.join(dir, 'run.json')) || existsSync(path.join(dir, EVENTS_FILE));
   }
 
   /** The current contents. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportProgress } from '../../src/cli/report-progress';
-import { readEventLog } from '../../src/report';
+import { readRunEvents } from '../../src/store/events';
 
 describe('report progress on long logs', () => {
   it('the reader tells the bytes read as it goes, ending at the file size', async () => {
@@ -11,8 +11,9 @@ describe('report progress on long logs', () => {
     const line = JSON.stringify({ type: 'attempt', seq: 1, text: 'x'.repeat(200) });
     writeFileSync(file, `${Array.from({ length: 30_000 }, () => line).join('\n')}\n`);
     const seen: number[] = [];
-    const stats = await readEventLog(file, () => {}, (read, total) => { expect(total).toBe(statSync(file).size); seen.push(read); });
-    expect(stats.events).toBe(30_000);
+    const events = readRunEvents(path.dirname(file), { onProgress: (read, total) => { expect(total).toBe(statSync(file).size); seen.push(read); } });
+    for await (const _ of events) { /* read through */ }
+    expect(events.stats.events).toBe(30_000);
     expect(seen.length).toBeGreaterThan(10);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(seen.at(-1)).toBe(statSync(file).size);

@@ -88,14 +88,14 @@ export function writeFixtureRun(dir: string, opts: FixtureOptions = {}): string 
     emit('task.graded', { taskId, niche, reward, correct, extracted: '1', detail: 'fixture', disagreement: !correct });
     pv += 1;
     if (!correct) {
-      emit('codream.session', { taskId, niche, trigger: 'failure', members, insights: 2, poolVersion: pv, promptTokens: 300, completionTokens: 150 });
+      emit('codream.session', { taskId, niche, trigger: 'failure', members, proposals: 2, kept: 2, insights: 2, poolVersion: pv, promptTokens: 300, completionTokens: 150 });
       for (let k = 0; k < 2; k++) {
         const level = LEVELS[(t + k) % 3]!;
         const insightId = `${taskId}:i${k}`;
         const authors = [members[k]!];
         emit('codream.insight', { taskId, insightId, text: 'check units', level, niche: level === 'cross-domain' ? null : niche, authors });
         const to = alive.find((a) => !authors.includes(a) && (SKILL[a]![niche]! < SKILL[authors[0]!]![niche]!)) ?? members[2]!;
-        emit('insight.routed', { taskId, insightId, from: authors, to, niche: level === 'cross-domain' ? null : niche, level, pool: level === 'cross-domain' ? 'meta' : 'niche', median: 0.5, competence: 0.4 });
+        emit('insight.routed', { taskId, insightId, from: authors, to, niche: level === 'cross-domain' ? null : niche, level, pool: level === 'cross-domain' ? 'meta' : 'niche', median: 0.5, competence: 0.4, stored: true });
       }
     }
     for (const m of members) {
@@ -106,7 +106,7 @@ export function writeFixtureRun(dir: string, opts: FixtureOptions = {}): string 
       e[niche] = (e[niche] ?? 0) + 1;
       emit('competence.updated', { taskId, agentId: m, niche, reward: r, competence: c[niche], exposure: e[niche], poolVersion: pv });
     }
-    emit('task.done', { taskId, reward, poolVersion: pv, startedAt: pv - 1 });
+    emit('task.done', { taskId, status: 'graded', reward, poolVersion: pv, startedAt: pv - 1 });
     if ((t + 1) % 15 === 0) lifecycle((t + 1) / 15, t + 1);
   }
   emit('run.finished', { accuracy: rewardSum / FIXTURE_TASKS, tasks: FIXTURE_TASKS });
@@ -118,7 +118,7 @@ export function writeFixtureRun(dir: string, opts: FixtureOptions = {}): string 
       const exposed = roster.filter((r) => (r.exposure[n] ?? 0) > 0);
       specialists[n] = exposed.sort((a, b) => b.competence[n]! - a.competence[n]!)[0]?.agentId ?? null;
     }
-    emit('lifecycle.window', { window, poolVersion: pv, tasksSeen, roster, specialists });
+    emit('lifecycle.window', { window, poolVersion: pv, tasksSeen, roster, specialists, stable: {} });
     const decide = (operator: string, agents: string[], reason: string) => emit('lifecycle.decision', { window, operator, agents, reason, poolVersion: pv });
     if (window === 2) {
       decide('fork', ['agent-02', 'agent-05'], 'agent-02 anchors algebra with a wide margin: fork it');
@@ -131,7 +131,7 @@ export function writeFixtureRun(dir: string, opts: FixtureOptions = {}): string 
       spawn('agent-06', 'merge', { parents: ['agent-01', 'agent-03'], reason: 'merge of two overlapping agents', window });
       retire('agent-03', 'merged into agent-06', 'agent-06', window);
       decide('specialize', ['agent-02'], 'agent-02 anchors algebra: rewrite its persona toward it');
-      emit('agent.persona', { agentId: 'agent-02', persona: 'You are an algebra specialist.', reason: 'anchors algebra', window, poolVersion: pv });
+      emit('agent.persona', { agentId: 'agent-02', persona: 'You are an algebra specialist.', reason: 'anchors algebra', niche: 'algebra', window, poolVersion: pv });
       decide('genesis', ['agent-07'], 'people-qa has no strong anchor: add a fresh agent');
       spawn('agent-07', 'genesis', { reason: 'people-qa lacks an anchor', window });
     }

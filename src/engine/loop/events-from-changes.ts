@@ -1,7 +1,7 @@
 import { clip } from '../../core/text';
 import type { StageUsage } from '../../llm/token-accounting';
 import type { AppliedUpdate } from '../../population/supervisor-ops';
-import type { EventBody } from '../../store/event-log';
+import type { EventOf, RunEvent } from '../../store/events';
 import type { Task } from '../../tasks/task';
 import type { FallbackStage } from './summary';
 import { taskFailed } from './pool-update';
@@ -16,7 +16,7 @@ import { evolveGap, type EvolveOutcome } from './evolve-stage';
  */
 
 /** `task.started`, written when the task run starts (in stream order), with the pool version it reads. */
-export function taskStartedEvent(task: Task, poolVersion: number): EventBody {
+export function taskStartedEvent(task: Task, poolVersion: number): EventOf<'task.started'> {
   return { type: 'task.started', taskId: task.id, niche: task.niche, difficulty: task.difficulty, block: task.block, poolVersion };
 }
 
@@ -44,9 +44,9 @@ export function evolveFallbacksOf(evo: EvolveOutcome): StageFallback[] {
 }
 
 /** What the task run did, up to its grade: team, structure, retrieval, attempts, grade or failure, the choice's fallback. */
-function runEvents(out: TaskOutcome): EventBody[] {
+function runEvents(out: TaskOutcome): RunEvent[] {
   const { task } = out.deps;
-  const ev: EventBody[] = [];
+  const ev: RunEvent[] = [];
   if (out.team) {
     ev.push({ type: 'team.assembled', taskId: task.id, members: out.team.members.map((m) => ({ agentId: m.agent.id, role: m.role })), scores: out.team.scores ?? null });
   }
@@ -86,7 +86,7 @@ function runEvents(out: TaskOutcome): EventBody[] {
 }
 
 /** Every event of one task's solve commit, in log order; `task.done` carries the solve stage's calls and tokens by stage. */
-export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Record<string, StageUsage>): EventBody[] {
+export function taskEvents(out: TaskOutcome, changes: AppliedUpdate, tokens?: Record<string, StageUsage>): RunEvent[] {
   const { task } = out.deps;
   const version = changes.poolVersion;
   const failed = taskFailed(out);
@@ -122,7 +122,7 @@ export interface StalenessVerdicts {
   readonly patched: number;
   readonly dropped: number;
   /** `evolve.dropped`, `evolve.patched`, `evolve.fallback` (population/staleness/staleness-events.ts), in request order. */
-  readonly events: readonly EventBody[];
+  readonly events: readonly RunEvent[];
 }
 
 /**
@@ -131,10 +131,10 @@ export interface StalenessVerdicts {
  * `evolve.applied` with the version it was computed against, the version it was applied at, and
  * the evolve stage's calls and tokens by stage.
  */
-export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: StalenessVerdicts, tokens?: Record<string, StageUsage>): EventBody[] {
+export function evolveEvents(evo: EvolveOutcome, changes: AppliedUpdate, tally: StalenessVerdicts, tokens?: Record<string, StageUsage>): RunEvent[] {
   const { task } = evo.out.deps;
   const version = changes.poolVersion;
-  const ev: EventBody[] = [];
+  const ev: RunEvent[] = [];
   for (const f of evolveFallbacksOf(evo)) ev.push({ type: 'stage.fallback', taskId: task.id, ...f });
   if (evo.error) ev.push({ type: 'evolve.failed', taskId: task.id, stage: evo.error.stage, error: evo.error.message });
   for (const r of evo.error ? [] : evo.reflections) {

@@ -6,7 +6,7 @@ import type { StaleItem } from '../../population/staleness/policy';
 import { stalenessEvent } from '../../population/staleness/staleness-events';
 import type { ExperienceRequest, UpdateChanges } from '../../population/supervisor-machine';
 import type { Supervisor } from '../../population/supervisor-ops';
-import type { EventBody } from '../../store/event-log';
+import type { RunEvent } from '../../store/events';
 import type { StalenessJudge } from './commit';
 import type { SummaryBuilder } from './summary';
 
@@ -53,7 +53,7 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
       return { item, decision };
     }));
     const kept: ExperienceRequest[] = [];
-    const tally = { kept: 0, patched: 0, dropped: 0, events: [] as EventBody[] };
+    const tally = { kept: 0, patched: 0, dropped: 0, events: [] as RunEvent[] };
     for (const { item, decision: d } of decided) {
       o.summary.addStaleness(d);
       // A drop, a patch, or a keep because the reflective call gave no usable verdict, says so.

@@ -1,6 +1,7 @@
 import type { Knob } from '../../core/knob';
 import type { LanguageModel } from '../../llm/model';
-import type { EventBody, EventLog } from '../../store/event-log';
+import type { EventLog } from '../../store/event-log';
+import type { EventOf, LoggedEvent } from '../../store/events';
 import type { StructureRegistry } from '../../team/structures';
 import type { Preset } from '../scenario/presets';
 import type { LoadedScenario } from '../scenario/scenario';
@@ -44,7 +45,7 @@ export class MetaHarness {
   private readonly versions: LoadedScenario[];
   private readonly reports: SegmentReport[] = [];
   private readonly history: EditRecord[] = [];
-  private segmentEvents: Readonly<Record<string, unknown>>[] = [];
+  private segmentEvents: LoggedEvent[] = [];
   private plan: RunPlan;
   private from = 0;
   private spent = 0;
@@ -84,11 +85,11 @@ export class MetaHarness {
   }
 
   /** Told every event the run appends (the segment report is built from them). */
-  observe(e: Readonly<Record<string, unknown>>): void {
+  observe(e: LoggedEvent): void {
     this.segmentEvents.push(e);
-    if (e.type === 'task.graded') this.seeReward(Number(e.reward));
+    if (e.type === 'task.graded') this.seeReward(e.reward);
     if (e.type === 'task.done' || e.type === 'evolve.applied' || e.type === 'lifecycle.usage') {
-      for (const u of Object.values((e.tokens as Record<string, { promptTokens: number; completionTokens: number }> | undefined) ?? {})) this.spent += u.promptTokens + u.completionTokens;
+      for (const u of Object.values(e.tokens ?? {})) this.spent += u.promptTokens + u.completionTokens;
     }
   }
 
@@ -170,7 +171,7 @@ export class MetaHarness {
       this.tally.changes += changes.length;
     }
     this.history.push({ segment, accepted: true, version: this.tally.version, changes, before: report.overall.accuracy, after: null });
-    const event: EventBody = {
+    const event: EventOf<'meta.edit'> = {
       type: 'meta.edit', segment, accepted: true, procedureVersion: this.tally.version, changes,
       ...(reply.revert !== null ? { revertedTo: reply.revert } : {}), plan: this.plan, rationale: reply.rationale, tokens,
     };

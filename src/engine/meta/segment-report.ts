@@ -1,6 +1,7 @@
 import { hash32 } from '../../core/hash';
+import type { LoggedEvent, RunEvent } from '../../store/events';
 
-type Ev = Readonly<Record<string, unknown>>;
+type Ev = RunEvent | LoggedEvent;
 type Tokens = Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
 
 /** Accuracy and task count. */
@@ -79,8 +80,8 @@ export function segmentReport(events: readonly Ev[], at: { segment: number; proc
   let patched = 0;
   let specialists: Record<string, string | null> = {};
   let stable = 0;
-  const addCost = (t: unknown) => {
-    for (const [stage, u] of Object.entries((t as Tokens | undefined) ?? {})) {
+  const addCost = (t: Tokens | undefined) => {
+    for (const [stage, u] of Object.entries(t ?? {})) {
       const c = (cost[stage] ??= { calls: 0, promptTokens: 0, completionTokens: 0 });
       c.calls += u.calls;
       c.promptTokens += u.promptTokens;
@@ -88,33 +89,33 @@ export function segmentReport(events: readonly Ev[], at: { segment: number; proc
     }
   };
   for (const e of events) {
-    const id = String(e.taskId ?? '');
     switch (e.type) {
-      case 'task.started': niche.set(id, String(e.niche)); break;
-      case 'structure.chosen': structure.set(id, String(e.structure)); break;
+      case 'task.started': niche.set(e.taskId, e.niche); break;
+      case 'structure.chosen': structure.set(e.taskId, e.structure); break;
       case 'task.graded': {
-        const r = Number(e.reward);
-        const n = String(e.niche);
+        const r = e.reward;
+        const n = e.niche;
         rewards.push(r);
         (byNiche.get(n) ?? byNiche.set(n, []).get(n)!).push(r);
-        const s = structure.get(id);
+        const s = structure.get(e.taskId);
         if (s) {
           const m = byStructure.get(n) ?? byStructure.set(n, new Map()).get(n)!;
           (m.get(s) ?? m.set(s, []).get(s)!).push(r);
         }
         break;
       }
-      case 'task.failed': bump(failures, String(e.stage ?? 'other')); break;
+      case 'task.failed': bump(failures, e.stage); break;
       case 'task.done': case 'evolve.applied': case 'lifecycle.usage': addCost(e.tokens); break;
-      case 'codream.session': sessions++; insights += Number(e.insights ?? 0); bump(byTrigger, String(e.trigger)); break;
-      case 'insight.routed': routed++; if (e.stored === true) stored++; break;
-      case 'lifecycle.decision': bump(lifecycle, String(e.operator)); break;
+      case 'codream.session': sessions++; insights += e.insights ?? 0; bump(byTrigger, e.trigger); break;
+      case 'insight.routed': routed++; if (e.stored) stored++; break;
+      case 'lifecycle.decision': bump(lifecycle, e.operator); break;
       case 'lifecycle.window': {
-        specialists = { ...((e.specialists as Record<string, string | null> | undefined) ?? {}) };
-        stable = Number(e.stable ?? 0);
+        specialists = { ...e.specialists };
+        // As the report has always counted it: `stable` is a niche → agent map, so this is NaN (null in JSON).
+        stable = Number(e.stable);
         break;
       }
-      case 'stage.fallback': bump(fallbacks, String(e.stage)); break;
+      case 'stage.fallback': bump(fallbacks, e.stage); break;
       case 'evolve.dropped': dropped++; break;
       case 'evolve.patched': patched++; break;
       default: break;

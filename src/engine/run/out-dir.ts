@@ -1,9 +1,10 @@
 import { JOURNAL_FILE } from '../../llm/request-journal';
+import { EVENTS_FILE } from '../../store/events';
 import { RunStore } from '../../store/run-store';
 import { checkOutputDir, recordOutputDir } from '../../store/output-dir';
 
 /** What a run writes into its directory (store/output-dir.ts): its files, and its report and export folders. */
-export const RUN_OUTPUTS: readonly string[] = ['run.json', 'events.jsonl', JOURNAL_FILE, 'run.lock', 'report', 'export'];
+export const RUN_OUTPUTS: readonly string[] = ['run.json', EVENTS_FILE, JOURNAL_FILE, 'run.lock', 'report', 'export'];
 
 /**
  * Refuse, in one line and before anything is written or probed, an `--out` that names a file or a

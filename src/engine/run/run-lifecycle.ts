@@ -9,7 +9,8 @@ import { emptyLineage } from '../../population/lifecycle';
 import { StabilityTracker } from '../../population/specialization';
 import { supervisorMachine } from '../../population/supervisor-machine';
 import { sendToSupervisor, supervisorFailure } from '../../population/supervisor-ops';
-import { EventLog, type EventBody } from '../../store/event-log';
+import { EventLog } from '../../store/event-log';
+import { EVENTS_FILE, type EventOf } from '../../store/events';
 import type { RunLock } from '../../store/run-lock';
 import type { RunFile, RunStatus, RunStore } from '../../store/run-store';
 import type { Niche } from '../../tasks/niche';
@@ -66,7 +67,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
   const { model, journal } = stack;
   // Every commit is written at once, so a killed process loses nothing. fsync also guards against
   // a power loss; when calls are free to redo (the in-process simulator) it is skipped.
-  const log = new EventLog(path.join(runDir, 'events.jsonl'), { fsync: !backend.freeCalls, clock, ...(backend.redact ? { redact: backend.redact } : {}), ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const log = new EventLog(path.join(runDir, EVENTS_FILE), { fsync: !backend.freeCalls, clock, ...(backend.redact ? { redact: backend.redact } : {}), ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
   const stop = AbortSignal.any([opts.stop, replayStop.signal].filter((s): s is AbortSignal => s !== undefined));
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -76,7 +77,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
 
   let finished = false;
   /** End the run: close the journal, write its last event, close the log, record the status. Once. */
-  const finish = (status: Exclude<RunStatus, 'running'>, event: EventBody, record: Partial<RunFile>): Promise<void> => {
+  const finish = (status: Exclude<RunStatus, 'running'>, event: EventOf<'run.finished' | 'run.interrupted' | 'run.budget' | 'run.failed'>, record: Partial<RunFile>): Promise<void> => {
     finished = true;
     journal.close();
     // run.finished is part of the re-checked log; the others mark where a run stopped.

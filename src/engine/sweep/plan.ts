@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { readRunEventsSync } from '../../store/events';
 import { QWEN3_8B_H100_VLLM, getProfile } from '../../llm/latency-profiles';
 import { costOf, type ModelPrice } from '../../llm/pricing';
 import { maxTokensPerSecond } from '../../llm/server-capacity';
@@ -187,7 +188,7 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
     const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, ...(plugins ? { plugins } : {}) });
     const cpu = process.cpuUsage(cpu0);
     const contextWeighted = decodeContextWeight(path.join(dir, 'run', JOURNAL_FILE));
-    const events = readFileSync(path.join(dir, 'run', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = readRunEventsSync(path.join(dir, 'run'), { types: ['task.started', 'task.done', 'evolve.applied', 'lifecycle.usage'] });
     const nicheOf = new Map<string, string>();
     const byNiche = new Map<string, NicheCost>();
     const overhead = { calls: 0, promptTokens: 0, completionTokens: 0 };
@@ -200,15 +201,15 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
     };
     for (const e of events) {
       if (e.type === 'task.started') {
-        const niche = String(e.niche);
-        nicheOf.set(String(e.taskId), niche);
+        const niche = e.niche;
+        nicheOf.set(e.taskId, niche);
         if (!byNiche.has(niche)) byNiche.set(niche, { calls: 0, promptTokens: 0, completionTokens: 0, tasks: 0 });
         byNiche.get(niche)!.tasks += 1;
       } else if (e.type === 'task.done' || e.type === 'evolve.applied') {
-        const c = byNiche.get(nicheOf.get(String(e.taskId)) ?? '');
-        if (c) addTo(c, e.tokens as Tokens | undefined);
-      } else if (e.type === 'lifecycle.usage') {
-        addTo(overhead, e.tokens as Tokens | undefined);
+        const c = byNiche.get(nicheOf.get(e.taskId) ?? '');
+        if (c) addTo(c, e.tokens);
+      } else {
+        addTo(overhead, e.tokens);
       }
     }
     const t = summary.tokens.total;

@@ -1,4 +1,4 @@
-import type { EventBody } from '../../store/event-log';
+import type { EventOf } from '../../store/events';
 import type { StaleItem, StalenessDecision } from './policy';
 
 /**
@@ -7,7 +7,7 @@ import type { StaleItem, StalenessDecision } from './policy';
  * policy could not get a usable verdict: cause); null for a plain keep. Each carries the task, the
  * addressed agent, the entry, the item's version, the version it was decided at and the gap.
  */
-export function stalenessEvent(item: StaleItem, decision: StalenessDecision, current: number): EventBody | null {
+export function stalenessEvent(item: StaleItem, decision: StalenessDecision, current: number): EventOf<'evolve.dropped' | 'evolve.patched' | 'evolve.fallback'> | null {
   const { agentId, entry } = item.request;
   const base = { taskId: item.taskId, agentId, entryId: entry.id, kind: item.kind, version: item.version, current, gap: current - item.version };
   switch (decision.action) {

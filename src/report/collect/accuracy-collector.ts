@@ -1,5 +1,5 @@
 import type { ReportData } from '../report-data';
-import type { ReportEvent } from '../report-events';
+import type { EventOf } from '../../store/events';
 
 /** Tasks per niche in the rolling mean. */
 export const ROLLING_WINDOW = 25;
@@ -28,11 +28,11 @@ export class AccuracyCollector {
   private rewardSum = 0;
   private correct = 0;
 
-  started(e: ReportEvent<'task.started'>): void {
+  started(e: EventOf<'task.started'>): void {
     if (e.block !== undefined) this.blockOf.set(e.taskId, e.block);
   }
 
-  gradedTask(e: ReportEvent<'task.graded'>): void {
+  gradedTask(e: EventOf<'task.graded'>): void {
     this.graded += 1;
     const block = this.blockOf.get(e.taskId);
     this.blockOf.delete(e.taskId);
@@ -90,7 +90,7 @@ export class StructureCollector {
     this.binSize = Math.max(1, binSize);
   }
 
-  chose(e: ReportEvent<'structure.chosen'>): void {
+  chose(e: EventOf<'structure.chosen'>): void {
     const bin = Math.floor(this.chosen / this.binSize);
     this.chosen += 1;
     const key = `${e.niche}\u0000${bin}\u0000${e.structure}`;

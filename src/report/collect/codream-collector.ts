@@ -1,5 +1,5 @@
 import type { ReportData } from '../report-data';
-import type { ReportEvent } from '../report-events';
+import type { EventOf } from '../../store/events';
 
 /** CoDream: sessions by niche and trigger, insights by level, and who taught whom (one flow per author of a routed insight). */
 export class CodreamCollector {
@@ -11,7 +11,7 @@ export class CodreamCollector {
   /** Session tokens, for the cost fallback when run.json has no summary. */
   readonly tokens = { calls: 0, promptTokens: 0, completionTokens: 0 };
 
-  session(e: ReportEvent<'codream.session'>): void {
+  session(e: EventOf<'codream.session'>): void {
     const key = `${e.niche}\u0000${e.trigger}`;
     const s = this.sessions.get(key) ?? { niche: e.niche, trigger: e.trigger, count: 0 };
     s.count += 1;
@@ -21,11 +21,11 @@ export class CodreamCollector {
     this.tokens.completionTokens += e.completionTokens ?? 0;
   }
 
-  insight(e: ReportEvent<'codream.insight'>): void {
+  insight(e: EventOf<'codream.insight'>): void {
     this.levels.set(e.level, (this.levels.get(e.level) ?? 0) + 1);
   }
 
-  routedInsight(e: ReportEvent<'insight.routed'>): void {
+  routedInsight(e: EventOf<'insight.routed'>): void {
     this.routed += 1;
     const niche = e.niche ?? null;
     const nicheKey = `${niche ?? ''}\u0000${e.level}`;

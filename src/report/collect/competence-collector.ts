@@ -1,5 +1,5 @@
 import type { CompetenceCell, CompetenceWindow, ReportData, SpecialistEntry } from '../report-data';
-import type { ReportEvent } from '../report-events';
+import type { EventOf } from '../../store/events';
 
 /** Windows the report makes up when a run logged no lifecycle windows. */
 export const SYNTHETIC_WINDOWS = 10;
@@ -32,12 +32,12 @@ export class CompetenceCollector {
     this.alive.delete(agentId);
   }
 
-  updated(e: ReportEvent<'competence.updated'>): void {
+  updated(e: EventOf<'competence.updated'>): void {
     if (!this.current.has(e.agentId)) this.spawned(e.agentId);
     this.current.get(e.agentId)!.set(e.niche, { competence: e.competence, exposure: e.exposure ?? 0 });
   }
 
-  lifecycleWindow(e: ReportEvent<'lifecycle.window'>, tasksDone: number): void {
+  lifecycleWindow(e: EventOf<'lifecycle.window'>, tasksDone: number): void {
     const cells: CompetenceCell[] = [];
     for (const r of e.roster) {
       for (const [niche, competence] of Object.entries(r.competence)) {

@@ -1,5 +1,5 @@
 import type { ReportData } from '../report-data';
-import type { ReportEvent } from '../report-events';
+import type { EventOf } from '../../store/events';
 
 /**
  * Meta-editing over the run (the `meta` presets): each segment's accuracy, each edit on the
@@ -11,12 +11,12 @@ export class MetaCollector {
   private readonly values = new Map<string, { task: number; value: unknown; version: number }[]>();
   private lastTask = 0;
 
-  report(e: ReportEvent<'meta.report'>): void {
+  report(e: EventOf<'meta.report'>): void {
     this.segments.push({ segment: e.segment, fromTask: e.fromTask, toTask: e.toTask, accuracy: e.accuracy ?? null, procedureVersion: e.procedureVersion });
     this.lastTask = e.toTask + 1;
   }
 
-  edit(e: ReportEvent<'meta.edit'>): void {
+  edit(e: EventOf<'meta.edit'>): void {
     const changes = (e.changes ?? []).map((c) => ({ path: c.path, from: c.from, to: c.to }));
     this.edits.push({
       segment: e.segment, atTask: this.lastTask, accepted: e.accepted, procedureVersion: e.procedureVersion, changes,

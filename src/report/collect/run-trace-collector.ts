@@ -1,5 +1,4 @@
-import { isReportEventType, REPORT_EVENTS, type ReportEvent } from '../report-events';
-import type { RunEvent } from '../read-events';
+import { checkEvent, type EventOf, type EventType, type RawEvent } from '../../store/events';
 
 /** Graded tasks in the rolling mean of a variant comparison (over the whole stream, every niche). */
 export const STREAM_WINDOW = 50;
@@ -43,10 +42,9 @@ export class RunTraceCollector {
   private readonly niches = new Map<string, { n: number; sum: number }>();
 
   /** Fold one event (in log order); events it does not read, or malformed ones, are ignored. */
-  add(raw: RunEvent): void {
+  add(raw: RawEvent): void {
     if (raw.type === 'run.finished') { this.finished = true; return; }
     if (raw.type === 'run.resumed') { this.finished = false; return; }
-    if (!isReportEventType(raw.type)) return;
     switch (raw.type) {
       case 'task.graded': {
         const e = parse(raw, 'task.graded');
@@ -100,9 +98,8 @@ export class RunTraceCollector {
   }
 }
 
-function parse<T extends keyof typeof REPORT_EVENTS>(raw: RunEvent, type: T): ReportEvent<T> | null {
-  const p = REPORT_EVENTS[type].safeParse(raw);
-  return p.success ? (p.data as ReportEvent<T>) : null;
+function parse<T extends EventType>(raw: RawEvent, type: T): EventOf<T> | null {
+  return checkEvent(type, raw);
 }
 
 function grow(a: Float32Array): Float32Array {

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkOutputDir, claimOutputDir } from '../../store/output-dir';
 import { ABLATION_FILE, ablationFileSchema } from '../ablation-report';
-import { openRunDirectory, readEventLog } from '../read-events';
+import { openRunDirectory } from '../read-events';
+import { EVENTS_FILE, readRunEvents } from '../../store/events';
 import { EXPORT_TABLES, RunTables, type Row, type TableName } from './export-tables';
 import { writeTable, type ExportFormat } from './write-table';
 
@@ -24,7 +25,7 @@ async function foldRun(dir: string, into: Record<TableName, Row[]>, fallback?: {
   const { run, eventsFile } = await openRunDirectory(dir);
   const cfg = run.config as { variant?: string; seed?: number };
   const tables = new RunTables({ variant: cfg.variant ?? fallback?.variant ?? 'unknown', seed: cfg.seed ?? fallback?.seed ?? 0 });
-  await readEventLog(eventsFile, (e) => tables.add(e));
+  await readRunEvents(eventsFile).forEach((e) => tables.add(e));
   for (const [name, rows] of Object.entries(tables.finish())) for (const r of rows) into[name as TableName].push(r);
   return run.summary as SummaryLike | null;
 }
@@ -49,7 +50,7 @@ export async function exportTables(dir: string, opts: { readonly format: ExportF
     if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
     for (const [variant, v] of Object.entries(parsed.data.variants)) {
       for (const [i, runDir] of v.runs.entries()) {
-        if (!existsSync(path.join(runDir, 'events.jsonl'))) throw new Error(`${runDir}: not on this machine (a queued sweep's runs stay on the workers' disks); export it where it is`);
+        if (!existsSync(path.join(runDir, EVENTS_FILE))) throw new Error(`${runDir}: not on this machine (a queued sweep's runs stay on the workers' disks); export it where it is`);
         const seed = v.perSeed?.[i]?.seed ?? i;
         const s = await foldRun(runDir, rows, { variant, seed });
         rows.runs.push(runRow(variant, seed, runDir, s));

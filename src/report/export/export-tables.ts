@@ -1,4 +1,4 @@
-import type { RunEvent } from '../read-events';
+import type { RawEvent } from '../../store/events';
 
 /** A column's type in both formats (Parquet's logical type; CSV writes the value as text, null as an empty field). */
 export type ColumnType = 'STRING' | 'INT32' | 'INT64' | 'DOUBLE' | 'BOOLEAN';
@@ -141,7 +141,7 @@ export class RunTables {
   constructor(private readonly run: { readonly variant: string; readonly seed: number }) {}
 
   /** Fold one event. */
-  add(e: RunEvent): void {
+  add(e: RawEvent): void {
     const base = { variant: this.run.variant, seed: this.run.seed };
     const taskId = str(e.taskId);
     const pending = (): Row => {

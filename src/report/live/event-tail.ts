@@ -1,12 +1,12 @@
 import { closeSync, existsSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
-import type { RunEvent } from '../read-events';
+import { parseEventLine, type LoggedEvent } from '../../store/events';
 
 /** One committed event as the tail read it: its `seq`, the line exactly as logged, and the parsed event. */
 export interface TailedEvent {
   readonly seq: number;
   /** The JSON line without its newline (sent to pages as it is, never re-serialized). */
   readonly line: string;
-  readonly event: RunEvent;
+  readonly event: LoggedEvent;
 }
 
 /** What the tail has met besides events. */
@@ -17,6 +17,8 @@ export interface TailStats {
   events: number;
   /** Whole lines that were not an event with a seq (garbled, no type, no seq). */
   skippedCount: number;
+  /** Events of a type the catalogue does not know (a newer writer's), skipped. */
+  unknown: number;
 }
 
 /** Bytes read per step: a large log is read in slices, never into one buffer. */
@@ -40,7 +42,7 @@ export class EventTail {
   private watcher: FSWatcher | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private listener: ((batch: TailedEvent[]) => void) | null = null;
-  readonly stats: TailStats = { lines: 0, events: 0, skippedCount: 0 };
+  readonly stats: TailStats = { lines: 0, events: 0, skippedCount: 0, unknown: 0 };
 
   constructor(readonly file: string, private readonly opts: { readonly pollMs?: number } = {}) {}
 
@@ -114,6 +116,7 @@ export class EventTail {
     this.offset = got.next;
     this.stats.lines += got.lines;
     this.stats.skippedCount += got.skipped;
+    this.stats.unknown += got.unknown;
     const out: TailedEvent[] = [];
     for (const { event: e, offset } of got.entries) {
       // seq only ever grows in a log; a line that breaks that would break Last-Event-ID: skipped.
@@ -128,7 +131,7 @@ export class EventTail {
 
   /** The whole lines in [from, until) — at most one slice, or one line longer than a slice — and where the next one starts. */
   private readSlice(from: number, until: number): Slice {
-    const none: Slice = { entries: [], next: from, lines: 0, skipped: 0 };
+    const none: Slice = { entries: [], next: from, lines: 0, skipped: 0, unknown: 0 };
     let size: number;
     try {
       size = statSync(this.file).size;
@@ -143,15 +146,17 @@ export class EventTail {
       last = buf.indexOf(0x0a);
     }
     if (last < 0) return none;
-    const slice: Slice = { entries: [], next: from + last + 1, lines: 0, skipped: 0 };
+    const slice: Slice = { entries: [], next: from + last + 1, lines: 0, skipped: 0, unknown: 0 };
     for (let start = 0; start <= last;) {
       const nl = buf.indexOf(0x0a, start);
       const line = buf.toString('utf8', start, nl).trim();
       if (line) {
         slice.lines += 1;
-        const e = parseEvent(line);
-        if (e) slice.entries.push({ event: e, offset: from + start });
-        else slice.skipped += 1;
+        const p = parseEventLine(line);
+        // The tail orders by seq (Last-Event-ID): a line without one is not an event it can send.
+        if ('bad' in p || typeof p.event.seq !== 'number') slice.skipped += 1;
+        else if (!p.known) slice.unknown += 1;
+        else slice.entries.push({ event: { seq: p.event.seq, line, event: p.event }, offset: from + start });
       }
       start = nl + 1;
     }
@@ -164,6 +169,7 @@ interface Slice {
   readonly next: number;
   lines: number;
   skipped: number;
+  unknown: number;
 }
 
 function readBytes(file: string, from: number, to: number): Buffer {
@@ -175,17 +181,4 @@ function readBytes(file: string, from: number, to: number): Buffer {
   } finally {
     closeSync(fd);
   }
-}
-
-function parseEvent(line: string): TailedEvent | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return null;
-  }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
-  const e = v as RunEvent;
-  if (typeof e.type !== 'string' || typeof e.seq !== 'number') return null;
-  return { seq: e.seq, line, event: e };
 }

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../read-events';
+import type { RawEvent } from '../../store/events';
 
 /** Task completions (and token counts) kept for the recent rate: the rate is over the last this many. */
 const RATE_WINDOW = 50;
@@ -71,7 +71,7 @@ export class LiveStats {
   }
 
   /** Fold one event, in log order. */
-  add(e: RunEvent): void {
+  add(e: RawEvent): void {
     if (typeof e.seq === 'number') this.seq = e.seq;
     const t = typeof e.time === 'string' ? Date.parse(e.time) / 1000 : Number.NaN;
     if (Number.isFinite(t)) this.advanceTime(t);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { eventsFileOf } from '../../store/events';
 import type { Clock } from '../../core/clock';
 import { RunStore, type RunFile } from '../../store/run-store';
 import { ReportAggregator } from '../build-report-data';
@@ -79,7 +80,7 @@ export class RunWatch {
     this.run = (await RunStore.open(this.dir)).data;
     this.agg = new ReportAggregator(this.run);
     this.stats = new LiveStats(this.run.config);
-    this.tail = new EventTail(path.join(this.dir, 'events.jsonl'), { pollMs: this.opts.pollMs });
+    this.tail = new EventTail(eventsFileOf(this.dir), { pollMs: this.opts.pollMs });
     if (this.stopped) return;
     this.tail.start((batch) => this.onBatch(batch));
   }
@@ -176,8 +177,8 @@ export class RunWatch {
     try {
       // run.json changes with the run's status (finished, interrupted, resumed): read it again.
       this.run = (await RunStore.open(this.dir)).data;
-      const { events, lines, skippedCount } = this.tail!.stats;
-      const data = this.agg.data({ dir: this.dir, run: this.run, stats: { events, lines, skippedCount, skipped: [] }, clock: this.opts.clock, outDir: path.join(this.dir, 'report') });
+      const { events, lines, skippedCount, unknown } = this.tail!.stats;
+      const data = this.agg.data({ dir: this.dir, run: this.run, stats: { events, lines, skippedCount, unknown, skipped: [] }, clock: this.opts.clock, outDir: path.join(this.dir, 'report') });
       this.view = await renderView(data, this.stats!.figures());
       const chunk = message('view', this.view);
       for (const c of this.clients) c.write(chunk);

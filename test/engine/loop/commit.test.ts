@@ -12,7 +12,8 @@ import { viewAgent } from '../../../src/individual/agent-view';
 import { median } from '../../../src/population/specialization';
 import { supervisorMachine, type PoolUpdate, type UpdateChanges } from '../../../src/population/supervisor-machine';
 import { sendToSupervisor, type Supervisor } from '../../../src/population/supervisor-ops';
-import type { EventBody, EventLog } from '../../../src/store/event-log';
+import type { EventLog } from '../../../src/store/event-log';
+import type { RunEvent as EventBody } from '../../../src/store/events';
 import type { Grade, Task } from '../../../src/tasks/task';
 import type { Team } from '../../../src/team/team';
 
@@ -143,7 +144,7 @@ describe('commit: events derived from the change set the supervisor applied', ()
     for (const id of ['agent-01', 'agent-02']) spawn(s, id);
     const d = deps(s);
     await commitBoth(d, outcome(['agent-01', 'agent-02'], 1, { 'agent-01': 'isolate x first' }));
-    const types = new Set(d.log.events.map((e) => e.type));
+    const types = new Set<string>(d.log.events.map((e) => e.type));
     for (const t of ['competence.updated', 'lesson.added', 'synergy.updated', 'leadlearn.entry', 'insight.routed']) expect(types.has(t)).toBe(false);
     // What the run did is still reported.
     expect([...types]).toEqual(expect.arrayContaining(['team.assembled', 'task.graded', 'reflection', 'task.done']));

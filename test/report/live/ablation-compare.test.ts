@@ -7,10 +7,10 @@ import { liveAblationData, renderAblationView } from '../../../src/report/live/a
 function trace(rewards: number[]) {
   const t = new RunTraceCollector();
   rewards.forEach((reward, i) => {
-    t.add({ type: 'task.graded', taskId: `t${i}`, niche: i % 2 ? 'algebra' : 'arithmetic', reward });
-    t.add({ type: 'task.done', taskId: `t${i}`, tokens: { solve: { calls: 1, promptTokens: 100, completionTokens: 50 } } });
+    t.add({ type: 'task.graded', taskId: `t${i}`, niche: i % 2 ? 'algebra' : 'arithmetic', reward, correct: reward === 1, extracted: '1', detail: '', disagreement: false });
+    t.add({ type: 'task.done', taskId: `t${i}`, status: 'graded', reward, poolVersion: i + 1, startedAt: i, tokens: { solve: { calls: 1, promptTokens: 100, completionTokens: 50 } } });
   });
-  t.add({ type: 'codream.session', taskId: 't0', niche: 'arithmetic', trigger: 'failure', members: ['a'] });
+  t.add({ type: 'codream.session', taskId: 't0', niche: 'arithmetic', trigger: 'failure', members: ['a'], proposals: 1, kept: 1, insights: 0, poolVersion: 1 });
   return t.trace();
 }
 

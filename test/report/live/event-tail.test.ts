@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventTail, type TailedEvent } from '../../../src/report/live/event-tail';
 
-const line = (seq: number, extra = '') => `${JSON.stringify({ id: `e${seq}`, seq, type: 'task.done', taskId: `t${seq}`, pad: extra })}\n`;
+const line = (seq: number, extra = '') => `${JSON.stringify({ id: `e${seq}`, seq, type: 'task.done', taskId: `t${seq}`, status: 'graded', reward: 1, poolVersion: seq, startedAt: seq, pad: extra })}\n`;
 
 function tailOf(file: string) {
   const got: TailedEvent[] = [];
@@ -61,7 +61,7 @@ describe('EventTail: events.jsonl followed by byte offset', () => {
     writeFileSync(file, `${line(0)}{"not json\n${line(1)}`);
     const { tail, got } = tailOf(file);
     expect(got.map((e) => e.seq)).toEqual([0, 1]);
-    expect(tail.stats).toEqual({ lines: 3, events: 2, skippedCount: 1 });
+    expect(tail.stats).toEqual({ lines: 3, events: 2, skippedCount: 1, unknown: 0 });
     tail.stop();
   });
 });

@@ -1,4 +1,4 @@
-import type { EventBody } from '../../../store/event-log';
+import type { EventOf, LoggedEvent } from '../../../store/events';
 import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './adaptive';
 
 /**
@@ -6,7 +6,7 @@ import type { ConcurrencyChange, ConcurrencyReason, ConcurrencyStage } from './a
  * of the task whose commit triggered the decision, so its place in `events.jsonl` is deterministic
  * whenever the run clock is (virtual time).
  */
-export type ConcurrencyEvent = EventBody & ConcurrencyChange & { readonly type: 'engine.concurrency' };
+export type ConcurrencyEvent = EventOf<'engine.concurrency'>;
 
 /** The event that records one change the controller made. */
 export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
@@ -17,8 +17,8 @@ export function concurrencyEvent(c: ConcurrencyChange): ConcurrencyEvent {
 }
 
 /** The changes a run's log recorded (its `engine.concurrency` events, in log order), for `ReplayedConcurrency`. */
-export function recordedChanges(events: Iterable<{ readonly type: string }>): ConcurrencyChange[] {
+export function recordedChanges(events: Iterable<LoggedEvent>): ConcurrencyChange[] {
   const out: ConcurrencyChange[] = [];
-  for (const e of events) if (e.type === 'engine.concurrency') out.push(e as unknown as ConcurrencyEvent);
+  for (const e of events) if (e.type === 'engine.concurrency') out.push(e);
   return out;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readRunEventsSync } from '../../../store/events';
 import { z } from 'zod';
 import { ABLATION_PLAN_FILE } from '../ablate';
 import { PRESETS } from '../../scenario/presets';
@@ -129,17 +130,8 @@ export interface NicheOutcome {
 /** Per-niche reward tallies of a run directory, from its event log's `task.graded` events. */
 export function nicheOutcomes(runDir: string): Map<string, NicheOutcome> {
   const out = new Map<string, NicheOutcome>();
-  const log = path.join(runDir, 'events.jsonl');
-  if (!existsSync(log)) return out;
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
-    if (!line.includes('"task.graded"')) continue;
-    let e: { type?: string; niche?: string; reward?: number };
-    try {
-      e = JSON.parse(line) as typeof e;
-    } catch {
-      continue;
-    }
-    if (e.type !== 'task.graded' || typeof e.niche !== 'string' || typeof e.reward !== 'number') continue;
+  for (const e of readRunEventsSync(runDir, { types: ['task.graded'] })) {
+    if (typeof e.niche !== 'string' || typeof e.reward !== 'number') continue;
     const t = out.get(e.niche) ?? { n: 0, sum: 0, sumSq: 0 };
     t.n++;
     t.sum += e.reward;

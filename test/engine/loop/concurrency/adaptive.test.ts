@@ -4,6 +4,7 @@ import { autoConfigSchema, autoGapBound, type AutoConfigInput } from '../../../.
 import { concurrencyEvent, recordedChanges } from '../../../../src/engine/loop/concurrency/concurrency-event';
 import { ReplayedConcurrency } from '../../../../src/engine/loop/concurrency/replayed';
 import { runStageLoop as simulate, type Load } from '../../../fakes/stage-loop';
+import type { LoggedEvent } from '../../../../src/store/events';
 
 const controller = (cfg: AutoConfigInput, tau = Infinity) => new AdaptiveConcurrency(autoConfigSchema.parse(cfg), tau);
 
@@ -228,7 +229,7 @@ describe('ReplayedConcurrency (a resumed run)', () => {
     const cfg = autoConfigSchema.parse({ initial: 2, periodSeconds: 15, minItems: 6 });
     const load: Load = { tasks: 600, solveSeconds: kneeAt(12), evolveSeconds: 12, jobsPerTask: 2 };
     const first = simulate(new AdaptiveConcurrency(cfg, 6), load);
-    const log = JSON.parse(JSON.stringify(first.changes.map(concurrencyEvent))) as { type: string }[];
+    const log = JSON.parse(JSON.stringify(first.changes.map((c, seq) => ({ id: `e${seq}`, seq, ...concurrencyEvent(c) })))) as LoggedEvent[];
     const resumeAt = 300;
     let commits = 0;
     const r = new ReplayedConcurrency(recordedChanges(log), cfg, 6, () => commits < resumeAt);
