@@ -118,6 +118,8 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   }
   const seed0 = intFlag(values.seed, '--seed', 0) ?? loaded.scenario.seed;
   const seeds = Array.from({ length: seedCount }, (_, i) => seed0 + i);
+  const replayed = seeds.filter((s) => runTargets?.seeds.has(s));
+  if (replayed.length) process.stderr.write(`calibrate: seed${replayed.length > 1 ? 's' : ''} ${replayed.join(', ')} of the calibration ${replayed.length > 1 ? 'are' : 'is'} also the runs': the fit replays their luck (give --seed ${Math.max(...runTargets!.seeds) + 100} for disjoint seeds)\n`);
   const worldName = values.name ?? path.basename(stem);
   claimCalibrateOutputs(out, stem, values.targets === undefined);
   const targetsFile = values.targets ?? `${stem}.targets.json`;

@@ -219,11 +219,13 @@ export interface RunTargets {
   readonly scenarios: ReadonlyMap<string, unknown>;
   /** Runs of variants not fitted on, by variant. */
   readonly leftOut: ReadonlyMap<string, number>;
+  /** The seeds the taken runs ran (a calibration at the same seeds would replay their luck). */
+  readonly seeds: ReadonlySet<number>;
 }
 
 interface RunFile {
   status?: string;
-  config?: Record<string, unknown> & { name?: string; variant?: string; stream?: { tasks?: number } };
+  config?: Record<string, unknown> & { name?: string; variant?: string; seed?: number; stream?: { tasks?: number } };
   summary?: { variant?: string };
   scenarioDir?: string;
 }
@@ -241,6 +243,7 @@ export function targetsFromRuns(dirs: readonly string[], opts: { readonly varian
   const pooled = new Map<string, { scenario: string; tasks: number | undefined; variant: string; niche: string; o: NicheOutcome; runs: string[] }>();
   const scenarios = new Map<string, { config: unknown; content: string }>();
   const leftOut = new Map<string, number>();
+  const seeds = new Set<number>();
   for (const given of dirs) {
     const runDirs = runDirsOf(given);
     if (runDirs.length === 0) throw new TargetsError(given, '', 'no run in this directory');
@@ -254,6 +257,7 @@ export function targetsFromRuns(dirs: readonly string[], opts: { readonly varian
       if (run.status !== 'finished') throw new TargetsError(file, 'status', `the run is ${run.status ?? 'unknown'}, not finished (resume it first)`);
       if (!run.config) throw new TargetsError(file, 'config', 'the run records no scenario');
       const scenario = scenarioFileFor(scenarios, run.config, opts.scenarioPrefix);
+      if (typeof run.config.seed === 'number') seeds.add(run.config.seed);
       for (const [niche, o] of nicheOutcomes(dir)) {
         const key = `${scenario}\u0000${variant}\u0000${niche}`;
         const p = pooled.get(key) ?? { scenario, tasks: run.config.stream?.tasks, variant, niche, o: { n: 0, sum: 0, sumSq: 0 }, runs: [] };
@@ -274,7 +278,7 @@ export function targetsFromRuns(dirs: readonly string[], opts: { readonly varian
     };
     return { ...row, index, se: row.stderr!, loaded: loaded.get(p.scenario)!, niches: [p.niche] };
   });
-  return { targets, scenarios: new Map([...scenarios].map(([f, s]) => [f, s.config])), leftOut };
+  return { targets, scenarios: new Map([...scenarios].map(([f, s]) => [f, s.config])), leftOut, seeds };
 }
 
 /** The file a run's scenario is kept in: one per distinct scenario (name, then content), on the simulator. */
