@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
 import { predictStreams, type PredictionFile } from '../../engine/sweep/calibrate/prediction';
-import { worldUncertainty } from '../../engine/sweep/calibrate/world-uncertainty';
+import { worldUncertainty } from '../world-uncertainty';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { scenarioWorld } from '../../sim/sim-plugin';
 import { RUN_CHILD_ENTRY } from '../composition';

@@ -5,7 +5,7 @@ import { createRng } from '../../../core/rng';
 import type { RunSummary } from '../../loop/summary';
 import { parseScenario, type LoadedScenario } from '../../scenario/scenario';
 import { scenarioPatch } from '../../scenario/scenario-patch';
-import { canonical } from './identity';
+import { canonical } from './canonical';
 import { hashOf } from './journal';
 import { runBatch, type BatchOptions } from './run-batch';
 import { cholesky, type Matrix } from './stats';

@@ -20,7 +20,7 @@ export interface ScoredFigure {
   readonly inside: boolean;
 }
 
-/** How an ablation fell against its pre-registered prediction (docs/calibration.md, "Scoring"). */
+/** How an ablation fell against its pre-registered prediction (docs/calibration.md, "Pre-registered predictions"). */
 export interface Scorecard {
   readonly schemaVersion: 1;
   readonly prediction: string;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ABLATION_PLAN_FILE } from '../ablate';
 import { PRESETS } from '../../scenario/presets';
 import { loadScenario, parseScenario, resolveScenario, type LoadedScenario } from '../../scenario/scenario';
-import { canonical } from './identity';
+import { canonical } from './canonical';
 
 /** Version of the targets file format (docs/calibration.md, "Targets"). */
 export const TARGETS_SCHEMA_VERSION = 1;
@@ -207,7 +207,7 @@ function runDirsOf(dir: string): string[] {
 }
 
 /**
- * The baseline presets (DESIGN §8b): what `--from-runs` fits on unless `--variants` names others.
+ * The baseline presets (docs/calibration.md, "Targets"): what `--from-runs` fits on unless `--variants` names others.
  * The method and its ablations are what a world predicts; a fit that saw them would predict nothing.
  */
 export const BASELINE_VARIANTS: readonly string[] = ['single-agent', 'self-consistency', 'per-agent-memory', 'shared-memory', 'structure-only'];

@@ -1,5 +1,5 @@
-import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type InlinedWorld } from '../../../sim/sim-world-file';
-import type { WorldUncertainty } from './prediction';
+import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type InlinedWorld } from '../sim/sim-world-file';
+import type { WorldUncertainty } from '../engine/sweep/calibrate/prediction';
 
 /** What `calibrate` writes into a world's `fit` that a prediction reads. */
 interface RecordedFit {
