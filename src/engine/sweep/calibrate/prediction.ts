@@ -145,11 +145,18 @@ interface Sample {
 export function figure(x: Sample, runs: number, range: readonly [number, number] = [-Infinity, Infinity]): PredictedFigure {
   const n = x.centre.length;
   const mean = x.centre.reduce((a, b) => a + b, 0) / n;
-  const sdRun = n >= 2 ? Math.sqrt(x.centre.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) : 0;
+  // Each spread is estimated from a few runs: widened by Student's t over 1.96 for its degrees of freedom, so three seeds do not claim a normal's certainty.
+  const sdRun = n >= 2 ? Math.sqrt(x.centre.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1)) * tWiden(n - 1) : 0;
   // The draws' spread about the fitted world (not about their own mean: a shifted mean is uncertainty too).
-  const sdParameters = x.draws.length ? Math.sqrt(x.draws.reduce((a, d) => a + d * d, 0) / x.draws.length) : 0;
+  const sdParameters = x.draws.length ? Math.sqrt(x.draws.reduce((a, d) => a + d * d, 0) / x.draws.length) * tWiden(x.draws.length) : 0;
   const half = Z95 * Math.sqrt(sdParameters ** 2 + sdRun ** 2 / Math.max(1, runs));
   return { mean: r4(mean), lo: r4(Math.max(range[0], mean - half)), hi: r4(Math.min(range[1], mean + half)), sdParameters: r4(sdParameters), sdRun: r4(sdRun) };
+}
+
+/** Student's t (97.5 %) over 1.96 for `df` degrees of freedom: how much wider an interval is when its sd was estimated from df + 1 values. */
+export function tWiden(df: number): number {
+  const t = [Infinity, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086];
+  return (df < t.length ? t[df]! : 1.96 + 2.4 / df) / 1.96;
 }
 
 /** The interval of a predicted figure for a mean of `runs` seeds (the scorecard's, when the ablation ran another count), kept within `range`. */

@@ -47,8 +47,9 @@ describe('calibration statistics', () => {
   it('a predicted figure carries both the parameters\' spread and the run noise over the seeds to be averaged', () => {
     const f = figure({ centre: [0.5, 0.6, 0.7], draws: [0.03, -0.04] }, 4, [0, 1]);
     expect(f.mean).toBeCloseTo(0.6);
-    expect(f.sdRun).toBeCloseTo(0.1);
-    expect(f.sdParameters).toBeCloseTo(Math.sqrt((0.0009 + 0.0016) / 2), 4);
-    expect(f.hi - f.mean).toBeCloseTo(1.96 * Math.sqrt(f.sdParameters ** 2 + 0.01 / 4), 3);
+    // Three seeds: their sd (0.1) widened by t(2)/1.96; two draws: their RMS widened by t(2)/1.96.
+    expect(f.sdRun).toBeCloseTo(0.1 * 4.303 / 1.96, 3);
+    expect(f.sdParameters).toBeCloseTo(Math.sqrt((0.0009 + 0.0016) / 2) * 4.303 / 1.96, 3);
+    expect(f.hi - f.mean).toBeCloseTo(1.96 * Math.sqrt(f.sdParameters ** 2 + f.sdRun ** 2 / 4), 3);
   });
 });
