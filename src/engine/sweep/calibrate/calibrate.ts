@@ -156,8 +156,8 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       return sides.map((s) => x0.map((x, j) => (j === i ? clamp01(x + s * DESIGN_STEP) : x)));
     });
     await evaluateAll(design);
-    const surfaceOf = () => responseSurface(x0, [...seen.values()].map((e) => ({ x: e.values.map(toUnit), sims: e.sims })), opts.targets, atFit.sims);
-    const surface = surfaceOf();
+    // In parameter order, not the order evaluations finished in: a resumed calibration sums them the same way.
+    const surface = responseSurface(x0, [...seen.values()].sort((a, b) => compareVectors(a.values, b.values)).map((e) => ({ x: e.values.map(toUnit), sims: e.sims })), opts.targets, atFit.sims);
     // A direction the targets do not determine gets the bounds' weak prior, so every parameter has a finite (and wide) error.
     const unitCov = surface?.covariance ?? (surface ? invert(surface.information.map((row, i) => row.map((v, j) => v + (i === j ? 12 : 0))), 1e-12) : null);
     const sdUnit = x0.map((_, i) => (unitCov ? Math.sqrt(Math.max(0, unitCov[i]![i]!)) : Infinity));
