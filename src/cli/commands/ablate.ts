@@ -18,7 +18,7 @@ import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
 import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
-import { scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { applyScenarioPatch, scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
 import { SCORE_FLAG_HELP, SCORE_FLAG_OPTIONS, scoreFlag } from '../score-flag';
 import { withSweepDefaults } from '../composition';
@@ -123,7 +123,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
-  const score = scoreFlag(values.score, loaded, intFlag(values.tasks, '--tasks', 1));
+  const score = scoreFlag(values.score, applyScenarioPatch(loaded, patch), intFlag(values.tasks, '--tasks', 1));
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
   let failedTasks = 0;
