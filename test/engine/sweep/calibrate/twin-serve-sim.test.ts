@@ -28,7 +28,7 @@ describe('the twin loop against serve-sim with a hidden world', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'evo-twin-http-'));
     const hard = loadScenario('hard').scenario;
     const scenario = path.join(dir, 'twin.json');
-    writeFileSync(scenario, JSON.stringify({ ...hard, name: 'twin', stream: { ...hard.stream, tasks: 24, niches: [{ id: 'arithmetic', difficulty: [3] }, { id: 'algebra', difficulty: [3] }] } }));
+    writeFileSync(scenario, JSON.stringify({ ...hard, name: 'twin', stream: { ...hard.stream, tasks: 16, niches: [{ id: 'arithmetic', difficulty: [3] }, { id: 'algebra', difficulty: [3] }] } }));
     const hidden = { base: 2.5 };
     const worldFile = path.join(dir, 'hidden.json');
     writeFileSync(worldFile, JSON.stringify({ schemaVersion: 1, name: 'hidden', params: hidden }));
@@ -51,15 +51,15 @@ describe('the twin loop against serve-sim with a hidden world', () => {
     expect(base.interval[0]).toBeLessThanOrEqual(hidden.base);
     expect(base.interval[1]).toBeGreaterThanOrEqual(hidden.base);
     expect(fit.heldOut.every((h) => h.inside)).toBe(true);
-    expect(JSON.parse(readFileSync(path.join(dir, 'fit', 'w.targets.json'), 'utf8')).targets.every((t: { tasks: number; scenario: string }) => t.tasks === 24 && t.scenario === 'w.scenario-twin.json')).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(dir, 'fit', 'w.targets.json'), 'utf8')).targets.every((t: { tasks: number; scenario: string }) => t.tasks === 16 && t.scenario === 'w.scenario-twin.json')).toBe(true);
 
     // 3. Pre-register the method's prediction (the simulator, seeds 201-202), then score the server's runs of it.
     const pred = path.join(dir, 'prediction.json');
-    const p = cli('predict', w, scenario, '--variants', 'individual,single-agent', '--reference', 'individual', '--seed', '201', '--seeds', '2', '--draws', '4', '--runs', '2', '--jobs', '2', '--out', pred);
+    const p = cli('predict', w, scenario, '--variants', 'individual,single-agent', '--reference', 'individual', '--seed', '201', '--seeds', '2', '--draws', '2', '--runs', '2', '--jobs', '2', '--out', pred);
     expect(p.status, p.stderr).toBe(0);
     const prediction = loadPrediction(pred);
     const result = JSON.parse(readFileSync(path.join(runs, 'ablation.json'), 'utf8')) as AblationResult;
-    const card = scoreAblation(prediction, streamFor(prediction, pred, 'twin', 24), result);
+    const card = scoreAblation(prediction, streamFor(prediction, pred, 'twin', 16), result);
     const method = card.figures.find((f) => f.variant === 'individual' && f.figure === 'accuracy')!;
     expect(method.inside, JSON.stringify(method)).toBe(true);
     expect(card.calibration.total).toBeGreaterThanOrEqual(6);
