@@ -64,7 +64,7 @@ describe('the twin workflow without leaks', () => {
     const targetsFile = path.join(dir, 't.json');
     writeFileSync(targetsFile, JSON.stringify({ schemaVersion: 1, targets: rows }));
     const r = await calibrate({
-      targets: loadTargets(targetsFile, loadScenario(file)), seeds: [1, 2], budget: 36, jobs: 1,
+      targets: loadTargets(targetsFile, loadScenario(file)), seeds: [1, 2], budget: 28, jobs: 1,
       parameters: [{ name: 'base', lo: -4, hi: 5, start: 1.2 }, { name: 'coverage', lo: 0, hi: 6, start: 2.6 }],
       parameterPatch: (v) => ({ 'sim.world': { schemaVersion: 1, name: 'fit', params: { base: v[0]!, coverage: v[1]! } } }),
       journal: path.join(dir, 'j.jsonl'), workDir: path.join(dir, 'runs'),
@@ -78,7 +78,7 @@ describe('the twin workflow without leaks', () => {
     expect(r.covariance).not.toBeNull();
     expect(r.dof).toBe(0);
     expect(r.heldOut).toHaveLength(2);
-    expect(r.evaluations.total).toBeLessThanOrEqual(36);
+    expect(r.evaluations.total).toBeLessThanOrEqual(28);
   });
 
   it('predict is deterministic, hashed, and a changed prediction file is refused', () => {
