@@ -1,4 +1,5 @@
-import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type InlinedWorld } from '../sim/sim-world-file';
+import { parseFitName, WORLD_SCHEMA_VERSION, type InlinedWorld } from '../sim/sim-world-file';
+import { worldWithGroupValues } from './world-groups';
 import type { WorldUncertainty } from '../engine/sweep/calibrate/prediction';
 
 /** What `calibrate` writes into a world's `fit` that a prediction reads. */
@@ -10,9 +11,10 @@ interface RecordedFit {
 /**
  * The fitted parameters of a world and their covariance, from its `fit` (docs/calibration.md), or
  * undefined when it records none (a hand-written world, or a fit whose surface was singular). The
- * parameters are named as `--fit` names them, so any parameter the world declares fittable plugs in.
+ * parameters are named as `--fit` names them, so any parameter the world declares fittable plugs in;
+ * one named for a niche group (`base@aime`) is drawn for every member niche of `groups`.
  */
-export function worldUncertainty(world: InlinedWorld, label: string): WorldUncertainty | undefined {
+export function worldUncertainty(world: InlinedWorld, label: string, groups: ReadonlyMap<string, readonly string[]> = new Map()): WorldUncertainty | undefined {
   const fit = world.fit as RecordedFit | undefined;
   const ps = fit?.parameters;
   const cov = fit?.covariance;
@@ -29,6 +31,6 @@ export function worldUncertainty(world: InlinedWorld, label: string): WorldUncer
     values: ps.map((p) => p.value),
     bounds: ps.map((p, i) => [p.lo ?? parsed[i]!.lo, p.hi ?? parsed[i]!.hi] as const),
     covariance: cov.map((row) => [...row]),
-    worldAt: (v) => ({ schemaVersion: WORLD_SCHEMA_VERSION, name: world.name, ...worldWithValues(world, parsed, v) }),
+    worldAt: (v) => ({ schemaVersion: WORLD_SCHEMA_VERSION, name: world.name, ...worldWithGroupValues(world, parsed, v, groups) }),
   };
 }

@@ -10,7 +10,8 @@ import { BASELINE_VARIANTS, checkStreamLengths, loadTargets, targetsFileOf, targ
 import { loadScenario } from '../../engine/scenario/scenario';
 import { fitTables, renderFitPage, type FitReportData } from '../../report/fit-report';
 import { scenarioWorld } from '../../sim/sim-plugin';
-import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type WorldFile, type WorldFitParameter } from '../../sim/sim-world-file';
+import { streamGroups, worldWithGroupValues } from '../world-groups';
+import { parseFitName, WORLD_SCHEMA_VERSION, type WorldFile, type WorldFitParameter } from '../../sim/sim-world-file';
 import { RUN_CHILD_ENTRY } from '../composition';
 import { EXIT } from '../exit-codes';
 import { UsageError, intFlag } from '../usage';
@@ -46,8 +47,9 @@ Options:
   --tasks N         tasks per run (default: the scenario's stream); a target that records
                     another stream length (its "tasks") is refused
   --budget N        evaluations in all: the search's, then 2 a parameter for the response
-                    surface, the profile's points a parameter, and one a target left out
-                    (default 40 + the rest)
+                    surface, Gauss–Newton steps while room is left (one kept in reserve:
+                    2 a parameter + 1), the profile's points a parameter, and one a target
+                    left out (default 40 + the rest)
   --profile-points N  points of each parameter's profile (default 4: ±1.5 and ±3 se)
   --no-cross-validation  skip leaving each target out (saves one evaluation a target)
   --jobs N          worker processes (default: the core count; 1 runs in this process)
@@ -109,8 +111,9 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   const tasks = intFlag(values.tasks, '--tasks', 1);
   checkStreamLengths(targets, values.targets ?? '--from-runs', tasks);
   const after = postSearchEvaluations(fit.length, targets.length, { profilePoints, leaveOneOut });
-  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + after;
-  if (budget < after + 2 * fit.length + 2) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters and ${targets.length} targets: the surface, profiles and cross-validation take ${after}, the search at least ${2 * fit.length + 2} (give ${after + 2 * fit.length + 2} or more)`);
+  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + after + 2 * fit.length + 1;
+  const least = after + 3 * fit.length + 3;
+  if (budget < least) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters and ${targets.length} targets: the surface, profiles and cross-validation take ${after}, one Gauss–Newton step ${2 * fit.length + 1}, the search at least ${fit.length + 2} (give ${least} or more)`);
   const unmovable = unmovableTarget(targets, fit);
   if (unmovable) {
     throw new TargetsError(values.targets ?? '--from-runs', `targets[${unmovable.index}]`,
@@ -127,7 +130,8 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     for (const [f, config] of runTargets.scenarios) writeFileSync(path.join(path.dirname(out), f), `${JSON.stringify(config, null, 2)}\n`);
     writeFileSync(targetsFile, `${JSON.stringify(targetsFileOf(targets, `built by evochamber calibrate --from-runs ${fromRuns.join(' ')}`), null, 2)}\n`);
   }
-  const worldOf = (v: readonly number[]) => worldWithValues(baseWorld, fit, v);
+  const groups = streamGroups([...new Set(targets.map((t) => t.loaded))]);
+  const worldOf = (v: readonly number[]) => worldWithGroupValues(baseWorld, fit, v, groups);
 
   const stop = new AbortController();
   const onSignal = () => stop.abort();

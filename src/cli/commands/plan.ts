@@ -4,6 +4,7 @@ import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { predictAccuracy, type PredictedAccuracy } from '../../engine/sweep/calibrate/predict';
 import { worldUncertainty } from '../world-uncertainty';
+import { streamGroups } from '../world-groups';
 import { scenarioWorld } from '../../sim/sim-plugin';
 import { PROFILES } from '../../llm/latency-profiles';
 import { PRIORITY_POLICIES, deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
@@ -73,7 +74,7 @@ export async function planCommand(argv: string[]): Promise<void> {
   });
   const world = worldName(loaded.scenario.sim.world);
   const inlined = scenarioWorld(loaded.scenario.sim).world;
-  const uncertainty = inlined ? worldUncertainty(inlined, world ?? 'world') : undefined;
+  const uncertainty = inlined ? worldUncertainty(inlined, world ?? 'world', streamGroups([loaded])) : undefined;
   const accuracy = world === undefined ? undefined : await predictAccuracy(loaded, {
     variants: variants ?? [loaded.scenario.variant], seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
     ...(uncertainty ? { uncertainty } : {}),

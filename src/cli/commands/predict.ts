@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
 import { predictStreams, type PredictionFile } from '../../engine/sweep/calibrate/prediction';
 import { worldUncertainty } from '../world-uncertainty';
+import { streamGroups } from '../world-groups';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { scenarioWorld } from '../../sim/sim-plugin';
 import { RUN_CHILD_ENTRY } from '../composition';
@@ -65,7 +66,7 @@ export async function predictCommand(argv: string[]): Promise<number | void> {
   const scenarios = scenarioRefs.map((s) => applyWorldFlag(loadScenario(s), worldRef));
   const { world } = scenarioWorld(scenarios[0]!.scenario.sim);
   if (!world) throw new UsageError(`world ${worldRef}: not loaded`);
-  const uncertainty = worldUncertainty(world, worldRef);
+  const uncertainty = worldUncertainty(world, worldRef, streamGroups(scenarios));
   if (!uncertainty && draws > 0) process.stderr.write(`predict: world ${world.name} records no fitted covariance (fit.covariance): the intervals carry the simulator's noise alone\n`);
   const seed0 = intFlag(values.seed, '--seed', 0) ?? scenarios[0]!.scenario.seed;
   const seeds = Array.from({ length: seedCount }, (_, i) => seed0 + i);

@@ -9,7 +9,7 @@ import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
 import { chi2PValue, invert } from './stats';
 import { responseSurface } from './surface';
-import { groupNiches, type Target } from './targets';
+import type { Target } from './targets';
 
 export type { CalibrationResult, FitParameter, FittedParameter, FittedTarget, HeldOutTarget, Convergence } from './fit-types';
 export { objectiveTerm, profileInterval } from './fit-analysis';
@@ -51,7 +51,8 @@ export interface CalibrateOptions {
  */
 export function unmovableTarget(targets: readonly Target[], parameters: readonly FitParameter[]): Target | undefined {
   return targets.find((t) => {
-    const niches = t.niche === 'all' ? t.loaded.scenario.stream.niches.map((n) => n.id) : groupNiches(t.niche);
+    // A parameter for one of the niches the target pools, or for its group by name, moves it.
+    const niches = [...t.niches, t.niche];
     return !parameters.some((p) => p.niche === undefined || niches.includes(p.niche));
   });
 }
@@ -82,7 +83,8 @@ export const CONVERGENCE_RULE = 'the response surface predicts a Gauss–Newton 
 export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResult> {
   const k = opts.parameters.length;
   const doLoo = opts.leaveOneOut !== false;
-  const searchBudget = Math.max(k + 2, opts.budget - postSearchEvaluations(k, opts.targets.length, opts));
+  // The search leaves room for the design, profiles and refits, and for one Gauss–Newton step with its new design.
+  const searchBudget = Math.max(k + 2, opts.budget - postSearchEvaluations(k, opts.targets.length, opts) - (2 * k + 1));
   const journal = new EvaluationJournal(opts.journal, calibrationIdentity(opts));
   const fromJournal = journal.size;
   const evaluator = new Evaluator({
@@ -147,17 +149,31 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       step = search.next(r.map((e) => e.chi2));
     }
     const searchCount = seen.size;
-    const values = toValues(fit.x);
-    const x0 = values.map(toUnit);
-    const atFit = await evaluateValues(values);
-    // The design: each parameter a step either side (both on the side away from a bound it sits on).
-    const design = opts.parameters.flatMap((_, i) => {
-      const sides = x0[i]! + DESIGN_STEP > 1 ? [-1, -2] : x0[i]! - DESIGN_STEP < 0 ? [1, 2] : [-1, 1];
-      return sides.map((s) => x0.map((x, j) => (j === i ? clamp01(x + s * DESIGN_STEP) : x)));
-    });
-    await evaluateAll(design);
-    // In parameter order, not the order evaluations finished in: a resumed calibration sums them the same way.
-    const surface = responseSurface(x0, [...seen.values()].sort((a, b) => compareVectors(a.values, b.values)).map((e) => ({ x: e.values.map(toUnit), sims: e.sims })), opts.targets, atFit.sims);
+    let values = toValues(fit.x);
+    let x0 = values.map(toUnit);
+    let atFit = await evaluateValues(values);
+    const surfaceAt = async () => {
+      // The design: each parameter a step either side (both on the side away from a bound it sits on).
+      await evaluateAll(opts.parameters.flatMap((_, i) => {
+        const sides = x0[i]! + DESIGN_STEP > 1 ? [-1, -2] : x0[i]! - DESIGN_STEP < 0 ? [1, 2] : [-1, 1];
+        return sides.map((sd) => x0.map((x, j) => (j === i ? clamp01(x + sd * DESIGN_STEP) : x)));
+      }));
+      // In parameter order, not the order evaluations finished in: a resumed calibration sums them the same way.
+      return responseSurface(x0, [...seen.values()].sort((a, b) => compareVectors(a.values, b.values)).map((e) => ({ x: e.values.map(toUnit), sims: e.sims })), opts.targets, atFit.sims);
+    };
+    let surface = await surfaceAt();
+    // Gauss–Newton refinement while the budget has room: step to the surface's least (at most a quarter of a range
+    // on any axis), keep it when χ² falls by more than 0.5, and fit the surface again there.
+    const reserve = postSearchEvaluations(k, opts.targets.length, opts) - 2 * k;
+    while (surface && surface.predictedDecrease >= 1 && seen.size + 1 + 2 * k + reserve <= opts.budget) {
+      const stepScale = Math.min(1, 0.25 / Math.max(...surface.step.map(Math.abs)));
+      const next = await evaluateValues(toValues(x0.map((x, i) => clamp01(x + stepScale * surface!.step[i]!))));
+      if (!(next.chi2 < atFit.chi2 - 0.5)) break;
+      atFit = next;
+      values = next.values;
+      x0 = values.map(toUnit);
+      surface = await surfaceAt();
+    }
     // A direction the targets do not determine gets the bounds' weak prior, so every parameter has a finite (and wide) error.
     const unitCov = surface?.covariance ?? (surface ? invert(surface.information.map((row, i) => row.map((v, j) => v + (i === j ? 12 : 0))), 1e-12) : null);
     const sdUnit = x0.map((_, i) => (unitCov ? Math.sqrt(Math.max(0, unitCov[i]![i]!)) : Infinity));

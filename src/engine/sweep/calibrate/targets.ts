@@ -6,6 +6,8 @@ import { ABLATION_PLAN_FILE } from '../ablate';
 import { PRESETS } from '../../scenario/presets';
 import { loadScenario, parseScenario, resolveScenario, type LoadedScenario } from '../../scenario/scenario';
 import { canonical } from './canonical';
+import { groupedNiches, nichesCovered, targetNames } from '../../../tasks/niche-groups';
+import { loadBuiltinNicheSpecs } from '../../../tasks/niche-registry';
 
 /** Version of the targets file format (docs/calibration.md, "Targets"). */
 export const TARGETS_SCHEMA_VERSION = 1;
@@ -79,17 +81,22 @@ export function groupNiches(niche: string): string[] {
 }
 
 /**
- * The stream niches a target's `niche` pools: every niche for `all`; a niche id; a group written
- * `a+b+c`; or a family name: `aime` pools every niche whose id starts with `aime-` (the four AIME
- * years a published AIME figure covers). Undefined when the stream has none of them.
+ * The stream niches a target's `niche` pools (docs/calibration.md, "Targets"): every niche for
+ * `all`, a niche id, a group of niches (a niche file's `group`: `aime` for the four AIME years;
+ * src/tasks/niche-groups.ts), or ids joined by `+`. Undefined when it names nothing in the stream.
  */
-export function resolveNiches(niche: string, stream: readonly string[]): string[] | undefined {
-  if (niche === 'all') return [...stream];
-  if (stream.includes(niche)) return [niche];
-  const group = groupNiches(niche);
-  if (group.length > 1) return group.every((n) => stream.includes(n)) ? group : undefined;
-  const family = stream.filter((n) => n.startsWith(`${niche}-`));
-  return family.length ? family : undefined;
+export function resolveNiches(niche: string, loaded: LoadedScenario): string[] | undefined {
+  const specs = loadBuiltinNicheSpecs();
+  const grouped = groupedNiches(streamNiches(loaded), (id) => specs.get(id));
+  const ids = groupNiches(niche);
+  const covered = ids.length > 1 ? (ids.every((id) => grouped.some((n) => n.id === id)) ? ids : []) : nichesCovered(niche, grouped);
+  return covered.length ? covered : undefined;
+}
+
+/** Every niche name a target may use on a scenario's stream: `all`, each niche id, each group. */
+export function targetNiches(loaded: LoadedScenario): string[] {
+  const specs = loadBuiltinNicheSpecs();
+  return targetNames(groupedNiches(streamNiches(loaded), (id) => specs.get(id)));
 }
 
 /**
@@ -115,10 +122,9 @@ export function resolveTargets(rows: readonly TargetRow[], file: string, main: L
       })();
       scenarios.set(ref, loaded);
     }
-    const stream = streamNiches(loaded);
-    const niches = resolveNiches(row.niche, stream);
+    const niches = resolveNiches(row.niche, loaded);
     if (!niches) {
-      throw new TargetsError(file, `${at}.niche`, `niche "${row.niche}" is not in scenario ${loaded.scenario.name}'s stream (niches: ${stream.join(', ')}, a group a+b, a family name, or all)`);
+      throw new TargetsError(file, `${at}.niche`, `niche "${row.niche}" is not in scenario ${loaded.scenario.name}'s stream (names: ${targetNiches(loaded).join(', ')}, or ids joined by +)`);
     }
     if (row.n === undefined && row.stderr === undefined) throw new TargetsError(file, at, 'give n (graded tasks) or stderr');
     const se = row.stderr ?? binomialSe(row.accuracy, row.n!);
