@@ -165,10 +165,16 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     // Gauss–Newton refinement while the budget has room: step to the surface's least (at most a quarter of a range
     // on any axis), keep it when χ² falls by more than 0.5, and fit the surface again there.
     const reserve = postSearchEvaluations(k, opts.targets.length, opts) - 2 * k;
-    while (surface && surface.predictedDecrease >= 1 && seen.size + 1 + 2 * k + reserve <= opts.budget) {
+    // A step the rough planes overshoot is tried again at half its length.
+    refine: while (surface && surface.predictedDecrease >= 1) {
       const stepScale = Math.min(1, 0.25 / Math.max(...surface.step.map(Math.abs)));
-      const next = await evaluateValues(toValues(x0.map((x, i) => clamp01(x + stepScale * surface!.step[i]!))));
-      if (!(next.chi2 < atFit.chi2 - 0.5)) break;
+      let next: Seen | undefined;
+      for (const f of [1, 0.5]) {
+        if (seen.size + 1 + 2 * k + reserve > opts.budget) break refine;
+        const tried = await evaluateValues(toValues(x0.map((x, i) => clamp01(x + f * stepScale * surface!.step[i]!))));
+        if (tried.chi2 < atFit.chi2 - 0.5) { next = tried; break; }
+      }
+      if (!next) break;
       atFit = next;
       values = next.values;
       x0 = values.map(toUnit);
