@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { claimOutputDir } from '../../store/output-dir';
@@ -124,7 +124,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   const replayed = seeds.filter((s) => runTargets?.seeds.has(s));
   if (replayed.length) process.stderr.write(`calibrate: seed${replayed.length > 1 ? 's' : ''} ${replayed.join(', ')} of the calibration ${replayed.length > 1 ? 'are' : 'is'} also the runs': the fit replays their luck (give --seed ${Math.max(...runTargets!.seeds) + 100} for disjoint seeds)\n`);
   const worldName = values.name ?? path.basename(stem);
-  claimCalibrateOutputs(out, stem, values.targets === undefined);
+  claimCalibrateOutputs(out, stem, values.targets === undefined, [...(runTargets?.scenarios.keys() ?? [])]);
   const targetsFile = values.targets ?? `${stem}.targets.json`;
   if (runTargets) {
     for (const [f, config] of runTargets.scenarios) writeFileSync(path.join(path.dirname(out), f), `${JSON.stringify(config, null, 2)}\n`);
@@ -208,9 +208,10 @@ export function defaultFit(targets: readonly Target[]): string[] {
 /**
  * The files calibrate writes beside `--out` (the world, its fit report, journal, runs and built
  * targets) are refused, before anything is paid for, when one of them is a file evochamber did not
- * write (store/output-dir.ts); the folder itself may hold anything else.
+ * write (store/output-dir.ts); the folder itself may hold anything else. With --from-runs, the
+ * scenarios its runs ran are written beside them too.
  */
-function claimCalibrateOutputs(out: string, stem: string, buildsTargets: boolean): void {
-  const names = [out, `${stem}.fit.html`, `${stem}.fit.json`, `${stem}.journal.jsonl`, `${stem}.runs`, ...(buildsTargets ? [`${stem}.targets.json`] : [])].map((f) => path.basename(f));
+function claimCalibrateOutputs(out: string, stem: string, buildsTargets: boolean, scenarios: readonly string[]): void {
+  const names = [out, `${stem}.fit.html`, `${stem}.fit.json`, `${stem}.journal.jsonl`, `${stem}.runs`, ...(buildsTargets ? [`${stem}.targets.json`, ...scenarios] : [])].map((f) => path.basename(f));
   claimOutputDir(path.dirname(out), { flag: '--out', names, shared: true });
 }
