@@ -106,5 +106,18 @@ describe('the twin workflow without leaks', () => {
     const edited = path.join(dir, 'edited.json');
     writeFileSync(edited, text.replace(`"mean": ${sa.mean}`, `"mean": ${sa.mean + 0.1}`));
     expect(() => loadPrediction(edited)).toThrow(/does not match its hash/);
+
+    // ablate --score: the scorecard for the seeds the ablation ran, written beside it; a stream of another length is refused in one line.
+    const abl = path.join(dir, 'abl');
+    const scored = cli('ablate', file, '--world', world, '--variants', 'single-agent,per-agent-memory', '--seeds', '1', '--score', path.join(dir, 'a.json'), '--out', abl, '--quiet', '--no-report', '--jobs', '1');
+    expect(scored.status, scored.stderr).toBe(0);
+    expect(scored.stdout).toMatch(/scorecard against prediction [0-9a-f]{16} on arith \(1 seeds/);
+    const card = JSON.parse(readFileSync(path.join(abl, 'scorecard.json'), 'utf8')) as { calibration: { total: number; inside: number }; dropRank: { predicted: string[] } };
+    expect(card.calibration.total).toBeGreaterThanOrEqual(5);
+    expect(card.dropRank.predicted).toEqual(['single-agent']);
+    const other = cli('ablate', file, '--world', world, '--variants', 'single-agent', '--seeds', '1', '--tasks', '10', '--score', path.join(dir, 'a.json'), '--out', path.join(dir, 'abl2'), '--quiet', '--no-report');
+    expect(other.status).toBe(1);
+    expect(other.stderr.trim().split('\n')).toHaveLength(1);
+    expect(other.stderr).toMatch(/streams\.arith\.tasks: predicted for 24-task streams, the ablation runs 10/);
   });
 });
