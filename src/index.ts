@@ -90,6 +90,8 @@ export { loadWorldFile, WorldFileError, type WorldFile } from './sim/sim-world-f
 export { calibrate, type CalibrateOptions, type CalibrationResult } from './engine/sweep/calibrate/calibrate';
 export { loadTargets, targetsFromRuns, TargetsError, type Target } from './engine/sweep/calibrate/targets';
 export { predictAccuracy, type PredictedAccuracy } from './engine/sweep/calibrate/predict';
+export { predictStreams, type PredictionFile } from './engine/sweep/calibrate/prediction';
+export { loadPrediction, scoreAblation, type Scorecard } from './engine/sweep/calibrate/scorecard';
 
 // Extensions: each is one descriptor; the built-in ones are listed beside their type.
 export type { Knob } from './core/knob';

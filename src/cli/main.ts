@@ -12,6 +12,7 @@ Commands:
   ablate <scenario>  run variants over seeds and compare them (mean ± sd)
   plan <scenario>    predict a run's or a sweep's calls, tokens, GPU-hours and cost
   calibrate <scenario>  fit the simulator's world to measured baselines (--targets or --from-runs)
+  predict <world> <scenario>…  write a pre-registered, hashed prediction (score it: ablate --score)
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
   export <run-dir>   write a run's (or an ablation's) tables as Parquet or CSV, for a notebook
@@ -44,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ablate: async () => { const m = await import('./commands/ablate'); return { run: m.ablateCommand, help: m.ABLATE_HELP }; },
   plan: async () => { const m = await import('./commands/plan'); return { run: m.planCommand, help: m.PLAN_HELP }; },
   calibrate: async () => { const m = await import('./commands/calibrate'); return { run: m.calibrateCommand, help: m.CALIBRATE_HELP }; },
+  predict: async () => { const m = await import('./commands/predict'); return { run: m.predictCommand, help: m.PREDICT_HELP }; },
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
   export: async () => { const m = await import('./commands/export'); return { run: m.exportCommand, help: m.EXPORT_HELP }; },

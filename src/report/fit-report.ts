@@ -11,13 +11,26 @@ export interface FitReportData {
   readonly tasks: number | null;
   readonly chi2: number;
   readonly dof: number;
+  /** P(χ²_dof ≥ χ²): the fit's goodness. */
+  readonly pValue: number;
   readonly converged: boolean;
+  readonly convergence: {
+    readonly met: boolean; readonly simplexCollapsed: boolean; readonly predictedDecrease: number | null; readonly rule: string;
+    readonly betterPoint?: { readonly name: string; readonly value: number; readonly chi2: number };
+  };
+  /** The parameters' covariance (parameter units) from the response surface; null when singular. */
+  readonly covariance: readonly (readonly number[])[] | null;
+  /** Leave-one-target-out: each target refitted without, against its prediction interval. */
+  readonly heldOut: readonly {
+    readonly index: number; readonly variant: string; readonly niche: string; readonly scenario: string;
+    readonly target: number; readonly predicted: number; readonly interval: readonly [number, number]; readonly inside: boolean;
+  }[];
   readonly evaluations: { readonly total: number; readonly paid: number; readonly fromJournal: number; readonly search: number; readonly budget: number };
   /** Wall time of this session and its pace; absent from the world file (it is not deterministic). */
   readonly wallSeconds?: number;
   readonly evaluationsPerMinute?: number;
   readonly parameters: readonly {
-    readonly name: string; readonly start: number; readonly lo: number; readonly hi: number; readonly value: number;
+    readonly name: string; readonly start: number; readonly lo: number; readonly hi: number; readonly value: number; readonly se: number;
     readonly interval: readonly [number, number]; readonly open: readonly [boolean, boolean]; readonly pinned: boolean;
     readonly profile: readonly { readonly value: number; readonly chi2: number }[];
   }[];
@@ -39,18 +52,50 @@ const interval = (p: FitReportData['parameters'][number]) =>
 const notConverged = (b: NonNullable<FitReportData['betterInProfile']>) =>
   `the search had not converged: the profile of ${b.name} found χ² ${b.chi2.toFixed(2)} at ${f3(b.value)}, below the fit's (raise --budget, or lengthen the runs)`;
 
-/** The fit as plain-text tables: every target against its fitted value, every parameter with its interval. */
-export function fitTables(d: FitReportData): string {
-  const w = Math.max(8, ...d.targets.map((t) => `${t.variant} / ${t.niche}`.length));
+const pText = (p: number) => (Number.isNaN(p) ? 'no degree of freedom' : `p = ${p < 0.001 ? p.toExponential(1) : p.toFixed(3)}`);
+const seText = (se: number) => (Number.isFinite(se) ? f3(se) : '–');
+
+/** The convergence line: the rule, and whether the fit met it. */
+export function convergenceLine(d: Pick<FitReportData, 'convergence'>): string {
+  const c = d.convergence;
+  const dec = c.predictedDecrease === null ? 'no response surface' : `a further step would gain ${c.predictedDecrease.toFixed(2)}`;
+  return `converged: ${c.met ? 'yes' : 'NO'} (${dec}; simplex ${c.simplexCollapsed ? 'collapsed' : 'stopped at its budget'}${c.betterPoint ? `; ${notConverged(c.betterPoint)}` : ''}). Rule: ${c.rule}`;
+}
+
+/** The leave-one-target-out table. */
+export function heldOutTable(d: Pick<FitReportData, 'heldOut'>): string {
+  if (!d.heldOut.length) return 'leave-one-out: not run';
+  const w = Math.max(8, ...d.heldOut.map((t) => `${t.variant} / ${t.niche}`.length));
+  const inside = d.heldOut.filter((t) => t.inside).length;
   return [
-    `fit of ${d.world} on ${d.scenario}: χ² ${d.chi2.toFixed(2)} over ${d.targets.length} targets, ${d.parameters.length} parameters (${d.evaluations.total} evaluations, ${d.evaluations.paid} paid${d.converged ? '' : '; the search stopped at its budget'})`,
+    `leave-one-target-out: ${inside} of ${d.heldOut.length} held-out targets inside their 95% prediction interval (refitted without each)`,
+    `${'held out'.padEnd(w)}  measured   predicted [95% for the measurement]   inside`,
+    ...d.heldOut.map((t) => `${`${t.variant} / ${t.niche}`.padEnd(w)}  ${f3(t.target)}      ${f3(t.predicted)} [${f3(t.interval[0])}, ${f3(t.interval[1])}]           ${t.inside ? 'yes' : 'NO'}`),
+  ].join('\n');
+}
+
+/** The fit as plain-text tables: every target against its fitted value, every parameter with its interval, χ² and p, convergence, leave-one-out. */
+export function fitTables(d: FitReportData): string {
+  const w = Math.max(8, ...d.targets.map((t) => `${t.variant} / ${t.niche}`.length), ...d.parameters.map((p) => p.name.length));
+  return [
+    `fit of ${d.world} on ${d.scenario}: χ² ${d.chi2.toFixed(2)} on ${d.dof} degrees of freedom (${d.targets.length} targets − ${d.parameters.length} parameters), ${pText(d.pValue)}; ${d.evaluations.total} evaluations, ${d.evaluations.paid} paid, seeds ${d.seeds.join(', ')}`,
+    convergenceLine(d),
     `${'target'.padEnd(w)}  measured ± 1.96 se    fitted [95%]            within`,
     ...d.targets.map((t) => `${`${t.variant} / ${t.niche}`.padEnd(w)}  ${f3(t.target)} ± ${f3(1.96 * t.se)}       ${f3(t.fitted)} [${f3(t.interval[0])}, ${f3(t.interval[1])}]   ${t.within ? 'yes' : 'NO'}${t.moved ? '' : ' (no evaluation moved it)'}`),
-    `${'parameter'.padEnd(w)}  start    fitted   95% interval (profile)`,
-    ...d.parameters.map((p) => `${p.name.padEnd(w)}  ${f3(p.start).padStart(6)}   ${f3(p.value).padStart(6)}   ${interval(p)}${p.pinned ? '' : '   not pinned down by the targets'}`),
+    `${'parameter'.padEnd(w)}  start    fitted   se (covariance)   95% interval (profile)`,
+    ...d.parameters.map((p) => `${p.name.padEnd(w)}  ${f3(p.start).padStart(6)}   ${f3(p.value).padStart(6)}   ${seText(p.se).padStart(15)}   ${interval(p)}${p.pinned ? '' : '   not pinned down by the targets'}`),
     d.notPinned.length ? `not pinned down: ${d.notPinned.join(', ')}` : 'every fitted parameter is pinned down by the targets',
-    ...(d.betterInProfile ? [notConverged(d.betterInProfile)] : []),
+    ...(d.covariance ? [correlationText(d)] : ['covariance: the response surface is singular (some direction is not determined by the targets)']),
+    heldOutTable(d),
   ].join('\n');
+}
+
+/** The correlation matrix of the fitted parameters, from the covariance. */
+function correlationText(d: FitReportData): string {
+  const c = d.covariance!;
+  const r = (i: number, j: number) => c[i]![j]! / Math.sqrt(c[i]![i]! * c[j]![j]!);
+  const w = Math.max(...d.parameters.map((p) => p.name.length));
+  return ['parameter correlations (response surface):', ...d.parameters.map((p, i) => `  ${p.name.padEnd(w)}  ${d.parameters.map((_, j) => r(i, j).toFixed(2).padStart(6)).join('')}`)].join('\n');
 }
 
 function sections(d: FitReportData): Section[] {
@@ -68,7 +113,9 @@ function sections(d: FitReportData): Section[] {
       intro: 'Each measured accuracy (± 1.96 standard errors) beside what the fitted world gives on the same variant and niche (its 95% interval is the simulator\'s own sampling spread over its graded tasks).',
       figures: [
         { label: 'targets within their interval', value: `${d.targets.filter((t) => t.within).length} / ${d.targets.length}` },
-        { label: 'χ² (targets − parameters)', value: `${d.chi2.toFixed(2)} (${d.dof})` },
+        { label: 'χ² (degrees of freedom), p', value: `${d.chi2.toFixed(2)} (${d.dof}), ${pText(d.pValue)}` },
+        { label: 'converged', value: d.convergence.met ? 'yes' : 'no' },
+        { label: 'held-out targets inside their interval', value: `${d.heldOut.filter((t) => t.inside).length} / ${d.heldOut.length}` },
         { label: 'evaluations (paid)', value: `${d.evaluations.total} (${d.evaluations.paid})` },
       ],
       charts: [{
@@ -93,7 +140,7 @@ function sections(d: FitReportData): Section[] {
     },
     {
       id: 'parameters', heading: 'Fitted parameters',
-      intro: 'Each parameter\'s interval is read from its profile: the objective with that parameter moved alone around the fit (the others held at theirs); the 95% interval is where it stays within 3.84 of its least. A profile that barely rises, or stays low to both ends, means the targets do not pin the parameter down.',
+      intro: `Each parameter's standard error is from the covariance of a local response surface (every target a plane in the parameters, fitted over the evaluations around the fit); its 95% interval is read from its profile: the objective with that parameter moved and the others following the surface's valley, where it stays within 3.84 of its least. A profile that barely rises, or stays low to both ends, means the targets do not pin the parameter down. ${convergenceLine(d)}`,
       charts: profileRows.length ? [{
         id: 'fit-profiles', title: 'Profiles of the objective',
         caption: 'A steep valley pins a parameter down; a flat line leaves it free.',
@@ -106,8 +153,12 @@ function sections(d: FitReportData): Section[] {
       }] : [],
       tables: [{
         caption: 'Every fitted parameter',
-        headers: ['parameter', 'bounds', 'start', 'fitted', '95% interval', 'pinned down'],
-        rows: d.parameters.map((p) => [p.name, `${p.lo} – ${p.hi}`, f3(p.start), f3(p.value), interval(p), p.pinned ? 'yes' : 'no']),
+        headers: ['parameter', 'bounds', 'start', 'fitted', 'se (covariance)', '95% interval (profile)', 'pinned down'],
+        rows: d.parameters.map((p) => [p.name, `${p.lo} – ${p.hi}`, f3(p.start), f3(p.value), seText(p.se), interval(p), p.pinned ? 'yes' : 'no']),
+      }, {
+        caption: 'Leave-one-target-out: each target refitted without it, its measurement against the prediction',
+        headers: ['variant', 'niche', 'scenario', 'measured', 'predicted', '95% interval', 'inside'],
+        rows: d.heldOut.map((t) => [t.variant, t.niche, t.scenario, f3(t.target), f3(t.predicted), `${f3(t.interval[0])} – ${f3(t.interval[1])}`, t.inside ? 'yes' : 'no']),
       }],
       notes: d.notPinned.length ? [`Not pinned down by the targets: ${d.notPinned.join(', ')}.`] : [],
     },
@@ -119,7 +170,7 @@ export function renderFitPage(d: FitReportData): Promise<RenderedPage> {
   return renderPage({
     title: `EvoChamber calibration — ${d.world}`,
     subtitle: [`Scenario ${d.scenario} · targets ${d.targetsFile} · seeds ${d.seeds.join(', ')}${d.tasks !== null ? ` · ${d.tasks} tasks a run` : ''}`],
-    warnings: [...(d.betterInProfile ? [notConverged(d.betterInProfile)] : []), ...d.targets.filter((t) => !t.within).map((t) => `target ${t.variant} / ${t.niche} (${f3(t.target)}) is outside the fitted world's reach: ${f3(t.fitted)}`)],
+    warnings: [...(d.convergence.met ? [] : [convergenceLine(d)]), ...d.heldOut.filter((t) => !t.inside).map((t) => `held-out target ${t.variant} / ${t.niche} (${f3(t.target)}) is outside its prediction interval ${f3(t.interval[0])} – ${f3(t.interval[1])}`), ...d.targets.filter((t) => !t.within).map((t) => `target ${t.variant} / ${t.niche} (${f3(t.target)}) is outside the fitted world's reach: ${f3(t.fitted)}`)],
     sections: sections(d),
     footer: `Written by evochamber calibrate; ${d.world}.fit.json beside this file holds everything drawn here.`,
   });

@@ -63,7 +63,7 @@ const benches: [string, () => Promise<void>][] = [
   ['signal: what each level learns, by mechanism, hard and quickstart × 3 seeds (half an hour on 2 cores)', benchSignal],
   ['saturation: does experience saturate, in today\'s world and with each world-form mechanism (about 35 minutes on 2 cores; SATURATION_WORLDS=strategies18,families18 adds the 18-strategy worlds)', benchSaturation],
   ['refused structure: a 40-task run with debate refused (503) against the clean run, over HTTP (a few minutes)', benchRefusedStructure],
-  ['calibrate: evaluations per minute, wall time and fit of a calibration (EVO_CALIBRATE_* point it at other targets; minutes)', benchCalibrate],
+  ['calibrate: disjoint-seed recovery of known parameters over 10 replications (coverage), fit table, χ² and p, leave-one-out, prediction and scorecard, evaluations per minute (EVO_CALIBRATE_*; tens of minutes)', benchCalibrate],
 ];
 // `npm run bench -- quick` skips the long ablation; `npm run bench -- parsers` (any bench names)
 // runs only those.

@@ -18,8 +18,9 @@ import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
 import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
 import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
-import { scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { applyScenarioPatch, scenarioPatch } from '../../engine/scenario/scenario-patch';
 import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
+import { SCORE_FLAG_HELP, SCORE_FLAG_OPTIONS, scoreFlag } from '../score-flag';
 import { withSweepDefaults } from '../composition';
 import { STALENESS_POLICY_NAMES } from '../../population/staleness';
 import { PRIORITY_POLICIES, type PriorityPolicy } from '../../engine/sweep/sweep-schedule';
@@ -80,6 +81,7 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000);
                     "evochamber resume <out dir>" continues an interrupted ablation
 ${WORLD_FLAG_HELP}
+${SCORE_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --no-report       do not write the ablation report (written by default, into
                     <out dir>/report/: index.html, summary.md, data.json)
@@ -101,10 +103,11 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
+  if (values.score !== undefined && (values.queue !== undefined || values.attach !== undefined)) throw new UsageError('--score scores a local ablation (not with --queue)', ABLATE_HELP);
   if (values.queue === undefined) {
     for (const f of ['attach', 'attempts'] as const) if (values[f] !== undefined) throw new UsageError(`--${f} needs --queue`, ABLATE_HELP);
   }
@@ -120,6 +123,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
+  const score = scoreFlag(values.score, applyScenarioPatch(loaded, patch), intFlag(values.tasks, '--tasks', 1));
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
   let done = 0;
   let failedTasks = 0;
@@ -182,6 +186,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     return EXIT.interrupted;
   }
   await printAblation(result, values.json, !values['no-report']);
+  score?.(result);
   return failedTasksExit(failedTasks);
 }
 

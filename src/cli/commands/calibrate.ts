@@ -1,16 +1,17 @@
 import { availableParallelism } from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { claimOutputDir } from '../../store/output-dir';
 import cliProgress from 'cli-progress';
-import { calibrate, unmovableTarget, type CalibrationResult } from '../../engine/sweep/calibrate/calibrate';
+import { calibrate, postSearchEvaluations, unmovableTarget, type CalibrationResult } from '../../engine/sweep/calibrate/calibrate';
 import { EvaluationInterrupted } from '../../engine/sweep/calibrate/evaluate';
-import { loadTargets, targetsFileOf, targetsFromRuns, TargetsError, type Target } from '../../engine/sweep/calibrate/targets';
+import { BASELINE_VARIANTS, checkStreamLengths, loadTargets, targetsFileOf, targetsFromRuns, TargetsError, type Target } from '../../engine/sweep/calibrate/targets';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { fitTables, renderFitPage, type FitReportData } from '../../report/fit-report';
 import { scenarioWorld } from '../../sim/sim-plugin';
-import { parseFitName, worldWithValues, WORLD_SCHEMA_VERSION, type WorldFile, type WorldFitParameter } from '../../sim/sim-world-file';
+import { streamGroups, worldWithGroupValues } from '../world-groups';
+import { parseFitName, WORLD_SCHEMA_VERSION, type WorldFile, type WorldFitParameter } from '../../sim/sim-world-file';
 import { RUN_CHILD_ENTRY } from '../composition';
 import { EXIT } from '../exit-codes';
 import { UsageError, intFlag } from '../usage';
@@ -22,7 +23,9 @@ export const CALIBRATE_HELP = `Usage: evochamber calibrate <scenario.json> --tar
 
 Fit the simulated model's parameters so that the simulated accuracy of each target's variant
 matches the target (docs/calibration.md): objective Σ (sim − target)²/(se² + se_sim²), the
-same seeds and streams at every evaluation, Nelder–Mead, then a profile of each parameter for its interval.
+same seeds and streams at every evaluation (common random numbers), Nelder–Mead; then a local
+response surface for the parameters' covariance, each parameter's profile along its valley, the
+convergence rule, χ² with its p-value, and each target left out in turn and predicted.
 Writes the world (WORLD.json), its fit report (WORLD.fit.json and WORLD.fit.html) and the journal
 of evaluations (WORLD.journal.jsonl): run the same command again after an interruption and it
 pays for nothing twice and ends at the same world.
@@ -30,18 +33,25 @@ pays for nothing twice and ends at the same world.
 Options:
   --targets FILE    measured accuracies (docs/calibration.md, "Targets")
   --from-runs DIR …  build the targets from run (or ablation) directories instead: per-niche
-                    accuracy and counts (DIR DIR, DIR,DIR or the flag repeated); written to
-                    WORLD.targets.json
+                    accuracy and counts (DIR DIR, DIR,DIR or the flag repeated), each row with
+                    the scenario its runs ran and their stream length; written to
+                    WORLD.targets.json (the scenarios to WORLD.scenario-*.json). Only the
+                    baseline variants (${BASELINE_VARIANTS.join(', ')}) are taken
+  --variants a,b    with --from-runs: the variants to take instead of the baselines
   --out FILE        the world file to write (required)
   --fit a,b@niche   parameters to fit: name (global) or name@niche (that niche only); default:
                     base@<niche> for every niche a target names (base when only "all"), plus
                     coverage when the targets name two variants or more
   --seeds N         seeds of every evaluation, counted up from --seed (default 2)
   --seed N          the first seed (default: the scenario's)
-  --tasks N         tasks per run (default: the scenario's stream; fewer is faster, and a
-                    shorter stream learns less: fit to targets measured on the same length)
-  --budget N        evaluations in all: the search's, then 8 per parameter for its profile
-                    (default 40 + 8 per parameter)
+  --tasks N         tasks per run (default: the scenario's stream); a target that records
+                    another stream length (its "tasks") is refused
+  --budget N        evaluations in all: the search's, then 2 a parameter for the response
+                    surface, Gauss–Newton steps while room is left (one kept in reserve:
+                    2 a parameter + 1), the profile's points a parameter, and one a target
+                    left out (default 40 + the rest)
+  --profile-points N  points of each parameter's profile (default 4: ±1.5 and ±3 se)
+  --no-cross-validation  skip leaving each target out (saves one evaluation a target)
   --jobs N          worker processes (default: the core count; 1 runs in this process)
   --world FILE      the world to start from (default: the scenario's sim.world)
   --name NAME       the world's name (default: the --out file's name)
@@ -62,6 +72,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
       targets: { type: 'string' }, 'from-runs': { type: 'string', multiple: true }, out: { type: 'string' }, fit: { type: 'string' },
       seeds: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, budget: { type: 'string' }, jobs: { type: 'string' },
       name: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
+      variants: { type: 'string' }, 'profile-points': { type: 'string' }, 'no-cross-validation': { type: 'boolean' },
     },
   });
   if (values.help) { process.stdout.write(CALIBRATE_HELP); return; }
@@ -73,10 +84,21 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   if (!values.out) throw new UsageError('--out WORLD.json is required', CALIBRATE_HELP);
   const seedCount = intFlag(values.seeds, '--seeds', 1) ?? 2;
   const jobs = intFlag(values.jobs, '--jobs', 1) ?? availableParallelism();
-  const tasks = intFlag(values.tasks, '--tasks', 1);
-
+  if (values.variants !== undefined && fromRuns.length === 0) throw new UsageError('--variants applies to --from-runs (a targets file names its own)', CALIBRATE_HELP);
+  const profilePoints = intFlag(values['profile-points'], '--profile-points', 2) ?? 4;
+  const leaveOneOut = !values['no-cross-validation'];
+  const out = path.resolve(values.out);
+  const stem = out.replace(/\.json$/, '');
   const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
-  const targets: Target[] = values.targets !== undefined ? loadTargets(values.targets, loaded) : targetsFromRuns(fromRuns, loaded);
+  const runTargets = fromRuns.length ? targetsFromRuns(fromRuns, {
+    ...(values.variants !== undefined ? { variants: values.variants.split(',').map((v) => v.trim()).filter(Boolean) } : {}),
+    scenarioPrefix: `${path.basename(stem)}.scenario-`, scenarioDir: path.dirname(out),
+  }) : undefined;
+  if (runTargets?.leftOut.size) {
+    const list = [...runTargets.leftOut].map(([v, n]) => `${v} ×${n}`).join(', ');
+    process.stderr.write(`calibrate: --from-runs left out ${[...runTargets.leftOut.values()].reduce((a, b) => a + b, 0)} runs of variants that are not ${values.variants ? 'named in --variants' : 'baselines'} (${list})${values.variants ? '' : '; name them in --variants to fit on them'}\n`);
+  }
+  const targets: Target[] = runTargets?.targets ?? loadTargets(values.targets!, loaded);
   const { inline, world: baseWorld } = scenarioWorld(loaded.scenario.sim);
   const fitNames = values.fit?.split(',').map((s) => s.trim()).filter(Boolean) ?? defaultFit(targets);
   if (fitNames.length === 0) throw new UsageError('--fit needs at least one parameter');
@@ -86,8 +108,12 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + 8 * fit.length;
-  if (budget < 9 * fit.length + 2) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters: the profiles take 8 each and the search at least ${fit.length + 2} (give ${9 * fit.length + 2} or more)`);
+  const tasks = intFlag(values.tasks, '--tasks', 1);
+  checkStreamLengths(targets, values.targets ?? '--from-runs', tasks);
+  const after = postSearchEvaluations(fit.length, targets.length, { profilePoints, leaveOneOut });
+  const budget = intFlag(values.budget, '--budget', 3) ?? 40 + after + 2 * fit.length + 1;
+  const least = after + 3 * fit.length + 3;
+  if (budget < least) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters and ${targets.length} targets: the surface, profiles and cross-validation take ${after}, one Gauss–Newton step ${2 * fit.length + 1}, the search at least ${fit.length + 2} (give ${least} or more)`);
   const unmovable = unmovableTarget(targets, fit);
   if (unmovable) {
     throw new TargetsError(values.targets ?? '--from-runs', `targets[${unmovable.index}]`,
@@ -95,13 +121,17 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   }
   const seed0 = intFlag(values.seed, '--seed', 0) ?? loaded.scenario.seed;
   const seeds = Array.from({ length: seedCount }, (_, i) => seed0 + i);
-  const out = path.resolve(values.out);
-  const stem = out.replace(/\.json$/, '');
+  const replayed = seeds.filter((s) => runTargets?.seeds.has(s));
+  if (replayed.length) process.stderr.write(`calibrate: seed${replayed.length > 1 ? 's' : ''} ${replayed.join(', ')} of the calibration ${replayed.length > 1 ? 'are' : 'is'} also the runs': the fit replays their luck (give --seed ${Math.max(...runTargets!.seeds) + 100} for disjoint seeds)\n`);
   const worldName = values.name ?? path.basename(stem);
-  claimCalibrateOutputs(out, stem, values.targets === undefined);
+  claimCalibrateOutputs(out, stem, values.targets === undefined, [...(runTargets?.scenarios.keys() ?? [])]);
   const targetsFile = values.targets ?? `${stem}.targets.json`;
-  if (values.targets === undefined) writeFileSync(targetsFile, `${JSON.stringify(targetsFileOf(targets, `built by evochamber calibrate --from-runs ${fromRuns.join(' ')}`), null, 2)}\n`);
-  const worldOf = (v: readonly number[]) => worldWithValues(baseWorld, fit, v);
+  if (runTargets) {
+    for (const [f, config] of runTargets.scenarios) writeFileSync(path.join(path.dirname(out), f), `${JSON.stringify(config, null, 2)}\n`);
+    writeFileSync(targetsFile, `${JSON.stringify(targetsFileOf(targets, `built by evochamber calibrate --from-runs ${fromRuns.join(' ')}`), null, 2)}\n`);
+  }
+  const groups = streamGroups([...new Set(targets.map((t) => t.loaded))]);
+  const worldOf = (v: readonly number[]) => worldWithGroupValues(baseWorld, fit, v, groups);
 
   const stop = new AbortController();
   const onSignal = () => stop.abort();
@@ -115,7 +145,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   let result: CalibrationResult;
   try {
     result = await calibrate({
-      targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal,
+      targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal, profilePoints, leaveOneOut,
       ...(tasks !== undefined ? { patch: { 'stream.tasks': tasks } } : {}),
       journal: `${stem}.journal.jsonl`, workDir: `${stem}.runs`,
       parameterPatch: (v) => ({ 'sim.world': { schemaVersion: WORLD_SCHEMA_VERSION, name: worldName, ...worldOf(v) } }),
@@ -143,15 +173,17 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     ...worldOf(result.values),
     fit: {
       scenario: loaded.scenario.name, targets: path.basename(targetsFile), seeds, tasks: tasks ?? null,
-      chi2: result.chi2, dof: result.dof, converged: result.converged,
-      parameters: result.parameters.map((p) => ({ name: p.name, value: p.value, interval: p.interval, pinned: p.pinned })),
+      chi2: result.chi2, dof: result.dof, pValue: result.pValue, converged: result.converged,
+      parameters: result.parameters.map((p) => ({ name: p.name, value: p.value, se: Number.isFinite(p.se) ? p.se : null, lo: p.lo, hi: p.hi, interval: p.interval, pinned: p.pinned })),
+      covariance: result.covariance,
       notPinned: result.notPinned,
     },
   };
   writeFileSync(out, `${JSON.stringify(world, null, 2)}\n`);
   const report: FitReportData = {
     schemaVersion: 1, world: worldName, scenario: loaded.scenario.name, targetsFile: path.basename(targetsFile), seeds, tasks: tasks ?? null,
-    chi2: result.chi2, dof: result.dof, converged: result.converged, evaluations: { ...result.evaluations, budget },
+    chi2: result.chi2, dof: result.dof, pValue: result.pValue, converged: result.converged, convergence: result.convergence,
+    covariance: result.covariance, heldOut: result.heldOut, evaluations: { ...result.evaluations, budget },
     wallSeconds: Math.round(wallSeconds * 10) / 10,
     evaluationsPerMinute: result.evaluations.paid > 0 ? Math.round((result.evaluations.paid / wallSeconds) * 600) / 10 : 0,
     parameters: result.parameters, targets: result.targets, notPinned: result.notPinned, unmoved: result.unmoved,
@@ -176,9 +208,10 @@ export function defaultFit(targets: readonly Target[]): string[] {
 /**
  * The files calibrate writes beside `--out` (the world, its fit report, journal, runs and built
  * targets) are refused, before anything is paid for, when one of them is a file evochamber did not
- * write (store/output-dir.ts); the folder itself may hold anything else.
+ * write (store/output-dir.ts); the folder itself may hold anything else. With --from-runs, the
+ * scenarios its runs ran are written beside them too.
  */
-function claimCalibrateOutputs(out: string, stem: string, buildsTargets: boolean): void {
-  const names = [out, `${stem}.fit.html`, `${stem}.fit.json`, `${stem}.journal.jsonl`, `${stem}.runs`, ...(buildsTargets ? [`${stem}.targets.json`] : [])].map((f) => path.basename(f));
+function claimCalibrateOutputs(out: string, stem: string, buildsTargets: boolean, scenarios: readonly string[]): void {
+  const names = [out, `${stem}.fit.html`, `${stem}.fit.json`, `${stem}.journal.jsonl`, `${stem}.runs`, ...(buildsTargets ? [`${stem}.targets.json`, ...scenarios] : [])].map((f) => path.basename(f));
   claimOutputDir(path.dirname(out), { flag: '--out', names, shared: true });
 }

@@ -3,6 +3,9 @@ import { DEFAULT_ABLATION_VARIANTS } from '../../engine/sweep/ablate';
 import { planSweep, type SweepPlan } from '../../engine/sweep/plan';
 import { loadScenario } from '../../engine/scenario/scenario';
 import { predictAccuracy, type PredictedAccuracy } from '../../engine/sweep/calibrate/predict';
+import { worldUncertainty } from '../world-uncertainty';
+import { streamGroups } from '../world-groups';
+import { scenarioWorld } from '../../sim/sim-plugin';
 import { PROFILES } from '../../llm/latency-profiles';
 import { PRIORITY_POLICIES, deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
 import { priceFlagsPatch } from '../budget-flags';
@@ -70,8 +73,11 @@ export async function planCommand(argv: string[]): Promise<void> {
     onPilot: (v, n) => process.stderr.write(`plan: pilot of ${v} (${n} tasks) done\n`),
   });
   const world = worldName(loaded.scenario.sim.world);
+  const inlined = scenarioWorld(loaded.scenario.sim).world;
+  const uncertainty = inlined ? worldUncertainty(inlined, world ?? 'world', streamGroups([loaded])) : undefined;
   const accuracy = world === undefined ? undefined : await predictAccuracy(loaded, {
     variants: variants ?? [loaded.scenario.variant], seeds: intFlag(values.seeds, '--seeds', 1) ?? 1, tasks: intFlag(values.tasks, '--tasks', 1),
+    ...(uncertainty ? { uncertainty } : {}),
   });
   process.stdout.write(`${formatPlan(plan)}\n`);
   process.stdout.write(`every run at once on one server at in-flight 1: ${sharedHours(plan, critical).toFixed(2)} h (the deadline model, priorities ${critical ? 'critical-path' : 'off'})\n`);
@@ -91,9 +97,14 @@ function worldName(world: unknown): string | undefined {
 /** Predicted accuracy per variant, beside the plan's cost. */
 export function formatAccuracy(rows: readonly PredictedAccuracy[], world: string): string {
   const w = Math.max(8, ...rows.map((r) => r.variant.length));
+  const f3 = (x: number) => x.toFixed(3);
+  const withParams = rows.some((r) => r.sdParameters > 0);
   return [
-    `predicted accuracy under world ${world} (full stream on the simulator; 95% interval of one run):`,
-    ...rows.map((r) => `${r.variant.padEnd(w)} ${r.mean.toFixed(3)}  [${r.lo.toFixed(3)}, ${r.hi.toFixed(3)}]  runs ${r.runs.map((x) => x.toFixed(3)).join(', ')}`),
+    `predicted accuracy under world ${world} (full stream on the simulator; 95% interval of one run${withParams ? ', with the fit\'s parameter uncertainty' : ''}):`,
+    ...rows.flatMap((r) => [
+      `${r.variant.padEnd(w)} ${f3(r.mean)}  [${f3(r.lo)}, ${f3(r.hi)}]  runs ${r.runs.map(f3).join(', ')}`,
+      `${''.padEnd(w)} ${Object.entries(r.perNiche).map(([n, x]) => `${n} ${f3(x.mean)} [${f3(x.lo)}, ${f3(x.hi)}]`).join('; ')}`,
+    ]),
   ].join('\n');
 }
 

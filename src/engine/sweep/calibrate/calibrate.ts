@@ -2,20 +2,17 @@ import { rmSync } from 'node:fs';
 import type { ModelPlugin } from '../../scenario/model-plugins';
 import type { ScenarioPatch } from '../../scenario/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
+import { clamp01, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
+import type { CalibrationResult, Convergence, FitParameter, FittedParameter } from './fit-types';
 import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
+import { chi2PValue, invert } from './stats';
+import { responseSurface } from './surface';
 import type { Target } from './targets';
 
-/** A parameter to fit: its name (`base`, `base@aime`), its bounds and where the search starts. */
-export interface FitParameter {
-  readonly name: string;
-  /** The niche it is set for, when it is a per-niche parameter (`base@aime` → `aime`). */
-  readonly niche?: string;
-  readonly lo: number;
-  readonly hi: number;
-  readonly start: number;
-}
+export type { CalibrationResult, FitParameter, FittedParameter, FittedTarget, HeldOutTarget, Convergence } from './fit-types';
+export { objectiveTerm, profileInterval } from './fit-analysis';
 
 /** What `calibrate` fits, against what, and how it runs. */
 export interface CalibrateOptions {
@@ -37,94 +34,57 @@ export interface CalibrateOptions {
   readonly childEntry?: string;
   readonly plugins?: readonly ModelPlugin[];
   readonly stop?: AbortSignal;
-  /** Points per parameter of the profile that gives its interval (default 8). */
+  /** Points per parameter of the profile that gives its interval (default 4: ±1.5 and ±3 standard errors). */
   readonly profilePoints?: number;
+  /** Leave-one-target-out cross-validation, one evaluation per target (default true). */
+  readonly leaveOneOut?: boolean;
   /** Anything that must change the calibration's identity besides what determines its evaluations (identity.ts). */
   readonly identity?: unknown;
   /** Told after each evaluation (from the journal or paid). */
   readonly onEvaluation?: (e: { readonly done: number; readonly budget: number; readonly cached: boolean; readonly chi2: number; readonly best: number }) => void;
 }
 
-/** One target against the fitted world. */
-export interface FittedTarget {
-  readonly index: number;
-  readonly variant: string;
-  readonly niche: string;
-  readonly scenario: string;
-  readonly source: string;
-  readonly target: number;
-  readonly se: number;
-  /** The simulated value at the fit, its standard error and graded tasks. */
-  readonly fitted: number;
-  readonly fittedSe: number;
-  readonly fittedN: number;
-  /** 95% interval of the fitted value (the simulator's own sampling spread over its graded tasks). */
-  readonly interval: readonly [number, number];
-  /** |fitted − target| within 1.96 standard errors of the two together. */
-  readonly within: boolean;
-  /** Some evaluation gave this target another value (false: nothing fitted moves it). */
-  readonly moved: boolean;
-}
-
-/** One fitted parameter with its interval from its profile. */
-export interface FittedParameter {
-  readonly name: string;
-  readonly start: number;
-  readonly lo: number;
-  readonly hi: number;
-  readonly value: number;
-  /** 95% interval: where the objective stays within 3.84 of its least along this parameter. */
-  readonly interval: readonly [number, number];
-  /** The interval reached the end of the profile on that side (lower, upper): the data bound it no further. */
-  readonly open: readonly [boolean, boolean];
-  /** False when the objective moves by less than 1 over the whole profile, or the interval is open on both sides. */
-  readonly pinned: boolean;
-  /** The profile: objective at each value, the others held at their fit. */
-  readonly profile: readonly { readonly value: number; readonly chi2: number }[];
-}
-
-/** What a calibration found. */
-export interface CalibrationResult {
-  readonly values: readonly number[];
-  readonly chi2: number;
-  /** Targets minus fitted parameters. */
-  readonly dof: number;
-  readonly converged: boolean;
-  readonly parameters: readonly FittedParameter[];
-  readonly targets: readonly FittedTarget[];
-  readonly evaluations: { readonly total: number; readonly paid: number; readonly fromJournal: number; readonly search: number };
-  /** The parameters the data does not pin down (flat or two-sided open profile). */
-  readonly notPinned: readonly string[];
-  /** Targets no evaluation moved. */
-  readonly unmoved: readonly number[];
-  /** A profile point with a lower objective than the fit, when one was found (the search had not converged: raise the budget). */
-  readonly betterInProfile?: { readonly name: string; readonly value: number; readonly chi2: number };
-}
 
 /**
  * A target no fitted parameter can move: every parameter is set for other niches than its own.
  * Checked before any run; the CLI says it in one line.
  */
 export function unmovableTarget(targets: readonly Target[], parameters: readonly FitParameter[]): Target | undefined {
-  return targets.find((t) => !parameters.some((p) => p.niche === undefined
-    || (t.niche === 'all' ? t.loaded.scenario.stream.niches.some((n) => n.id === p.niche) : p.niche === t.niche)));
+  return targets.find((t) => {
+    // A parameter for one of the niches the target pools, or for its group by name, moves it.
+    const niches = [...t.niches, t.niche];
+    return !parameters.some((p) => p.niche === undefined || niches.includes(p.niche));
+  });
 }
 
-const Z95 = 1.96;
-const CHI2_95 = 3.84;
+/** Evaluations a calibration spends after its search: the design (2 a parameter), the profiles, and one per target left out. */
+export function postSearchEvaluations(parameters: number, targets: number, opts: { readonly profilePoints?: number; readonly leaveOneOut?: boolean } = {}): number {
+  return parameters * (2 + profileCount(opts.profilePoints)) + (opts.leaveOneOut === false ? 0 : targets);
+}
+
+const profileCount = (n: number | undefined) => 2 * Math.max(1, Math.floor((n ?? 4) / 2));
+
+/** The step of the design around the fit, in the unit box: the planes of the response surface are fitted over it. */
+const DESIGN_STEP = 0.05;
+
+export const CONVERGENCE_RULE = 'the response surface predicts a Gauss–Newton step from the fit gains less than 1 in χ², and no evaluation after the search is more than 1 below the fit';
 
 /**
  * Fit parameters so that the simulated accuracy of each target's variant matches the target
  * (docs/calibration.md): objective Σ ((sim − target)/se)², the same seeds and streams at every
- * evaluation (common random numbers), Nelder–Mead in the unit box of the parameters' bounds, then
- * a profile of each parameter for its interval. Deterministic: the same options give the same
- * evaluations in the same order, so a journal of them resumes a killed calibration to the same fit.
- * Throws EvaluationInterrupted on a stop request (the journal keeps what was paid).
+ * evaluation (common random numbers), Nelder–Mead in the unit box of the parameters' bounds; then
+ * a design of evaluations around the fit for a local response surface (each target's value a plane
+ * in the parameters) whose Hessian gives the covariance, each parameter's profile along the
+ * surface's valley for its interval, the convergence rule, χ² with its p-value, and every target
+ * left out in turn (refitted on the surface, evaluated at the refit). Deterministic: the same
+ * options give the same evaluations in the same order, so a journal of them resumes a killed
+ * calibration to the same fit. Throws EvaluationInterrupted on a stop request.
  */
 export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResult> {
   const k = opts.parameters.length;
-  const profilePoints = opts.profilePoints ?? 8;
-  const searchBudget = Math.max(k + 2, opts.budget - k * profilePoints);
+  const doLoo = opts.leaveOneOut !== false;
+  // The search leaves room for the design, profiles and refits, and for one Gauss–Newton step with its new design.
+  const searchBudget = Math.max(k + 2, opts.budget - postSearchEvaluations(k, opts.targets.length, opts) - (2 * k + 1));
   const journal = new EvaluationJournal(opts.journal, calibrationIdentity(opts));
   const fromJournal = journal.size;
   const evaluator = new Evaluator({
@@ -135,19 +95,16 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   });
   const onStop = () => evaluator.stop();
   opts.stop?.addEventListener('abort', onStop, { once: true });
-  const toValues = (x: readonly number[]) => x.map((u, i) => {
-    const p = opts.parameters[i]!;
-    return round9(p.lo + (p.hi - p.lo) * Math.min(1, Math.max(0, u)));
-  });
-  const toUnit = (v: number, i: number) => (v - opts.parameters[i]!.lo) / (opts.parameters[i]!.hi - opts.parameters[i]!.lo);
+  const range = (i: number) => opts.parameters[i]!.hi - opts.parameters[i]!.lo;
+  const toValues = (x: readonly number[]) => x.map((u, i) => round9(opts.parameters[i]!.lo + range(i) * clamp01(u)));
+  const toUnit = (v: number, i: number) => (v - opts.parameters[i]!.lo) / range(i);
   let done = 0;
   let paid = 0;
   let best = Infinity;
-  const seen = new Map<string, { values: number[]; sims: readonly SimulatedTarget[]; chi2: number }>();
-  const evaluateOne = async (values: number[]) => {
+  type Seen = { values: number[]; sims: readonly SimulatedTarget[]; chi2: number };
+  const seen = new Map<string, Seen>();
+  const evaluateOne = async (values: number[]): Promise<Seen> => {
     const evalKey = hashOf(values);
-    const known = seen.get(evalKey);
-    if (known) return known;
     let entry = journal.get(evalKey);
     const cached = entry !== undefined;
     if (!entry) {
@@ -164,14 +121,14 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     opts.onEvaluation?.({ done, budget: opts.budget, cached, chi2: e.chi2, best });
     return e;
   };
-  // The points of one request (a simplex, a shrink, the profiles) are evaluated at once: their runs share the workers.
-  const inFlight = new Map<string, ReturnType<typeof evaluateOne>>();
+  // The points of one request (a simplex, a shrink, the design, the profiles) are evaluated at once: their runs share the workers.
+  const inFlight = new Map<string, Promise<Seen>>();
   const evaluateValues = (values: number[]) => {
-    const k2 = hashOf(values);
-    let p = inFlight.get(k2);
+    const key = hashOf(values);
+    let p = inFlight.get(key);
     if (!p) {
       p = evaluateOne(values);
-      inFlight.set(k2, p);
+      inFlight.set(key, p);
     }
     return p;
   };
@@ -192,45 +149,59 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       step = search.next(r.map((e) => e.chi2));
     }
     const searchCount = seen.size;
-    const values = toValues(fit.x);
-    const atFit = await evaluateValues(values);
-    // Profiles: each parameter moved alone around the fit, at ±2.5, 5, 10 and 20 % of its range.
-    const offsets = [-0.2, -0.1, -0.05, -0.025, 0.025, 0.05, 0.1, 0.2].slice(0, Math.max(2, profilePoints));
-    const grids = opts.parameters.map((_, i) => {
-      const points = [...new Set(offsets.map((o) => round9(Math.min(1, Math.max(0, fit.x[i]! + o)))))];
-      return [...new Set(points.map((u) => toValues(fit.x.map((x, j) => (j === i ? u : x)))[i]!))].filter((v) => v !== values[i]);
-    });
-    const profiled = await Promise.all(grids.map((grid, i) => Promise.all(grid.map((g) => {
-      const v = values.slice();
-      v[i] = g;
-      return evaluateValues(v).then((e) => ({ value: g, chi2: e.chi2 }));
-    }))));
+    let values = toValues(fit.x);
+    let x0 = values.map(toUnit);
+    let atFit = await evaluateValues(values);
+    const surfaceAt = async () => {
+      // The design: each parameter a step either side (both on the side away from a bound it sits on).
+      await evaluateAll(opts.parameters.flatMap((_, i) => {
+        const sides = x0[i]! + DESIGN_STEP > 1 ? [-1, -2] : x0[i]! - DESIGN_STEP < 0 ? [1, 2] : [-1, 1];
+        return sides.map((sd) => x0.map((x, j) => (j === i ? clamp01(x + sd * DESIGN_STEP) : x)));
+      }));
+      // In parameter order, not the order evaluations finished in: a resumed calibration sums them the same way.
+      return responseSurface(x0, [...seen.values()].sort((a, b) => compareVectors(a.values, b.values)).map((e) => ({ x: e.values.map(toUnit), sims: e.sims })), opts.targets, atFit.sims);
+    };
+    let surface = await surfaceAt();
+    // Gauss–Newton refinement while the budget has room: step to the surface's least (at most a quarter of a range
+    // on any axis), keep it when χ² falls by more than 0.5, and fit the surface again there.
+    const reserve = postSearchEvaluations(k, opts.targets.length, opts) - 2 * k;
+    // A step the rough planes overshoot is tried again at half its length.
+    refine: while (surface && surface.predictedDecrease >= 1) {
+      const stepScale = Math.min(1, 0.25 / Math.max(...surface.step.map(Math.abs)));
+      let next: Seen | undefined;
+      for (const f of [1, 0.5]) {
+        if (seen.size + 1 + 2 * k + reserve > opts.budget) break refine;
+        const tried = await evaluateValues(toValues(x0.map((x, i) => clamp01(x + f * stepScale * surface!.step[i]!))));
+        if (tried.chi2 < atFit.chi2 - 0.5) { next = tried; break; }
+      }
+      if (!next) break;
+      atFit = next;
+      values = next.values;
+      x0 = values.map(toUnit);
+      surface = await surfaceAt();
+    }
+    // A direction the targets do not determine gets the bounds' weak prior, so every parameter has a finite (and wide) error.
+    const unitCov = surface?.covariance ?? (surface ? invert(surface.information.map((row, i) => row.map((v, j) => v + (i === j ? 12 : 0))), 1e-12) : null);
+    const sdUnit = x0.map((_, i) => (unitCov ? Math.sqrt(Math.max(0, unitCov[i]![i]!)) : Infinity));
+    const profiles = await Promise.all(opts.parameters.map((_, i) => evaluateAll(profilePoints(surface, x0, i, sdUnit[i]!, opts.profilePoints ?? 4))
+      .then((es) => es.map((e) => ({ value: e.values[i]!, chi2: e.chi2 })))));
     const parameters: FittedParameter[] = opts.parameters.map((p, i) => {
-      const profile = [{ value: values[i]!, chi2: atFit.chi2 }, ...profiled[i]!].sort((a, b) => a.value - b.value);
-      return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, ...profileInterval(profile, values[i]!), profile };
+      const profile = uniqueByValue([{ value: values[i]!, chi2: atFit.chi2 }, ...profiles[i]!]).sort((a, b) => a.value - b.value);
+      const prof = profileInterval(profile, values[i]!);
+      const se = surface?.covariance ? round9(sdUnit[i]! * range(i)) : Infinity;
+      return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, se, ...prof, pinned: prof.pinned && Number.isFinite(se), profile };
     });
-    const all = [...seen.values()];
-    // A profile point better than the fit: the search had not converged (noise, or a budget cut short).
-    const better = parameters.flatMap((p) => p.profile.filter((x) => x.chi2 < atFit.chi2 - 1e-9).map((x) => ({ name: p.name, value: x.value, chi2: x.chi2 })))
-      .sort((a, b) => a.chi2 - b.chi2 || a.name.localeCompare(b.name) || a.value - b.value)[0];
-    const targets: FittedTarget[] = opts.targets.map((t, i) => {
-      const s = atFit.sims[i]!;
-      const se = Number.isFinite(s.se) ? s.se : 0;
-      const vals = all.map((e) => e.sims[i]!.value);
-      return {
-        index: t.index, variant: t.variant, niche: t.niche, scenario: t.loaded.scenario.name, source: t.source,
-        target: t.accuracy, se: t.se, fitted: round9(s.value), fittedSe: round9(se), fittedN: s.n,
-        interval: [round9(Math.max(0, s.value - Z95 * se)), round9(Math.min(1, s.value + Z95 * se))],
-        within: Math.abs(s.value - t.accuracy) <= Z95 * Math.sqrt(t.se ** 2 + se ** 2),
-        moved: Math.max(...vals) > Math.min(...vals),
-      };
-    });
+    const heldOut = doLoo && surface ? await crossValidate(surface, x0, evaluateAll, opts, toUnit) : [];
+    const convergence = convergenceOf(fit.converged, surface?.predictedDecrease ?? null, atFit.chi2, [...seen.values()].slice(searchCount), values, opts.parameters);
+    const covariance = surface?.covariance ? surface.covariance.map((row, i) => row.map((v, j) => round9(v * range(i) * range(j)))) : null;
+    const dof = opts.targets.length - k;
     return {
-      values, chi2: atFit.chi2, dof: opts.targets.length - k, converged: fit.converged && !better, parameters, targets,
-      ...(better ? { betterInProfile: better } : {}),
+      values, chi2: atFit.chi2, dof, pValue: round9(chi2PValue(atFit.chi2, dof)), converged: convergence.met, convergence, parameters, covariance,
+      targets: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)), heldOut,
+      ...(convergence.betterPoint ? { betterInProfile: convergence.betterPoint } : {}),
       evaluations: { total: seen.size, paid, fromJournal: Math.min(fromJournal, seen.size), search: searchCount },
       notPinned: parameters.filter((p) => !p.pinned).map((p) => p.name),
-      unmoved: targets.filter((t) => !t.moved).map((t) => t.index),
+      unmoved: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)).filter((t) => !t.moved).map((t) => t.index),
     };
   } finally {
     // An interrupted batch: let its other evaluations end (each is journaled if it finished) before the workers go.
@@ -241,43 +212,37 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   }
 }
 
-/**
- * One target's share of the objective: its squared distance over the variance of the difference,
- * the target's standard error and the simulator's own sampling error at that evaluation together
- * (a short stream is noisy: without its own error the objective would read its noise as signal
- * and the intervals would shrink to nothing). A target whose niche had no task counts its own error alone.
- */
-export function objectiveTerm(t: { readonly accuracy: number; readonly se: number }, sim: SimulatedTarget): number {
-  const simSe = sim.n > 0 && Number.isFinite(sim.se) ? sim.se : 0;
-  return (sim.value - t.accuracy) ** 2 / (t.se ** 2 + simSe ** 2);
+/** Each target left out in turn: refitted on the surface without it, evaluated there, its measurement against the prediction's interval. */
+async function crossValidate(
+  surface: NonNullable<ReturnType<typeof responseSurface>>, x0: readonly number[],
+  evaluateAll: (points: readonly (readonly number[])[]) => Promise<{ values: number[]; sims: readonly SimulatedTarget[] }[]>,
+  opts: CalibrateOptions, toUnit: (v: number, i: number) => number,
+) {
+  const start = opts.parameters.map((p, i) => toUnit(p.start, i));
+  const refits = heldOutPoints(surface, opts.targets, x0, start);
+  const evaluated = await evaluateAll(refits.map((r) => r.x));
+  return opts.targets.map((t, j) => heldOutRow(t, j, surface, refits[j]!, evaluated[j]!.values, evaluated[j]!.sims[j]!));
 }
 
-/** A profile's 95% interval around `at`: where the objective crosses its least + 3.84, by linear interpolation. */
-export function profileInterval(profile: readonly { value: number; chi2: number }[], at: number): Pick<FittedParameter, 'interval' | 'open' | 'pinned'> {
-  const least = Math.min(...profile.map((p) => p.chi2));
-  const top = least + CHI2_95;
-  const i0 = profile.findIndex((p) => p.value === at);
-  // The fit itself is out of the interval (a profile point far below it): the search had not converged, nothing is bounded.
-  if (profile[i0]!.chi2 > top) return { interval: [at, at], open: [true, true], pinned: false };
-  const side = (dir: 1 | -1): [number, boolean] => {
-    let prev = profile[i0]!;
-    for (let i = i0 + dir; i >= 0 && i < profile.length; i += dir) {
-      const p = profile[i]!;
-      if (p.chi2 > top) {
-        const f = prev.chi2 >= top ? 0 : (top - prev.chi2) / (p.chi2 - prev.chi2);
-        return [round9(prev.value + f * (p.value - prev.value)), false];
-      }
-      prev = p;
-    }
-    return [prev.value, true];
+/** The convergence rule (CONVERGENCE_RULE) applied to the fit and the evaluations after the search. */
+function convergenceOf(simplexCollapsed: boolean, predictedDecrease: number | null, chi2: number, after: readonly { values: number[]; chi2: number }[], values: readonly number[], parameters: readonly FitParameter[]): Convergence {
+  const lowest = [...after].sort((a, b) => a.chi2 - b.chi2 || compareVectors(a.values, b.values))[0];
+  const better = lowest && lowest.chi2 < chi2 - 1 ? lowest : undefined;
+  // Name the parameter the better point moved most (in its range), and its value there.
+  const moved = better ? parameters.map((p, i) => ({ i, d: Math.abs(better.values[i]! - values[i]!) / (p.hi - p.lo) })).sort((a, b) => b.d - a.d)[0]!.i : 0;
+  const surfaceOk = predictedDecrease !== null && predictedDecrease < 1;
+  return {
+    met: surfaceOk && !better, simplexCollapsed, predictedDecrease: predictedDecrease === null ? null : round9(predictedDecrease),
+    ...(better ? { betterPoint: { name: parameters[moved]!.name, value: better.values[moved]!, chi2: better.chi2 } } : {}),
+    rule: CONVERGENCE_RULE,
   };
-  const [lo, openLo] = side(-1);
-  const [hi, openHi] = side(1);
-  const rise = Math.max(...profile.map((p) => p.chi2)) - least;
-  return { interval: [lo, hi], open: [openLo, openHi], pinned: rise >= 1 && !(openLo && openHi) };
 }
 
-const round9 = (x: number) => Math.round(x * 1e9) / 1e9;
+function uniqueByValue(points: { value: number; chi2: number }[]): { value: number; chi2: number }[] {
+  const m = new Map<number, { value: number; chi2: number }>();
+  for (const p of points) if (!m.has(p.value)) m.set(p.value, p);
+  return [...m.values()];
+}
 
 function compareVectors(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;

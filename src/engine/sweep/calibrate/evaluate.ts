@@ -119,7 +119,7 @@ export class Evaluator {
       for (const t of g.targets) {
         const pooled = { n: 0, sum: 0, sumSq: 0 };
         for (const o of outcomes[gi]!) {
-          const x = outcomeOf(o, t.niche);
+          const x = outcomeOf(o, t.niches);
           pooled.n += x.n; pooled.sum += x.sum; pooled.sumSq += x.sumSq;
         }
         byTarget.set(t, { value: pooled.n ? pooled.sum / pooled.n : 0, n: pooled.n, se: outcomeSe(pooled) });

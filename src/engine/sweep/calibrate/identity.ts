@@ -1,21 +1,14 @@
 import type { ScenarioPatch } from '../../scenario/scenario-patch';
 import { applyScenarioPatch } from '../../scenario/scenario-patch';
 import type { Scenario } from '../../scenario/scenario-schema';
+import { canonical } from './canonical';
 import { hashOf } from './journal';
 import type { Target } from './targets';
 
 /** Version of what the identity hashes: a new version refuses every older journal, so change it only with the hashed content. */
 const IDENTITY_VERSION = 2;
 
-/**
- * A value in canonical form: object keys sorted at every level, so the same content hashes the
- * same whatever order a loader or a refactored schema lists its fields in.
- */
-export function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
-}
+export { canonical };
 
 /**
  * The part of a scenario a run's outcome depends on: all of it but its name and description, and

@@ -4,7 +4,10 @@ import { readRunEventsSync } from '../../../store/events';
 import { z } from 'zod';
 import { ABLATION_PLAN_FILE } from '../ablate';
 import { PRESETS } from '../../scenario/presets';
-import { loadScenario, resolveScenario, type LoadedScenario } from '../../scenario/scenario';
+import { loadScenario, parseScenario, resolveScenario, type LoadedScenario } from '../../scenario/scenario';
+import { canonical } from './canonical';
+import { groupedNiches, nichesCovered, targetNames } from '../../../tasks/niche-groups';
+import { loadBuiltinNicheSpecs } from '../../../tasks/niche-registry';
 
 /** Version of the targets file format (docs/calibration.md, "Targets"). */
 export const TARGETS_SCHEMA_VERSION = 1;
@@ -25,6 +28,8 @@ export const targetRowSchema = z.strictObject({
   source: z.string().min(1),
   /** The scenario it was measured on, relative to the targets file or a bundled name (default: the one calibrated). */
   scenario: z.string().min(1).optional(),
+  /** The stream length (tasks a run) it was measured at: an evaluation at another length is refused. */
+  tasks: z.number().int().positive().optional(),
 });
 
 /** A targets row as written. */
@@ -44,6 +49,8 @@ export interface Target extends TargetRow {
   /** Standard error of `accuracy` (given, or binomial from `n`). */
   readonly se: number;
   readonly loaded: LoadedScenario;
+  /** The stream niches it pools: one, a group, or every niche for `all`. */
+  readonly niches: readonly string[];
 }
 
 /** A targets file (or --from-runs) that cannot be used: one line naming the file and the row. */
@@ -66,6 +73,30 @@ export function binomialSe(accuracy: number, n: number): number {
 /** Every niche id a scenario's stream names. */
 export function streamNiches(loaded: LoadedScenario): string[] {
   return loaded.scenario.stream.niches.map((n) => n.id);
+}
+
+/** The ids a group name lists (`aime-2022+aime-2023`): one id for a plain niche. */
+export function groupNiches(niche: string): string[] {
+  return niche.split('+').filter(Boolean);
+}
+
+/**
+ * The stream niches a target's `niche` pools (docs/calibration.md, "Targets"): every niche for
+ * `all`, a niche id, a group of niches (a niche file's `group`: `aime` for the four AIME years;
+ * src/tasks/niche-groups.ts), or ids joined by `+`. Undefined when it names nothing in the stream.
+ */
+export function resolveNiches(niche: string, loaded: LoadedScenario): string[] | undefined {
+  const specs = loadBuiltinNicheSpecs();
+  const grouped = groupedNiches(streamNiches(loaded), (id) => specs.get(id));
+  const ids = groupNiches(niche);
+  const covered = ids.length > 1 ? (ids.every((id) => grouped.some((n) => n.id === id)) ? ids : []) : nichesCovered(niche, grouped);
+  return covered.length ? covered : undefined;
+}
+
+/** Every niche name a target may use on a scenario's stream: `all`, each niche id, each group. */
+export function targetNiches(loaded: LoadedScenario): string[] {
+  const specs = loadBuiltinNicheSpecs();
+  return targetNames(groupedNiches(streamNiches(loaded), (id) => specs.get(id)));
 }
 
 /**
@@ -91,13 +122,13 @@ export function resolveTargets(rows: readonly TargetRow[], file: string, main: L
       })();
       scenarios.set(ref, loaded);
     }
-    const niches = streamNiches(loaded);
-    if (row.niche !== 'all' && !niches.includes(row.niche)) {
-      throw new TargetsError(file, `${at}.niche`, `niche "${row.niche}" is not in scenario ${loaded.scenario.name}'s stream (niches: ${niches.join(', ')}, or all)`);
+    const niches = resolveNiches(row.niche, loaded);
+    if (!niches) {
+      throw new TargetsError(file, `${at}.niche`, `niche "${row.niche}" is not in scenario ${loaded.scenario.name}'s stream (names: ${targetNiches(loaded).join(', ')}, or ids joined by +)`);
     }
     if (row.n === undefined && row.stderr === undefined) throw new TargetsError(file, at, 'give n (graded tasks) or stderr');
     const se = row.stderr ?? binomialSe(row.accuracy, row.n!);
-    return { ...row, index, se, loaded };
+    return { ...row, index, se, loaded, niches };
   });
 }
 
@@ -141,12 +172,29 @@ export function nicheOutcomes(runDir: string): Map<string, NicheOutcome> {
   return out;
 }
 
-/** Tallies of one niche (or `all`) over a map of them. */
-export function outcomeOf(outcomes: ReadonlyMap<string, NicheOutcome>, niche: string): NicheOutcome {
-  if (niche !== 'all') return outcomes.get(niche) ?? { n: 0, sum: 0, sumSq: 0 };
+/** Tallies of one niche, a group of them (`a+b`), or `all`, over a map of them. */
+export function outcomeOf(outcomes: ReadonlyMap<string, NicheOutcome>, niche: string | readonly string[]): NicheOutcome {
   const t = { n: 0, sum: 0, sumSq: 0 };
-  for (const o of outcomes.values()) { t.n += o.n; t.sum += o.sum; t.sumSq += o.sumSq; }
+  const ids = typeof niche !== 'string' ? niche : niche === 'all' ? [...outcomes.keys()] : groupNiches(niche);
+  for (const id of ids) {
+    const o = outcomes.get(id);
+    if (o) { t.n += o.n; t.sum += o.sum; t.sumSq += o.sumSq; }
+  }
   return t;
+}
+
+/**
+ * Targets measured at another stream length than their evaluation runs: the first, as a one-line
+ * error (a short stream learns less, so a full-stream figure is out of its reach and a fit to it
+ * reads that as a parameter). `tasks` is the evaluation's `--tasks`, when given.
+ */
+export function checkStreamLengths(targets: readonly Target[], file: string, tasks: number | undefined): void {
+  for (const t of targets) {
+    const evaluated = tasks ?? t.loaded.scenario.stream.tasks;
+    if (t.tasks !== undefined && evaluated !== undefined && t.tasks !== evaluated) {
+      throw new TargetsError(file, `targets[${t.index}].tasks`, `${t.variant} on ${t.niche} was measured on ${t.tasks}-task streams, the evaluation runs ${evaluated} (${tasks !== undefined ? '--tasks' : `scenario ${t.loaded.scenario.name}`}): give --tasks ${t.tasks}, or measure at ${evaluated}`);
+    }
+  }
 }
 
 /** Standard error of a mean reward from its tallies (the reward's own spread: F1 is not binary), never below the binomial floor's half. */
@@ -165,36 +213,92 @@ function runDirsOf(dir: string): string[] {
 }
 
 /**
- * Targets from run directories (or ablation directories: each of their runs): one row per variant
- * and niche, its accuracy and count pooled over the runs of that variant, its standard error from
- * the rewards' spread. The twin workflow's first half (docs/calibration.md).
+ * The baseline presets (docs/calibration.md, "Targets"): what `--from-runs` fits on unless `--variants` names others.
+ * The method and its ablations are what a world predicts; a fit that saw them would predict nothing.
  */
-export function targetsFromRuns(dirs: readonly string[], main: LoadedScenario): Target[] {
-  const pooled = new Map<string, { variant: string; niche: string; o: NicheOutcome; runs: string[] }>();
+export const BASELINE_VARIANTS: readonly string[] = ['single-agent', 'self-consistency', 'per-agent-memory', 'shared-memory', 'structure-only'];
+
+/** What `--from-runs` built: the targets, the scenarios their runs ran (to write beside them), and the runs it left out. */
+export interface RunTargets {
+  readonly targets: Target[];
+  /** File name (relative to the targets file) → the scenario as its runs ran it, on the simulator. */
+  readonly scenarios: ReadonlyMap<string, unknown>;
+  /** Runs of variants not fitted on, by variant. */
+  readonly leftOut: ReadonlyMap<string, number>;
+  /** The seeds the taken runs ran (a calibration at the same seeds would replay their luck). */
+  readonly seeds: ReadonlySet<number>;
+}
+
+interface RunFile {
+  status?: string;
+  config?: Record<string, unknown> & { name?: string; variant?: string; seed?: number; stream?: { tasks?: number } };
+  summary?: { variant?: string };
+  scenarioDir?: string;
+}
+
+/**
+ * Targets from run directories (or ablation directories: each of their runs): one row per
+ * scenario, variant and niche, its accuracy and count pooled over those runs, its standard error
+ * from the rewards' spread, its `scenario` the stream its runs ran (written beside the targets, on
+ * the simulator) and its `tasks` their stream length. Only baseline variants are taken unless
+ * `variants` names the ones to take; runs of several streams give one set of targets, fitted
+ * together. The twin workflow's first half (docs/calibration.md).
+ */
+export function targetsFromRuns(dirs: readonly string[], opts: { readonly variants?: readonly string[]; readonly scenarioPrefix: string; readonly scenarioDir: string }): RunTargets {
+  const take = new Set(opts.variants ?? BASELINE_VARIANTS);
+  const pooled = new Map<string, { scenario: string; tasks: number | undefined; variant: string; niche: string; o: NicheOutcome; runs: string[] }>();
+  const scenarios = new Map<string, { config: unknown; content: string }>();
+  const leftOut = new Map<string, number>();
+  const seeds = new Set<number>();
   for (const given of dirs) {
     const runDirs = runDirsOf(given);
     if (runDirs.length === 0) throw new TargetsError(given, '', 'no run in this directory');
     for (const dir of runDirs) {
       const file = path.join(dir, 'run.json');
       if (!existsSync(file)) throw new TargetsError(dir, '', 'not a run directory (no run.json)');
-      const run = JSON.parse(readFileSync(file, 'utf8')) as { status?: string; config?: { variant?: string }; summary?: { variant?: string } };
+      const run = JSON.parse(readFileSync(file, 'utf8')) as RunFile;
       const variant = run.summary?.variant ?? run.config?.variant;
       if (!variant) throw new TargetsError(file, 'summary.variant', 'the run names no variant');
+      if (!take.has(variant)) { leftOut.set(variant, (leftOut.get(variant) ?? 0) + 1); continue; }
       if (run.status !== 'finished') throw new TargetsError(file, 'status', `the run is ${run.status ?? 'unknown'}, not finished (resume it first)`);
+      if (!run.config) throw new TargetsError(file, 'config', 'the run records no scenario');
+      const scenario = scenarioFileFor(scenarios, run.config, opts.scenarioPrefix);
+      if (typeof run.config.seed === 'number') seeds.add(run.config.seed);
       for (const [niche, o] of nicheOutcomes(dir)) {
-        const key = `${variant}\u0000${niche}`;
-        const p = pooled.get(key) ?? { variant, niche, o: { n: 0, sum: 0, sumSq: 0 }, runs: [] };
+        const key = `${scenario}\u0000${variant}\u0000${niche}`;
+        const p = pooled.get(key) ?? { scenario, tasks: run.config.stream?.tasks, variant, niche, o: { n: 0, sum: 0, sumSq: 0 }, runs: [] };
         p.o.n += o.n; p.o.sum += o.sum; p.o.sumSq += o.sumSq;
         p.runs.push(path.basename(dir));
         pooled.set(key, p);
       }
     }
   }
-  const rows: TargetRow[] = [...pooled.values()].map((p) => ({
-    variant: p.variant, niche: p.niche, accuracy: round4(p.o.sum / p.o.n), n: p.o.n, stderr: round4(Math.max(1e-4, outcomeSe(p.o))),
-    source: `runs ${p.runs.join(', ')}`,
-  }));
-  return resolveTargets(rows, '--from-runs', main);
+  if (pooled.size === 0) {
+    throw new TargetsError(dirs.join(' '), '', `no run of a variant to fit on (found: ${[...leftOut.keys()].join(', ') || 'none'}; baselines: ${BASELINE_VARIANTS.join(', ')}; name others with --variants)`);
+  }
+  const loaded = new Map([...scenarios].map(([f, s]) => [f, parseScenario(s.config, path.join(opts.scenarioDir, f), opts.scenarioDir)]));
+  const targets = [...pooled.values()].map((p, index): Target => {
+    const row: TargetRow = {
+      variant: p.variant, niche: p.niche, accuracy: round4(p.o.sum / p.o.n), n: p.o.n, stderr: round4(Math.max(1e-4, outcomeSe(p.o))),
+      source: `runs ${p.runs.join(', ')}`, scenario: p.scenario, ...(p.tasks !== undefined ? { tasks: p.tasks } : {}),
+    };
+    return { ...row, index, se: row.stderr!, loaded: loaded.get(p.scenario)!, niches: [p.niche] };
+  });
+  return { targets, scenarios: new Map([...scenarios].map(([f, s]) => [f, s.config])), leftOut, seeds };
+}
+
+/** The file a run's scenario is kept in: one per distinct scenario (name, then content), on the simulator. */
+function scenarioFileFor(scenarios: Map<string, { config: unknown; content: string }>, config: Record<string, unknown> & { name?: string }, prefix: string): string {
+  // The evaluation runs the simulator whatever served the runs (a vLLM, serve-sim over HTTP): the world stands in for it.
+  const { variant: _v, ...rest } = config;
+  const simConfig = { ...rest, model: { backend: 'sim' } };
+  const content = JSON.stringify(canonical({ ...simConfig, name: null, description: null, seed: null }));
+  for (const [f, s] of scenarios) if (s.content === content) return f;
+  const base = `${prefix}${String(config.name ?? 'scenario').replace(/[^A-Za-z0-9._-]/g, '_')}`;
+  let f = `${base}.json`;
+  for (let i = 2; scenarios.has(f); i++) f = `${base}-${i}.json`;
+  scenarios.set(f, { config: simConfig, content });
+  return f;
 }
 
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -203,8 +307,9 @@ const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 export function targetsFileOf(targets: readonly Target[], description: string): z.infer<typeof targetsFileSchema> {
   return {
     schemaVersion: TARGETS_SCHEMA_VERSION, description,
-    targets: targets.map(({ variant, niche, accuracy, n, stderr, source, scenario }) => ({
-      variant, niche, accuracy, ...(n !== undefined ? { n } : {}), ...(stderr !== undefined ? { stderr } : {}), source, ...(scenario !== undefined ? { scenario } : {}),
+    targets: targets.map(({ variant, niche, accuracy, n, stderr, source, scenario, tasks }) => ({
+      variant, niche, accuracy, ...(n !== undefined ? { n } : {}), ...(stderr !== undefined ? { stderr } : {}), source,
+      ...(scenario !== undefined ? { scenario } : {}), ...(tasks !== undefined ? { tasks } : {}),
     })),
   };
 }

@@ -1,0 +1,104 @@
+import type { SimulatedTarget } from './evaluate';
+import { gram, invert, leastSquares, mulVec, quadForm, solve, type Matrix } from './stats';
+
+/** One evaluation as the surface reads it: its point in the unit box of the bounds, and what every target came to. */
+export interface SurfacePoint {
+  readonly x: readonly number[];
+  readonly sims: readonly SimulatedTarget[];
+}
+
+/** The local response surface around a fit (docs/calibration.md, "The statistics"). */
+export interface Surface {
+  /** ∂ sim_t / ∂ x_p in the unit box (targets × parameters), from a weighted least-squares plane over nearby evaluations. */
+  readonly jacobian: Matrix;
+  /** Each target's weight 1 / (se_target² + se_sim²) at the fit. */
+  readonly weights: readonly number[];
+  /** Residuals target − sim at the fit. */
+  readonly residuals: readonly number[];
+  /** Jᵀ W J: the χ² surface's half-Hessian in the unit box. */
+  readonly information: Matrix;
+  /** Its inverse (the parameters' covariance in the unit box), or null when some direction is not determined by the targets. */
+  readonly covariance: Matrix | null;
+  /** The Gauss–Newton step from the fit, and how much it is predicted to lower χ² (0 when the surface is singular). */
+  readonly step: readonly number[];
+  readonly predictedDecrease: number;
+  /** Evaluations the planes were fitted on. */
+  readonly points: number;
+}
+
+/** Evaluations this far from the fit (in the unit box, on every axis) shape the surface. */
+const RADIUS = 0.15;
+
+/**
+ * The χ² surface near the fit as Gauss–Newton sees it: each target's simulated value a plane in
+ * the parameters (a least-squares fit over the evaluations within RADIUS of the fit, weighted
+ * towards the nearest), so χ²(x) ≈ Σ w (r − J dx)², a quadratic whose Hessian's inverse is the
+ * parameters' covariance. Common random numbers make the planes' slopes the parameters' effect,
+ * not luck. Returns null when the nearby evaluations do not span every parameter.
+ */
+export function responseSurface(fit: readonly number[], points: readonly SurfacePoint[], targets: readonly { readonly accuracy: number; readonly se: number }[], atFit: readonly SimulatedTarget[]): Surface | null {
+  const k = fit.length;
+  const near = points.filter((p) => p.x.every((v, i) => Math.abs(v - fit[i]!) <= RADIUS + 1e-12));
+  if (near.length < k + 1) return null;
+  const rows = near.map((p) => [1, ...p.x.map((v, i) => v - fit[i]!)]);
+  // Nearer evaluations count more: the plane is a local one.
+  const w = near.map((p) => 1 / (1 + (Math.max(...p.x.map((v, i) => Math.abs(v - fit[i]!))) / 0.05) ** 2));
+  const jacobian: Matrix = [];
+  for (let t = 0; t < targets.length; t++) {
+    const beta = leastSquares(rows, near.map((p) => p.sims[t]!.value), w);
+    if (!beta) return null;
+    jacobian.push(beta.slice(1));
+  }
+  const weights = targets.map((t, i) => 1 / (t.se ** 2 + simVariance(atFit[i]!)));
+  const residuals = targets.map((t, i) => t.accuracy - atFit[i]!.value);
+  const information = gram(jacobian, weights);
+  const covariance = invert(information, 1e-9);
+  const g = Array.from({ length: k }, (_, p) => jacobian.reduce((s, row, t) => s + weights[t]! * row[p]! * residuals[t]!, 0));
+  const step = covariance ? mulVec(covariance, g) : new Array<number>(k).fill(0);
+  return { jacobian, weights, residuals, information, covariance, step, predictedDecrease: covariance ? quadForm(covariance, g) : 0, points: near.length };
+}
+
+/** A simulated value's own sampling variance (0 when its niche had no task). */
+export function simVariance(s: SimulatedTarget): number {
+  return s.n > 0 && Number.isFinite(s.se) ? s.se ** 2 : 0;
+}
+
+/**
+ * Where the surface puts the other parameters when parameter `i` is moved by `delta` (unit box):
+ * the least of the quadratic χ² with x_i held, so a profile follows the valley instead of slicing
+ * across it. The others' move is returned; a singular sub-problem leaves them at the fit.
+ */
+export function ridgeStep(s: Surface, i: number, delta: number): number[] {
+  const k = s.information.length;
+  const others = Array.from({ length: k }, (_, j) => j).filter((j) => j !== i);
+  const out = new Array<number>(k).fill(0);
+  out[i] = delta;
+  if (others.length === 0) return out;
+  const sub = others.map((a) => others.map((b) => s.information[a]![b]!));
+  const rhs = others.map((a) => s.jacobian.reduce((sum, row, t) => sum + s.weights[t]! * row[a]! * (s.residuals[t]! - row[i]! * delta), 0));
+  const move = solve(sub, rhs, 1e-9);
+  if (move) others.forEach((j, n) => { out[j] = move[n]!; });
+  return out;
+}
+
+/**
+ * Leave target `j` out and refit on the surface: one Gauss–Newton step from the fit over the other
+ * targets, with a weak prior that keeps a parameter only `j` determined where the search started
+ * (a normal at `start`, sd 0.29 of its range — the sd of a uniform over its bounds). Returns the
+ * refitted point's move and its covariance (unit box).
+ */
+export function leaveOneOut(s: Surface, j: number, fit: readonly number[], start: readonly number[]): { readonly step: number[]; readonly covariance: Matrix } {
+  const k = fit.length;
+  const w = s.weights.map((x, t) => (t === j ? 0 : x));
+  const info = gram(s.jacobian, w);
+  const priorPrecision = 12;
+  for (let p = 0; p < k; p++) info[p]![p]! += priorPrecision;
+  const g = Array.from({ length: k }, (_, p) => s.jacobian.reduce((sum, row, t) => sum + w[t]! * row[p]! * s.residuals[t]!, 0) + priorPrecision * (start[p]! - fit[p]!));
+  const covariance = invert(info, 1e-12)!;
+  return { step: mulVec(covariance, g), covariance };
+}
+
+/** The variance of a plane's prediction J·dx under a covariance of dx. */
+export function predictionVariance(gradient: readonly number[], covariance: Matrix): number {
+  return Math.max(0, quadForm(covariance, gradient));
+}

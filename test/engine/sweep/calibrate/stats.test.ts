@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { chi2PValue, cholesky, invert, leastSquares } from '../../../../src/engine/sweep/calibrate/stats';
+import { responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
+import { figure } from '../../../../src/engine/sweep/calibrate/prediction';
+
+describe('calibration statistics', () => {
+  it('χ² p-values match the tables', () => {
+    // Known quantiles: P(χ²_1 ≥ 3.841) = 0.05, P(χ²_3 ≥ 9.22) ≈ 0.0265, P(χ²_10 ≥ 18.307) = 0.05, P(χ²_2 ≥ 0) = 1.
+    expect(chi2PValue(3.841, 1)).toBeCloseTo(0.05, 3);
+    expect(chi2PValue(9.22, 3)).toBeCloseTo(0.0265, 3);
+    expect(chi2PValue(18.307, 10)).toBeCloseTo(0.05, 3);
+    expect(chi2PValue(0, 2)).toBe(1);
+    expect(chi2PValue(200, 4)).toBeLessThan(1e-30);
+    expect(Number.isNaN(chi2PValue(1, 0))).toBe(true);
+  });
+
+  it('inverts, factors and solves small systems; a singular one is null', () => {
+    const a = [[4, 2], [2, 3]];
+    const inv = invert(a)!;
+    expect(inv[0]![0]).toBeCloseTo(0.375);
+    expect(inv[0]![1]).toBeCloseTo(-0.25);
+    const l = cholesky(a);
+    expect(l[0]![0]! ** 2).toBeCloseTo(4);
+    expect(l[1]![0]! * l[0]![0]!).toBeCloseTo(2);
+    expect(invert([[1, 2], [2, 4]])).toBeNull();
+    const beta = leastSquares([[1, 0], [1, 1], [1, 2]], [1, 3, 5], [1, 1, 1])!;
+    expect(beta[0]).toBeCloseTo(1);
+    expect(beta[1]).toBeCloseTo(2);
+  });
+
+  it('the response surface gives the covariance of a linear model exactly, and its valley', () => {
+    // Two targets, sim = A x with known slopes; σ = 0.1 each: the covariance is (AᵀWA)⁻¹.
+    const slopes = [[0.5, 0.1], [0.2, 0.4]];
+    const sim = (x: readonly number[]) => slopes.map((s) => ({ value: 0.5 + s[0]! * (x[0]! - 0.5) + s[1]! * (x[1]! - 0.5), n: 100, se: 0 }));
+    const pts = [[0.5, 0.5], [0.45, 0.5], [0.55, 0.5], [0.5, 0.45], [0.5, 0.55]].map((x) => ({ x, sims: sim(x) }));
+    const targets = [{ accuracy: 0.5, se: 0.1 }, { accuracy: 0.5, se: 0.1 }];
+    const s = responseSurface([0.5, 0.5], pts, targets, sim([0.5, 0.5]))!;
+    const info = [[(0.25 + 0.04) * 100, (0.05 + 0.08) * 100], [(0.05 + 0.08) * 100, (0.01 + 0.16) * 100]];
+    const cov = invert(info)!;
+    expect(s.covariance![0]![0]).toBeCloseTo(cov[0]![0]!, 6);
+    expect(s.covariance![0]![1]).toBeCloseTo(cov[0]![1]!, 6);
+    expect(s.predictedDecrease).toBeCloseTo(0, 9);
+    // Along the valley of x0, x1 moves to keep χ² least: −info01/info11 per unit.
+    expect(ridgeStep(s, 0, 0.1)[1]).toBeCloseTo(-0.1 * info[0]![1]! / info[1]![1]!, 6);
+  });
+
+  it('a predicted figure carries both the parameters\' spread and the run noise over the seeds to be averaged', () => {
+    const f = figure({ centre: [0.5, 0.6, 0.7], draws: [0.03, -0.04] }, 4, [0, 1]);
+    expect(f.mean).toBeCloseTo(0.6);
+    // Three seeds: their sd (0.1) widened by t(2)/1.96; two draws: their RMS widened by t(2)/1.96.
+    expect(f.sdRun).toBeCloseTo(0.1 * 4.303 / 1.96, 3);
+    expect(f.sdParameters).toBeCloseTo(Math.sqrt((0.0009 + 0.0016) / 2) * 4.303 / 1.96, 3);
+    expect(f.hi - f.mean).toBeCloseTo(1.96 * Math.sqrt(f.sdParameters ** 2 + f.sdRun ** 2 / 4), 3);
+  });
+});
