@@ -178,6 +178,9 @@ function meanOver(byNiche: Map<string, NicheCost>): NicheCost {
   return { calls: sum((c) => c.calls), promptTokens: sum((c) => c.promptTokens), completionTokens: sum((c) => c.completionTokens), tasks: Math.max(1, sum((c) => c.tasks)) };
 }
 
+/** The event types a pilot's costs are read from (below). */
+const PILOT_EVENTS = ['task.started', 'task.done', 'evolve.applied', 'lifecycle.usage'];
+
 /** One variant's pilot: a short interleaved run (in virtual time behind `profile`, or zero-time when null), measured from its events. */
 async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string | null, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
   const patch = { 'stream.order': 'interleaved', 'stream.tasks': tasks, 'model.backend': 'sim', ...(profile === null ? {} : { 'model.latency': profile }), variant };
@@ -185,7 +188,8 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
   try {
     const cpu0 = process.cpuUsage();
     // The journal only to read each call's tokens back (the decode context); the run is the same without it.
-    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, ...(plugins ? { plugins } : {}) });
+    // Only the events the pilot's costs are read from: the run and its summary are the same.
+    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, logEvents: PILOT_EVENTS, ...(plugins ? { plugins } : {}) });
     const cpu = process.cpuUsage(cpu0);
     const contextWeighted = decodeContextWeight(path.join(dir, 'run', JOURNAL_FILE));
     const events = readRunEventsSync(path.join(dir, 'run'), { types: ['task.started', 'task.done', 'evolve.applied', 'lifecycle.usage'] });
