@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock';
 import { planSweep } from '../engine/sweep/plan';
 import { applyScenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
 import type { LoadedScenario } from '../engine/scenario/scenario';
+import { measureLoad, type LoadWindow } from '../core/machine-load';
 
 /** Tasks of each variant's pilot for the line `ablate` prints first (plan's smallest pilot). */
 const PILOT_TASKS = 24;
@@ -37,7 +38,9 @@ export async function estimateSweep(loaded: LoadedScenario, o: { readonly varian
   }
   const model = loaded.scenario.model;
   const latency = model.backend === 'sim' ? (model as { latency?: string }).latency : undefined;
+  const window = measureLoad();
   const plan = await planSweep(loaded, { variants: o.variants, seeds: o.seeds, patch, pilotTasks, ...(latency ? { latency } : { zeroTime: true }) });
+  const load = window();
   const perTask = new Map(o.variants.map((v) => {
     const rs = plan.runs.filter((r) => r.variant === v);
     return [v, rs.reduce((a, r) => a + (r.cpuSeconds ?? 0), 0) / Math.max(1, rs.reduce((a, r) => a + r.tasks, 0))] as const;
@@ -46,10 +49,23 @@ export async function estimateSweep(loaded: LoadedScenario, o: { readonly varian
   const parts = [`${size}; predicted ${tok(t.promptTokens + t.completionTokens)} tokens`];
   if (model.backend === 'sim') {
     const at = Math.max(1, Math.min(o.processes, runs));
-    parts.push(`CPU time here ≈ ${dur(t.cpuSeconds ?? 0)}${at > 1 ? ` (≈ ${dur((t.cpuSeconds ?? 0) / at)} on ${at} at once)` : ''}`);
+    const wall = wallRange(t.cpuSeconds ?? 0, at, load);
+    parts.push(`CPU time here ≈ ${dur(t.cpuSeconds ?? 0)}, wall ≈ ${dur(wall.busy)}${at > 1 ? ` on ${at} at once` : ''} (${dur(wall.free)} on a free machine – ${dur(wall.busy)} at the load measured during the pilots: ${load.othersCores.toFixed(1)} of ${load.cores} cores busy elsewhere)`);
   }
   if (latency) parts.push(`${t.virtualHours.toFixed(1)} GPU-hours on ${plan.profile} run after run (${t.hoursAtMaxRate === null ? '–' : t.hoursAtMaxRate.toFixed(2)} h at its max rate)`);
   return { line: `${parts.join(', ')} (from a ${pilotTasks}-task pilot per variant)`, perTask, tasks };
+}
+
+/**
+ * Wall seconds for `cpuSeconds` of work spread over `at` processes at once (the sweep's workers:
+ * each a process of its own), from the cores left to them: all of them on a free machine, and what
+ * the rest of the machine left free while the pilots ran. Processes beyond the free cores share
+ * them; the pilots measured the CPU per task, children included, so only the sharing is modelled.
+ */
+export function wallRange(cpuSeconds: number, at: number, load: LoadWindow): { free: number; busy: number } {
+  const free = cpuSeconds / Math.max(1, Math.min(at, load.cores));
+  const left = Math.max(0.25, load.cores - load.othersCores);
+  return { free, busy: Math.max(free, cpuSeconds / Math.min(at, left)) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
 import { loadScenario, withOverrides } from '../../src/index';
-import { estimateSweep, SweepEta } from '../../src/cli/sweep-estimate';
+import { estimateSweep, SweepEta, wallRange } from '../../src/cli/sweep-estimate';
 import { useBuiltinPlugins } from '../../src/cli/composition';
 
 describe('the size and ETA of a sweep', () => {
@@ -9,13 +9,24 @@ describe('the size and ETA of a sweep', () => {
     useBuiltinPlugins();
     const loaded = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 120 } });
     const e = await estimateSweep(loaded, { variants: ['single-agent', 'evochamber'], seeds: 4, patch: {}, processes: 2 });
-    expect(e.line).toMatch(/^8 runs × 120 tasks = 960 tasks; predicted [\d.]+[kM] tokens, CPU time here ≈ [\d.]+ (s|min) \(≈ [\d.]+ (s|min) on 2 at once\) \(from a 24-task pilot per variant\)$/);
+    expect(e.line).toMatch(/^8 runs × 120 tasks = 960 tasks; predicted [\d.]+[kM] tokens, CPU time here ≈ [\d.]+ (s|min), wall ≈ [\d.]+ (s|min) on 2 at once \([\d.]+ (s|min) on a free machine – [\d.]+ (s|min) at the load measured during the pilots: [\d.]+ of \d+ cores busy elsewhere\) \(from a 24-task pilot per variant\)$/);
     // A single agent makes one call per task; the full system a team's: its tasks cost more CPU here.
     expect(e.perTask!.get('evochamber')!).toBeGreaterThan(e.perTask!.get('single-agent')!);
     // Pilots that would cost more than 5 % of the sweep are not run: the size alone.
     const small = await estimateSweep(loaded, { variants: ['single-agent', 'evochamber'], seeds: 1, patch: { 'stream.tasks': 30, sweepBudget: { tokens: 1000 } }, processes: 2 });
     expect(small).toEqual({ line: '2 runs × 30 tasks = 60 tasks (too small to predict: the pilots would cost more than 5 % of it)', perTask: null, tasks: 30 });
   }, 60_000);
+
+  it('spreads the CPU time over the processes at once, on the cores the rest of the machine left free', () => {
+    const window = { wallSeconds: 10, ownCpuSeconds: 9, cores: 2 };
+    // A free machine: two processes halve it, a third adds nothing on two cores.
+    expect(wallRange(100, 2, { ...window, othersCores: 0 })).toEqual({ free: 50, busy: 50 });
+    expect(wallRange(100, 3, { ...window, othersCores: 0 })).toEqual({ free: 50, busy: 50 });
+    // One core busy elsewhere: two processes share the other one.
+    expect(wallRange(100, 2, { ...window, othersCores: 1 })).toEqual({ free: 50, busy: 100 });
+    // A machine busier than its cores still leaves a quarter of one.
+    expect(wallRange(100, 1, { ...window, othersCores: 5 }).busy).toBe(400);
+  });
 
   it('weights each run\'s tasks by its variant\'s predicted cost, and extrapolates the time measured so far', () => {
     const clock = new ManualClock();
