@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
 import { loadScenario, withOverrides } from '../../src/index';
-import { estimateSweep, SweepEta, wallRange } from '../../src/cli/sweep-estimate';
+import { estimateSweep, splitCosts, SweepEta, wallRange } from '../../src/cli/sweep-estimate';
 import { useBuiltinPlugins } from '../../src/cli/composition';
 
 describe('the size and ETA of a sweep', () => {
@@ -16,6 +16,16 @@ describe('the size and ETA of a sweep', () => {
     const small = await estimateSweep(loaded, { variants: ['single-agent', 'evochamber'], seeds: 1, patch: { 'stream.tasks': 30, sweepBudget: { tokens: 1000 } }, processes: 2 });
     expect(small).toEqual({ line: '2 runs × 30 tasks = 60 tasks (too small to predict: the pilots would cost more than 5 % of it)', perTask: null, tasks: 30 });
   }, 60_000);
+
+  it('tells a process\'s warm-up and a run\'s start from the cost per task, so a long run is not charged them per task', () => {
+    // A process warms up in 2 s, a run starts in 0.5 s, a task of `a` takes 0.1 s and of `b` 0.3 s.
+    const runs = [{ variant: 'a', tasks: 300, cpuSeconds: (2.9 / 24) * 300 }, { variant: 'b', tasks: 300, cpuSeconds: (7.7 / 24) * 300 }];
+    const c = splitCosts(runs, ['a', 'b'], 24, 4, 2.9, 0.9);
+    expect(c.perProcess).toBeCloseTo(2, 9);
+    expect(c.perRun).toBeCloseTo(0.5, 9);
+    expect(c.perTask.get('a')).toBeCloseTo(0.1, 9);
+    expect(c.perTask.get('b')).toBeCloseTo(0.3, 9);
+  });
 
   it('spreads the CPU time over the processes at once, on the cores the rest of the machine left free', () => {
     const window = { wallSeconds: 10, ownCpuSeconds: 9, cores: 2 };
