@@ -60,8 +60,14 @@ export async function estimateSweep(loaded: LoadedScenario, o: { readonly varian
   if (model.backend === 'sim') {
     const at = Math.max(1, Math.min(o.processes, runs));
     const cpu = cost.perProcess * at + cost.perRun * runs + o.seeds * o.variants.reduce((a, v) => a + cost.perTask.get(v)! * tasks, 0);
+    // The pilots graded every program afresh; a sweep's runs share their verdicts (a program the
+    // simulator writes again is not run again), so the code sandbox's share is at most what it was.
+    const sandboxShare = load.ownCpuSeconds > 0 ? Math.min(1, load.childrenCpuSeconds / load.ownCpuSeconds) : 0;
+    const least = cpu * (1 - sandboxShare);
+    const fast = wallRange(least, at, load);
     const wall = wallRange(cpu, at, load);
-    parts.push(`CPU time here ≈ ${dur(cpu)}, wall ≈ ${dur(wall.busy)}${at > 1 ? ` on ${at} at once` : ''} (${dur(wall.free)} on a free machine – ${dur(wall.busy)} at the load measured during the pilots: ${load.othersCores.toFixed(1)} of ${load.cores} cores busy elsewhere)`);
+    const range = (a: number, b: number) => (dur(a) === dur(b) ? dur(a) : `${dur(a)}–${dur(b)}`);
+    parts.push(`CPU time here ${range(least, cpu)}${sandboxShare > 0.05 ? ` (the low end if every program is graded once for the sweep)` : ''}, wall ${range(fast.free, wall.busy)}${at > 1 ? ` on ${at} at once` : ''} (from a free machine to the load measured during the pilots: ${load.othersCores.toFixed(1)} of ${load.cores} cores busy elsewhere)`);
   }
   if (latency) parts.push(`${t.virtualHours.toFixed(1)} GPU-hours on ${plan.profile} run after run (${t.hoursAtMaxRate === null ? '–' : t.hoursAtMaxRate.toFixed(2)} h at its max rate)`);
   return { line: `${parts.join(', ')} (from a ${pilotTasks}-task pilot per variant)`, perTask, tasks };

@@ -44,6 +44,8 @@ export interface LoadWindow {
   readonly wallSeconds: number;
   /** CPU seconds of this process and its reaped children in the window. */
   readonly ownCpuSeconds: number;
+  /** The part of `ownCpuSeconds` its reaped children took (the code sandbox's processes). */
+  readonly childrenCpuSeconds: number;
   /** Cores the rest of the machine kept busy on average in the window (0 when unknown). */
   readonly othersCores: number;
   /** The machine's cores. */
@@ -54,12 +56,13 @@ export interface LoadWindow {
 export function measureLoad(now: () => number = () => performance.now()): () => LoadWindow {
   const t0 = now();
   const own0 = treeCpuSeconds();
+  const children0 = childrenCpuSeconds();
   const busy0 = machineBusySeconds();
   return () => {
     const wallSeconds = (now() - t0) / 1000;
     const ownCpuSeconds = treeCpuSeconds() - own0;
     const busy1 = machineBusySeconds();
     const others = busy0 === null || busy1 === null || wallSeconds <= 0 ? 0 : Math.max(0, (busy1 - busy0 - ownCpuSeconds) / wallSeconds);
-    return { wallSeconds, ownCpuSeconds, othersCores: others, cores: availableParallelism() };
+    return { wallSeconds, ownCpuSeconds, childrenCpuSeconds: childrenCpuSeconds() - children0, othersCores: others, cores: availableParallelism() };
   };
 }

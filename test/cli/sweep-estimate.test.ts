@@ -9,7 +9,7 @@ describe('the size and ETA of a sweep', () => {
     useBuiltinPlugins();
     const loaded = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 120 } });
     const e = await estimateSweep(loaded, { variants: ['single-agent', 'evochamber'], seeds: 4, patch: {}, processes: 2 });
-    expect(e.line).toMatch(/^8 runs × 120 tasks = 960 tasks; predicted [\d.]+[kM] tokens, CPU time here ≈ [\d.]+ (s|min), wall ≈ [\d.]+ (s|min) on 2 at once \([\d.]+ (s|min) on a free machine – [\d.]+ (s|min) at the load measured during the pilots: [\d.]+ of \d+ cores busy elsewhere\) \(from a 24-task pilot per variant\)$/);
+    expect(e.line).toMatch(/^8 runs × 120 tasks = 960 tasks; predicted [\d.]+[kM] tokens, CPU time here [\d.]+ (s|min)(–[\d.]+ (s|min))?( \(the low end if every program is graded once for the sweep\))?, wall [\d.]+ (s|min)(–[\d.]+ (s|min))? on 2 at once \(from a free machine to the load measured during the pilots: [\d.]+ of \d+ cores busy elsewhere\) \(from a 24-task pilot per variant\)$/);
     // A single agent makes one call per task; the full system a team's: its tasks cost more CPU here.
     expect(e.perTask!.get('evochamber')!).toBeGreaterThan(e.perTask!.get('single-agent')!);
     // Pilots that would cost more than 5 % of the sweep are not run: the size alone.
@@ -28,7 +28,7 @@ describe('the size and ETA of a sweep', () => {
   });
 
   it('spreads the CPU time over the processes at once, on the cores the rest of the machine left free', () => {
-    const window = { wallSeconds: 10, ownCpuSeconds: 9, cores: 2 };
+    const window = { wallSeconds: 10, ownCpuSeconds: 9, childrenCpuSeconds: 0, cores: 2 };
     // A free machine: two processes halve it, a third adds nothing on two cores.
     expect(wallRange(100, 2, { ...window, othersCores: 0 })).toEqual({ free: 50, busy: 50 });
     expect(wallRange(100, 3, { ...window, othersCores: 0 })).toEqual({ free: 50, busy: 50 });
