@@ -277,7 +277,7 @@ def exception_bases(exc):
 
 # --- the forked candidate process -------------------------------------------------------------
 
-def probe_child(req, rep, buf):
+def probe_child(req, rep, buf, tmp):
     """Load the candidate, then answer probes one by one: each is a call {"i", "fn", "args",
     "kwargs"} of one of its functions with plain arguments, answered with a tagged plain value.
     Nothing is evaluated here but the call itself: the operator the test applies to the answer is
@@ -354,7 +354,7 @@ def decode_plain(raw, depth=0):
     raise ValueError('unknown tag ' + str(tag))
 
 
-def call_child(req, rep, buf):
+def call_child(req, rep, buf, tmp):
     """Load the candidate, list the names it defines, then answer the checker's calls one by one:
     {"n", "fn", "args", "kwargs", "stdin"} in, {"n", "v"|"err"+"etype", "out"} out, plain data only.
     This process never holds a test: the tests run in the checker, in another process tree.
@@ -470,7 +470,7 @@ def candidate_process(req, rep, tmp):
     if type(first) is not dict or first.get('part') not in PARTS:
         return 0  # never used (the worker is ending): nothing ran here
     confine(tmp, first)  # the audit hook is in before any candidate code is read
-    PARTS[first['part']](req, rep, buf)
+    PARTS[first['part']](req, rep, buf, tmp)
     return 0
 
 
