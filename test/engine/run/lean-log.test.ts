@@ -34,6 +34,6 @@ describe('a log that keeps only some event types', () => {
   });
 
   it('cannot be resumed', () => {
-    expect(() => new EventLog(path.join(out(), 'events.jsonl'), { write: new Set(['task.graded']), resume: { resumed: {} } })).toThrow(/cannot be resumed/);
+    expect(() => new EventLog(path.join(out(), 'events.jsonl'), { write: new Set(['task.graded']), resume: { resumed: { at: '2026-01-01T00:00:00.000Z' } } })).toThrow(/cannot be resumed/);
   });
 });
