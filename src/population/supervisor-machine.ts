@@ -286,6 +286,7 @@ export const supervisorMachine = setup({
     retireAgent: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'RETIRE_AGENT') return;
       enqueue.sendTo(context.agents.get(event.id)!, { type: 'RETIRE', successor: event.successor });
+      context.synergy.retire(event.id, context.poolVersion);
       enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.id) }));
     }),
     mergeAgents: enqueueActions(({ context, event, enqueue }) => {
@@ -294,6 +295,7 @@ export const supervisorMachine = setup({
       const gone = context.agents.get(event.retire)!;
       enqueue.sendTo(keep, { type: 'ABSORB', archive: gone.getSnapshot().context.archive });
       enqueue.sendTo(gone, { type: 'RETIRE', successor: event.keep });
+      context.synergy.retire(event.retire, context.poolVersion);
       enqueue.assign(({ context: c }) => ({ active: withoutAgent(c.active, event.retire) }));
     }),
     setPersona: enqueueActions(({ context, event, enqueue }) => {

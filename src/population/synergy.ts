@@ -37,11 +37,26 @@ export interface SynergyReader {
  * table as of a new version with one outcome folded in.
  */
 export class SynergyTable implements SynergyReader {
-  constructor(private readonly pairs = new Map<string, PairHistory>(), private readonly upTo = Infinity) {}
+  constructor(
+    private readonly pairs = new Map<string, PairHistory>(),
+    private readonly upTo = Infinity,
+    /** Agents retired, with the pool version they retired at, whose cells are still kept (shared by every view). */
+    private readonly retired: { id: string; at: number }[] = [],
+  ) {}
 
   /** The table as of pool version `version` (sharing the store). */
   at(version: number): SynergyTable {
-    return new SynergyTable(this.pairs, version);
+    return new SynergyTable(this.pairs, version, this.retired);
+  }
+
+  /**
+   * `id` retired at pool version `version`: no team assembled from then on holds it, so its cells
+   * are only for the tasks in flight that started before. They are forgotten (`apply`) once the
+   * committing task started after `version`: the table's bound is the roster's, every pair of the
+   * active agents (and of the ones retired while tasks they serve are in flight) on each niche.
+   */
+  retire(id: string, version: number): void {
+    this.retired.push({ id, at: version });
   }
 
   /** The table as of `version` with one team outcome folded in (see `apply`), and the changes; this table reads as before. */
@@ -97,7 +112,25 @@ export class SynergyTable implements SynergyReader {
         changes.push({ a, b, niche, value });
       }
     }
+    this.forgetRetired(oldestRead);
     return changes;
+  }
+
+  /** Drop the cells of agents retired before `oldestRead` (no task that may read them is in flight). */
+  private forgetRetired(oldestRead: number): void {
+    const gone = new Set<string>();
+    for (let k = this.retired.length - 1; k >= 0; k--) {
+      if (this.retired[k]!.at >= oldestRead) continue;
+      gone.add(this.retired[k]!.id);
+      this.retired.splice(k, 1);
+    }
+    if (gone.size === 0) return;
+    for (const key of this.pairs.keys()) {
+      const bar = key.indexOf('|');
+      const a = key.slice(0, bar);
+      const b = key.slice(bar + 1, key.indexOf('|', bar + 1));
+      if (gone.has(a) || gone.has(b)) this.pairs.delete(key);
+    }
   }
 }
 

@@ -32,6 +32,12 @@ export interface EventLogOptions {
   readonly clock?: Clock;
   /** Applied to every line before it is written (the backend's keys removed), whatever the text came from. */
   readonly redact?: (line: string) => string;
+  /**
+   * The event types written to the file (every one when unset); the others still reach subscribers
+   * and still take their `seq`, so a kept line is the line a full log has. Run events (`run.*`) are
+   * always written. A log written this way cannot be resumed: a resume needs every event.
+   */
+  readonly write?: ReadonlySet<string>;
 }
 
 interface PriorLine {
@@ -53,6 +59,7 @@ export class EventLog {
   private readonly fsync: boolean;
   private readonly clock: Clock | undefined;
   private readonly redact: (line: string) => string;
+  private readonly write: ReadonlySet<string> | undefined;
   /** Resume state: prior (non-control) events still to match, and where the file's whole lines end. */
   private prior: PriorLine[] = [];
   private priorAll: PriorLine[] = [];
@@ -72,6 +79,8 @@ export class EventLog {
     this.fsync = opts.fsync ?? true;
     this.clock = opts.clock;
     this.redact = opts.redact ?? ((line) => line);
+    this.write = opts.write;
+    if (opts.resume && opts.write) throw new Error(`${file}: a log that keeps only some event types cannot be resumed`);
     if (opts.resume && existsSync(file)) this.loadPrior(opts.resume.resumed);
     this.fd = openSync(file, 'a');
     // Bytes after the last newline are a group cut by a kill: never valid, dropped at once.
@@ -162,8 +171,11 @@ export class EventLog {
       ftruncateSync(this.fd, this.truncateTo);
       this.truncateTo = undefined;
     }
-    writeSync(this.fd, `${this.buffer.map((e) => this.redact(JSON.stringify(e))).join('\n')}\n`);
-    if (this.fsync) fsyncSync(this.fd);
+    const kept = this.write ? this.buffer.filter((e) => this.write!.has(e.type) || e.type.startsWith('run.')) : this.buffer;
+    if (kept.length > 0) {
+      writeSync(this.fd, `${kept.map((e) => this.redact(JSON.stringify(e))).join('\n')}\n`);
+      if (this.fsync) fsyncSync(this.fd);
+    }
     this.buffer = [];
     this.groupStart = undefined;
   }

@@ -37,6 +37,8 @@ export interface GraderOptions {
   readonly codeTimeoutMs: number;
   /** Grade code without bubblewrap when the host lacks it (otherwise the code grader refuses to start). */
   readonly allowUnsandboxed?: boolean;
+  /** Keep code verdicts on disk in this directory too (verdict-disk.ts); unset: in memory only. */
+  readonly verdictDir?: string;
 }
 
 /** One grader per domain, created on first need (the code grader starts its sandbox pool then). */

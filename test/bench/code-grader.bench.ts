@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { childrenCpuSeconds } from '../../src/core/machine-load';
+import { VERDICTS } from '../../src/tasks/graders/code-grader';
 import { createCodeGrader, type CodeGrader } from '../../src/tasks/graders/index';
 import { stdioAssert } from '../../src/tasks/datasets/codecontests';
 import type { Task } from '../../src/tasks/task';
@@ -66,6 +71,40 @@ async function measure(grader: CodeGrader, label: string, t: Task, make: (i: num
   console.log(`${label}: throughput ${(n / seconds).toFixed(1)} candidates/s with 2 workers`);
 }
 
+/**
+ * What one graded candidate costs in CPU, children included (the sandbox's workers, candidates and
+ * bubblewrap, counted once the pool is closed and they are reaped): fresh, then from the on-disk
+ * verdicts in a fresh memory tier (what a later run, sweep worker or calibration sees), then from memory.
+ */
+async function candidateCost(n: number): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'evo-bench-verdicts-'));
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 + childrenCpuSeconds() * 1000; };
+  // A pool's CPU counts once it is closed: each pass is a pool's whole life, less one that grades
+  // nothing but its first candidate (the workers' start).
+  let lives = 0;
+  const life = async (count: number, clear: boolean) => {
+    lives++;
+    if (clear) VERDICTS.clear();
+    const c0 = cpu();
+    const grader = createCodeGrader({ workers: 2, timeoutMs: 2000, verdictDir: dir });
+    await Promise.all([0, 1].map((w) => grader.grade(candidate(2_000_000 + 2 * lives + w), task)));
+    for (let i = 0; i < count; i += 20) await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, k) => grader.grade(candidate(i + k), task)));
+    await grader.close();
+    return cpu() - c0;
+  };
+  const start = await life(0, true);
+  const pass = async (label: string, clear: boolean) => {
+    console.log(`${label}: ${((await life(n, clear) - start) / n).toFixed(3)} ms of CPU per candidate, children included (${n} candidates; a pool's start, ${start.toFixed(0)} ms, apart)`);
+  };
+  try {
+    await pass('fresh candidate', true);
+    await pass('verdict from disk (memory tier empty)', true);
+    await pass('verdict from memory', false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Graded candidates per second through the sandbox pool (small candidates, mixed pass/fail), per test mode. */
 export async function benchCodeGrader(): Promise<void> {
   const grader = createCodeGrader({ workers: 2, timeoutMs: 2000 });
@@ -77,6 +116,7 @@ export async function benchCodeGrader(): Promise<void> {
   } finally {
     await grader.close();
   }
+  await candidateCost(200);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchCodeGrader();

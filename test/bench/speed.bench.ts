@@ -19,15 +19,21 @@ const PARTS = new Set((process.env.EVO_SPEED_PARTS ?? 'presets,parts,growth,star
 /** The baseline presets calibration runs, and the full system; shared-memory only where it exists. */
 const VARIANTS = ['single-agent', 'per-agent-memory', 'shared-memory', 'self-consistency', 'evochamber'].filter((v) => Object.hasOwn(PRESETS, v));
 
-interface Run { tasks: number; accuracy: number; cpuMs: number; childrenCpuMs: number; wallMs: number; fromUs: number; toUs: number; verdictHits: number; verdictMisses: number }
-interface Child { scenario: string; variant: string; loadCpuMs: number; runs: Run[] }
+interface Run { tasks: number; accuracy: number; cpuMs: number; childrenCpuMs: number; wallMs: number; fromUs: number; toUs: number; verdictHits: number; verdictMisses: number; heapBeforeMiB: number; heapAfterMiB: number }
+interface Child {
+  scenario: string; variant: string; loadCpuMs: number; maxRssMiB: number; runs: Run[];
+  /** The whole child process tree, by /usr/bin/time: CPU seconds (user + system, children included) and the largest process's peak RSS. */
+  tree: { cpuMs: number; maxRssMiB: number };
+}
 
-/** One speed-child.ts process (optionally under --cpu-prof into `profDir`). */
+/** One speed-child.ts process under /usr/bin/time (optionally under --cpu-prof into `profDir`). */
 function child(scenario: string, variant: string, tasks: number, repeats: number, profDir?: string): Child {
-  const args = [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--import', 'tsx', 'test/bench/speed-child.ts', scenario, variant, String(tasks), String(repeats)];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const args = ['--expose-gc', ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), '--import', 'tsx', 'test/bench/speed-child.ts', scenario, variant, String(tasks), String(repeats)];
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`speed child ${scenario} ${variant} exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Child;
+  const [u, s, kib] = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('TIME '))!.split(' ').slice(1).map(Number) as [number, number, number];
+  const out = JSON.parse(r.stdout.trim().split('\n').pop()!) as Omit<Child, 'tree'>;
+  return { ...out, tree: { cpuMs: (u + s) * 1000, maxRssMiB: kib / 1024 } };
 }
 
 /** CPU seconds (user + system, children included) of a command, by /usr/bin/time. */
@@ -41,19 +47,31 @@ function cpuOf(args: string[]): number {
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[s.length >> 1]!; };
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-/** Tasks per CPU-second of each preset on quickstart and hard: a cold run, then the same run again in the same process. */
+/** Tasks per CPU-second of a run: the whole tree's (node and its reaped children), and node's own. */
+const treeRate = (r: Run) => r.tasks / ((r.cpuMs + r.childrenCpuMs) / 1000);
+const nodeRate = (r: Run) => r.tasks / (r.cpuMs / 1000);
+/** The heap's growth over a run, after full collections before and after: MiB per 1,000 tasks. */
+const heapSlope = (r: Run) => (r.heapAfterMiB - r.heapBeforeMiB) / r.tasks * 1000;
+
+/**
+ * Tasks per CPU-second of each preset on quickstart and hard: a cold run, then the same run again
+ * in the same process (warm). Every row says what the user pays (the process tree: node plus the
+ * sandbox's workers, candidates, checkers and bubblewrap it reaped) next to node's own.
+ */
 function benchPresets(): void {
-  console.log(`tasks per CPU-second (this process's CPU; the sandbox's Python workers apart), ${TASKS} tasks, load average ${load()}`);
-  console.log('  scenario     variant              accuracy   cold run   warm run   load CPU   verdicts reused (warm)   sandbox CPU');
+  console.log(`tasks per CPU-second, ${TASKS} tasks a run; tree = node + every child process it reaped (sandbox workers, candidates, checkers, bubblewrap); load average ${load()}`);
+  console.log('  scenario     variant             accuracy   tree cold  tree warm   node cold  node warm   ms/task tree (cold, warm)   children cold   peak RSS MiB (node, tree)   heap MiB/1k warm   verdicts reused (warm)   whole process (time)');
   for (const scenario of ['quickstart', 'hard']) {
     for (const variant of VARIANTS) {
       const c = child(scenario, variant, TASKS, 2);
       const [cold, warm] = c.runs as [Run, Run];
-      const rate = (r: Run) => (r.tasks / (r.cpuMs / 1000)).toFixed(0);
-      console.log(`  ${scenario.padEnd(11)}  ${variant.padEnd(19)}  ${cold.accuracy.toFixed(3).padStart(8)}   ${rate(cold).padStart(8)}   ${rate(warm).padStart(8)}   ${(c.loadCpuMs / 1000).toFixed(2).padStart(6)} s   ${`${warm.verdictHits}/${warm.verdictHits + warm.verdictMisses}`.padStart(22)}   ${(cold.childrenCpuMs / 1000).toFixed(2).padStart(9)} s`);
+      const msTask = (r: Run) => ((r.cpuMs + r.childrenCpuMs) / r.tasks).toFixed(2);
+      const f = (x: number) => x.toFixed(0).padStart(9);
+      console.log(`  ${scenario.padEnd(11)}  ${variant.padEnd(18)}  ${cold.accuracy.toFixed(3).padStart(8)}   ${f(treeRate(cold))}  ${f(treeRate(warm))}   ${f(nodeRate(cold))}  ${f(nodeRate(warm))}   ${`${msTask(cold)}, ${msTask(warm)}`.padStart(25)}   ${(cold.childrenCpuMs / 1000).toFixed(2).padStart(11)} s   ${`${c.maxRssMiB.toFixed(0)}, ${c.tree.maxRssMiB.toFixed(0)}`.padStart(25)}   ${heapSlope(warm).toFixed(2).padStart(16)}   ${`${warm.verdictHits}/${warm.verdictHits + warm.verdictMisses}`.padStart(22)}   ${(c.tree.cpuMs / 1000).toFixed(2).padStart(8)} s`);
     }
   }
-  console.log('  cold: the first run in a fresh process (lazy modules, JIT warm-up, sandbox start); warm: the same run again in that process (what repeated evaluations see)');
+  console.log('  cold: the first run in a fresh process (lazy modules, JIT warm-up, sandbox start); warm: the same run again in that process (what repeated evaluations see).');
+  console.log('  whole process: /usr/bin/time of the child process (both runs, module loading, children): a check on the per-run sums; peak RSS tree: the largest process of the tree.');
 }
 
 /** Which part of the code a profile frame belongs to. */
@@ -107,7 +125,7 @@ function benchParts(): void {
       // Samples are taken on a timer, on CPU or preempted alike: their shares split the run's process CPU.
       const total = parts.reduce((s, [, ms]) => s + ms, 0);
       const perTask = warm.cpuMs / warm.tasks;
-      console.log(`  ${variant}: ${perTask.toFixed(2)} ms of process CPU per task, split by the profile's shares`);
+      console.log(`  ${variant}: ${perTask.toFixed(2)} ms of node's CPU per task, split by the profile's shares (${(warm.childrenCpuMs / warm.tasks).toFixed(2)} ms more in child processes; the cold run's children: ${(c.runs[0]!.childrenCpuMs / c.runs[0]!.tasks).toFixed(2)} ms)`);
       for (const [part, ms] of parts) if (ms / total >= 0.01) console.log(`    ${part.padEnd(44)} ${(perTask * ms / total).toFixed(3).padStart(7)} ms   ${(100 * ms / total).toFixed(1).padStart(5)} %`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -119,9 +137,10 @@ function benchParts(): void {
 function benchGrowth(): void {
   const every = Math.max(1, Math.floor(GROWTH_TASKS / 10));
   console.log(`\ngrowth: 256 agents x ${GROWTH_TASKS} tasks (quickstart niches, lifecycle on), heap after a full collection every ${every} tasks${GROWTH_BOUNDS ? `, bounds ${GROWTH_BOUNDS}` : ''}; load average ${load()}`);
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/bench/scale-child.ts', '256', String(GROWTH_TASKS), String(every), ...(GROWTH_BOUNDS ? [GROWTH_BOUNDS] : [])], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %M', process.execPath, '--expose-gc', '--import', 'tsx', 'test/bench/scale-child.ts', '256', String(GROWTH_TASKS), String(every), ...(GROWTH_BOUNDS ? [GROWTH_BOUNDS] : [])], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (r.status !== 0) throw new Error(`growth run exited ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`);
-  const g = JSON.parse(r.stdout.trim().split('\n').pop()!) as { accuracy: number; agentsEver: number; runCpuMs: number; tasks: number; maxRssMiB: number; samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] };
+  const [u, sys] = r.stderr.trim().split('\n').reverse().find((l) => l.startsWith('TIME '))!.split(' ').slice(1).map(Number) as [number, number];
+  const g = JSON.parse(r.stdout.trim().split('\n').pop()!) as { accuracy: number; agentsEver: number; runCpuMs: number; totalCpuMs: number; tasks: number; maxRssMiB: number; samples: { tasks: number; heapMiB: number; externalMiB: number; rssMiB: number; cpuMs: number }[] };
   console.log('  tasks   CPU ms/task (since last)   heap after gc MiB   external MiB   RSS MiB');
   let prev = { tasks: 0, cpuMs: 0 };
   for (const s of g.samples) {
@@ -133,7 +152,9 @@ function benchGrowth(): void {
   const heap = fit(rest.map((s) => s.tasks), rest.map((s) => s.heapMiB));
   const ext = fit(rest.map((s) => s.tasks), rest.map((s) => s.externalMiB));
   const rss = fit(rest.map((s) => s.tasks), rest.map((s) => s.rssMiB));
-  console.log(`  agents ever ${g.agentsEver}, accuracy ${g.accuracy.toFixed(3)}, ${(g.runCpuMs / g.tasks).toFixed(2)} ms CPU per task (goal <= 5), peak RSS ${g.maxRssMiB.toFixed(0)} MiB (goal <= 1024)`);
+  // The tree's CPU less node's own is what its children (the sandbox) took over the whole process.
+  const childMs = (u + sys) * 1000 - g.totalCpuMs;
+  console.log(`  agents ever ${g.agentsEver}, accuracy ${g.accuracy.toFixed(3)}, ${(g.runCpuMs / g.tasks).toFixed(2)} ms of node's CPU per task, ${((g.runCpuMs + childMs) / g.tasks).toFixed(2)} ms with its children (goal <= 5), peak RSS ${g.maxRssMiB.toFixed(0)} MiB (goal <= 1024)`);
   console.log(`  growth law: heap after gc ${heap.a.toFixed(0)} MiB + ${(heap.b * 1000).toFixed(2)} MiB per 1,000 tasks (goal <= 0.5); external ${(ext.b * 1000).toFixed(2)} MiB per 1,000; RSS ${rss.a.toFixed(0)} MiB + ${(rss.b * 1000).toFixed(2)} MiB per 1,000`);
   console.log(`  extrapolated to 100,000 tasks: heap ${(heap.a + heap.b * 1e5).toFixed(0)} MiB, external ${(ext.a + ext.b * 1e5).toFixed(0)} MiB, RSS ${(rss.a + rss.b * 1e5).toFixed(0)} MiB (goal <= 2048)`);
 }

@@ -30,4 +30,21 @@ describe('pair synergy table', () => {
     expect(forgetting.get('a', 'b', 'x', 0.5, 20)).toBe(0.5);
     expect(forgetting.size).toBe(keeping.size);
   });
+
+  it('forgets a retired agent\'s cells once no task that started before its retirement can commit, and nothing else', () => {
+    const table = new SynergyTable();
+    table.apply(['a', 'b', 'c'], 'x', 1, 0.5, 0.5, 1);
+    table.apply(['a', 'b'], 'y', 0, 0.5, 0.5, 2);
+    expect(table.size).toBe(4);
+    table.retire('a', 2);
+    // A task that started at version 2 may still have `a` in its team: its cells stay.
+    table.apply(['a', 'c'], 'x', 1, 0.5, 0.5, 3, 2);
+    expect(table.get('a', 'c', 'x', 0.5)).toBe(0.875);
+    // Every task in flight started after the retirement: `a` serves in none of them.
+    table.apply(['b', 'c'], 'y', 1, 0.5, 0.5, 4, 3);
+    expect(table.size).toBe(2);
+    expect(table.get('a', 'b', 'x', 0.5)).toBe(0.5);
+    expect(table.get('b', 'c', 'x', 0.5)).toBe(0.75);
+    expect(table.get('b', 'c', 'y', 0.5)).toBe(0.75);
+  });
 });

@@ -17,6 +17,7 @@ import { fieldsUnder, mergePatches, scenarioPatch } from '../../engine/scenario/
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { WORLD_FLAG_OPTIONS, worldPatch } from '../world-flag';
+import { RUN_CHILD_ENTRY } from '../composition';
 
 /** Help text of `evochamber resume`. */
 export const RESUME_HELP = `Usage: evochamber resume <run-dir | ablate-dir> [options]
@@ -28,6 +29,8 @@ directory, finishes its runs that did not finish and writes ablation.json.
 
 Options:
   --grace-ms N   after Ctrl-C, how long tasks in flight may take to finish (default 60000)
+  --jobs N       given an ablation's directory: worker processes for the simulated model's runs
+                 (default: what the ablation was started with; each run resumed where it stopped)
   --json         print the summary as one JSON line last
   --quiet        no progress output
   --no-report    do not write the HTML report
@@ -50,7 +53,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     allowPositionals: true,
     options: {
       ...WATCH_FLAG_OPTIONS,
-      'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
+      'grace-ms': { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
     },
   });
@@ -60,6 +63,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
   if (values.price?.length) throw new UsageError('--price does not apply to resume (the run keeps the prices it started with)');
   const budget = budgetFromFlags(values);
   const graceMs = intFlag(values['grace-ms'], '--grace-ms', 0) ?? 60_000;
+  const jobs = intFlag(values.jobs, '--jobs', 1);
   const port = watchPort(values.watch);
   // The watch server's lines go apart from the progress bar once there is one (a run's resume).
   let logLine = (l: string) => { process.stderr.write(`${l}\n`); };
@@ -70,7 +74,9 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
       let failedTasks = 0;
       const runs = createSweepProgress(!values.quiet);
+      // The sweep's worker processes run each unfinished run's resume (the plan keeps the ablation's own --jobs).
       const r = await resumeAblation(dir, {
+        childEntry: RUN_CHILD_ENTRY, ...(jobs !== undefined ? { jobs } : {}),
         patch: mergePatches(scenarioPatch({ sweepBudget: budget }), worldPatch(values.world)),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
@@ -87,6 +93,7 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
       await printAblation(r, values.json, !values['no-report']);
       return failedTasksExit(failedTasks);
     }
+    if (jobs !== undefined) throw new UsageError('--jobs applies to an ablation\'s directory (a run resumes in one process)', RESUME_HELP);
     const store = await RunStore.open(dir);
     const total = (store.data.config as { stream?: { tasks?: number } }).stream?.tasks ?? 0;
     const progress = createProgress('resume', total, systemClock, !values.quiet);

@@ -67,7 +67,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
   const { model, journal } = stack;
   // Every commit is written at once, so a killed process loses nothing. fsync also guards against
   // a power loss; when calls are free to redo (the in-process simulator) it is skipped.
-  const log = new EventLog(path.join(runDir, EVENTS_FILE), { fsync: !backend.freeCalls, clock, ...(backend.redact ? { redact: backend.redact } : {}), ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}) });
+  const log = new EventLog(path.join(runDir, EVENTS_FILE), { fsync: !backend.freeCalls, clock, ...(backend.redact ? { redact: backend.redact } : {}), ...(c.resumed ? { resume: { resumed: { at: clock.isoNow() } } } : {}), ...(opts.logEvents ? { write: new Set(opts.logEvents) } : {}) });
   const stop = AbortSignal.any([opts.stop, replayStop.signal].filter((s): s is AbortSignal => s !== undefined));
   const cutCtl = new AbortController();
   let graceTimer: ReturnType<typeof setTimeout> | undefined;

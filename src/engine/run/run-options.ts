@@ -74,6 +74,12 @@ export interface RunOptions extends StopOptions, ExtensionOptions {
    * and which a resume simply re-computes (turn it on to `--replay` a simulated run).
    */
   readonly journal?: boolean;
+  /**
+   * Write only these event types to `events.jsonl` (run events always); default every one. For
+   * runs read by a program that needs a few types (a calibration's evaluations, `plan`'s pilots):
+   * the run and its summary are the same, the log is smaller and cheaper, and it cannot be resumed.
+   */
+  readonly logEvents?: readonly string[];
   /** Re-run from this run directory's request journal, offline; a call it lacks fails the run, naming it. */
   readonly replayFrom?: string;
   /** A model to use instead of the scenario's backend (tests, custom backends). */

@@ -8,7 +8,7 @@ import { parseScenario } from '../scenario/scenario';
 import type { RunSummary } from '../loop/summary';
 
 /** The run options that cross to a worker process: plain data only. */
-export type PortableRunOptions = Pick<RunOptions, 'patch' | 'graceMs' | 'journal'> & { readonly outDir: string };
+export type PortableRunOptions = Pick<RunOptions, 'patch' | 'graceMs' | 'journal' | 'logEvents'> & { readonly outDir: string };
 
 /** One run for a worker process: the scenario as data, and how to run it. */
 export interface ProcessJob {

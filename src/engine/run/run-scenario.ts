@@ -22,6 +22,7 @@ import { backendFor } from './model-stack';
 import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
 import { checkOutDir, recordRunDir, RUN_OUTPUTS } from './out-dir';
+import { verdictDirFor } from '../../tasks/graders/verdict-disk';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -135,6 +136,7 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
     const graders = new GraderSet({
       codeWorkers: scenario.grading.codeWorkers, codeTimeoutMs: scenario.grading.codeTimeoutMs,
       allowUnsandboxed: scenario.grading.allowUnsandboxed || !backend.modelWrittenCode,
+      verdictDir: verdictDirFor(scenario.grading.verdictCache, loaded.dir) ?? undefined,
     });
     try {
       const niches = holdGraders(buildNiches(scenario.stream.niches, loaded.dir, graders), backend.latency);

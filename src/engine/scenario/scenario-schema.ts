@@ -196,6 +196,12 @@ export const scenarioSchema = z.strictObject({
     codeTimeoutMs: int().min(100).default(3000),
     /** Run candidate code without bubblewrap when it is unavailable (weaker isolation; off by default). */
     allowUnsandboxed: z.boolean().default(false),
+    /**
+     * Keep code verdicts on disk for later runs, sweeps and calibrations: true for the user's cache
+     * directory (~/.cache/evochamber/verdicts), or a directory (relative to the scenario's). Unset:
+     * the environment's EVOCHAMBER_VERDICT_CACHE decides (src/tasks/graders/verdict-disk.ts).
+     */
+    verdictCache: z.union([z.boolean(), z.string().min(1)]).optional(),
   }).default({ codeWorkers: 2, codeTimeoutMs: 3000, allowUnsandboxed: false }),
 }).superRefine((s, ctx) => {
   if (s.population.lifecycle.prune.window > s.bounds.historyWindow) {

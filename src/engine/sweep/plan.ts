@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { treeCpuSeconds } from '../../core/machine-load';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readRunEventsSync } from '../../store/events';
@@ -49,7 +50,7 @@ export interface PlannedCost {
    * contexts, so it is well above a mean request's prompt + half its answer. Absent in plans made by hand.
    */
   readonly decodeContext?: number;
-  /** CPU seconds the run takes in this process on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
+  /** CPU seconds the run takes (its process and the sandbox's) on this machine, at the pilot's measured rate per task (a measurement, not deterministic). */
   readonly cpuSeconds?: number;
   readonly usd?: number;
 }
@@ -89,7 +90,7 @@ interface Pilot {
   readonly overhead: Omit<NicheCost, 'tasks'>;
   /** Virtual seconds per completion token the pilot took. */
   readonly secondsPerCompletionToken: number;
-  /** CPU seconds of this process per task of the pilot. */
+  /** CPU seconds of this process and its children (the code sandbox) per task of the pilot. */
   readonly cpuSecondsPerTask: number;
   readonly promptTokens: number;
   readonly completionTokens: number;
@@ -178,15 +179,20 @@ function meanOver(byNiche: Map<string, NicheCost>): NicheCost {
   return { calls: sum((c) => c.calls), promptTokens: sum((c) => c.promptTokens), completionTokens: sum((c) => c.completionTokens), tasks: Math.max(1, sum((c) => c.tasks)) };
 }
 
+/** The event types a pilot's costs are read from (below). */
+const PILOT_EVENTS = ['task.started', 'task.done', 'evolve.applied', 'lifecycle.usage'];
+
 /** One variant's pilot: a short interleaved run (in virtual time behind `profile`, or zero-time when null), measured from its events. */
 async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, profile: string | null, plugins: readonly ModelPlugin[] | undefined): Promise<Pilot> {
   const patch = { 'stream.order': 'interleaved', 'stream.tasks': tasks, 'model.backend': 'sim', ...(profile === null ? {} : { 'model.latency': profile }), variant };
   const dir = mkdtempSync(path.join(tmpdir(), 'evo-plan-'));
   try {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = treeCpuSeconds();
     // The journal only to read each call's tokens back (the decode context); the run is the same without it.
-    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, ...(plugins ? { plugins } : {}) });
-    const cpu = process.cpuUsage(cpu0);
+    // Only the events the pilot's costs are read from: the run and its summary are the same.
+    const { summary } = await runScenario(loaded, { patch, outDir: path.join(dir, 'run'), journal: true, logEvents: PILOT_EVENTS, ...(plugins ? { plugins } : {}) });
+    // This process's CPU and its children's (the code sandbox's workers, reaped when the run closes them).
+    const cpu = treeCpuSeconds() - cpu0;
     const contextWeighted = decodeContextWeight(path.join(dir, 'run', JOURNAL_FILE));
     const events = readRunEventsSync(path.join(dir, 'run'), { types: ['task.started', 'task.done', 'evolve.applied', 'lifecycle.usage'] });
     const nicheOf = new Map<string, string>();
@@ -218,7 +224,7 @@ async function runPilot(loaded: LoadedScenario, variant: string, tasks: number, 
       byNiche,
       overhead: { calls: overhead.calls / n, promptTokens: overhead.promptTokens / n, completionTokens: overhead.completionTokens / n },
       secondsPerCompletionToken: t.completionTokens > 0 ? (summary.virtualSeconds ?? 0) / t.completionTokens : 0,
-      cpuSecondsPerTask: (cpu.user + cpu.system) / 1e6 / n,
+      cpuSecondsPerTask: cpu / n,
       promptTokens: t.promptTokens, completionTokens: t.completionTokens, requests: t.calls, contextWeighted,
     };
   } finally {

@@ -26,6 +26,8 @@ export interface RunGraderSettings {
   readonly codeTimeoutMs: number;
   /** Grade code without bubblewrap when the host lacks it. */
   readonly allowUnsandboxed?: boolean;
+  /** Keep code verdicts on disk in this directory too (verdict-disk.ts); unset: in memory only. */
+  readonly verdictDir?: string;
 }
 
 /**

@@ -13,6 +13,7 @@ import { resolvePython, type SandboxIsolation } from './sandbox-isolation';
 import { createTestPlanner, judge, type JudgeRequest, type ProbeCall, type PyVerdict, type TestPlan } from './test-plan';
 import type { GraderDescriptor } from './grader-descriptor';
 import { VerdictCache, type Cacheable } from './verdict-cache';
+import { openDiskVerdicts, sandboxVersion } from './verdict-disk';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
 export interface CodeGraderOptions extends SandboxOptions {
@@ -21,6 +22,11 @@ export interface CodeGraderOptions extends SandboxOptions {
    * default true). Off runs every candidate in the sandbox: tests of the sandbox itself.
    */
   readonly verdictCache?: boolean;
+  /**
+   * Also keep verdicts on disk in this directory, for every later process that names it (runs,
+   * sweeps, calibrations; verdict-disk.ts). Unset: verdicts live as long as the process.
+   */
+  readonly verdictDir?: string;
 }
 
 /** Result of running a candidate against a list of tests (public tests, for critics). */
@@ -276,6 +282,18 @@ export function taskHelpers(task: Task): TaskHelpers | undefined {
   return helpers ? { helpers, entry: task.entryPoint ?? '' } : undefined;
 }
 
+/** True when `stored` reads back as a verdict on `tests` (a file on disk is checked before it is believed). */
+export function validVerdict(stored: StoredVerdict, tests: readonly string[]): boolean {
+  try {
+    const [pass, outputs, timedOut, error, detail, infrastructure] = JSON.parse(stored) as unknown[];
+    return typeof pass === 'string' && pass.length === tests.length && /^[01]*$/.test(pass)
+      && (outputs === 0 || (Array.isArray(outputs) && outputs.length === tests.length && outputs.every((o) => typeof o === 'string')))
+      && (timedOut === 0 || timedOut === 1) && (error === null || typeof error === 'string') && typeof detail === 'string' && infrastructure === null;
+  } catch {
+    return false;
+  }
+}
+
 /** Verdicts of every code grader of the process, by program, tests and limits (never a timeout). */
 export const VERDICTS = new VerdictCache<StoredVerdict>();
 
@@ -289,8 +307,10 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
   const pool = createSandboxPool(opts);
   const planner = createTestPlanner(resolvePython(opts.python).executable);
 
-  // Everything a verdict depends on besides the program and its tests (verdict-cache.ts).
-  const limits = [pool.timeoutMs, opts.memoryMb ?? null, opts.wallFactor ?? null, resolvePython(opts.python).executable, pool.isolation.summary];
+  // Everything a verdict depends on besides the program and its tests (verdict-cache.ts), the
+  // grader's own version included: a key read from disk was made by this very grader.
+  const limits = [pool.timeoutMs, opts.memoryMb ?? null, opts.wallFactor ?? null, resolvePython(opts.python).executable, pool.isolation.summary, sandboxVersion()];
+  const disk = opts.verdictDir !== undefined && opts.verdictCache !== false ? openDiskVerdicts(opts.verdictDir) : null;
   const runOnce = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<Cacheable<RunVerdict>> => {
     const plans = await planner.plan(tests, task?.helpers, task?.entry);
     const { job, verdicts } = buildJob(code, tests, plans, task?.helpers ? JSON.stringify([task.helpers, task.entry]) : '');
@@ -300,12 +320,16 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
   };
   const run = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<RunVerdict> => {
     if (opts.verdictCache === false) return (await runOnce(code, tests, task)).value;
+    const key = VerdictCache.key(task?.helpers ? [code, tests, limits, task.helpers, task.entry] : [code, tests, limits]);
     const stored = async (): Promise<Cacheable<StoredVerdict>> => {
+      const kept = disk?.get(key, (v) => validVerdict(v, tests)) ?? null;
+      if (kept !== null) return { value: kept, keep: true };
       const { value, keep } = await runOnce(code, tests, task);
-      return { value: storeVerdict(value), keep };
+      const verdict = storeVerdict(value);
+      if (keep) disk?.put(key, verdict);
+      return { value: verdict, keep };
     };
-    // Keyed as before when the task brings no helpers, so existing verdicts keep their keys.
-    return loadVerdict(await VERDICTS.get(VerdictCache.key(task?.helpers ? [code, tests, limits, task.helpers, task.entry] : [code, tests, limits]), stored), tests);
+    return loadVerdict(await VERDICTS.get(key, stored), tests);
   };
 
   const runTests = async (code: string, tests: readonly string[]): Promise<TestRunReport> => {

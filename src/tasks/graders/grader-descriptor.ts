@@ -1,8 +1,8 @@
 import type { Domain, Grader } from '../task';
 import type { SandboxOptions } from './code-sandbox';
 
-/** Options a grader may take when created (only the code grader uses any: its sandbox's pool size and limits). */
-export type GraderOptions = SandboxOptions;
+/** Options a grader may take when created (only the code grader uses any: its sandbox's pool size and limits, where verdicts persist). */
+export type GraderOptions = SandboxOptions & { readonly verdictDir?: string };
 
 /**
  * The grader of one answer domain, described in one file; the registry is

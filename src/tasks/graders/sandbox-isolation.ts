@@ -57,7 +57,7 @@ const TMP_BYTES = 64 * 1024 * 1024;
 /** -s: no user site-packages; -B: no .pyc writes. -E is left out so PYTHONHASHSEED applies. */
 const PY_FLAGS = ['-s', '-B'];
 const BASE_ENV = { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONHASHSEED: '0' };
-const PER_JOB = 'per job: fork + setsid, fresh temp dir, rlimits (AS, CPU, FSIZE, NOFILE, NPROC), audit hook (no native code from outside the Python install); tests run in a separate checker process';
+const PER_JOB = 'per candidate: a fresh process forked ahead by the worker, setsid, its own temp dir, rlimits (AS, CPU, FSIZE, NOFILE, NPROC), audit hook (no native code from outside the Python install); tests run in a separate checker process';
 
 let warned = false;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, withOverrides, resumeAblation, runAblation, runAblationResumable, runScenario, type RunSummary } from '../../../src/index';
+import { RUN_CHILD_ENTRY } from '../../../src/cli/composition';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-replay-'));
 // QA niches keep these runs free of sandbox start-ups.
@@ -36,6 +37,19 @@ describe('an interrupted ablation', () => {
     expect(first.result).toBeNull();
     const resumed = await resumeAblation(first.outDir);
     expect(resumed).not.toBeNull();
+    expect(JSON.stringify(resumed!.variants, (k, v) => (k === 'runs' ? undefined : v))).toBe(JSON.stringify(whole.variants, (k, v) => (k === 'runs' ? undefined : v)));
+  });
+
+  it('resumes over worker processes (resume --jobs N) to the same table', async () => {
+    const opts = { variants: ['evochamber', 'individual'], seeds: 2, patch: { 'stream.tasks': 6 } };
+    const whole = await runAblation(quickstart, { ...opts, outDir: out() });
+    const stop = new AbortController();
+    const first = await runAblationResumable(quickstart, { ...opts, outDir: path.join(out(), 'a'), stop: stop.signal, onRunDone: () => stop.abort() });
+    expect(first.result).toBeNull();
+    const notes: string[] = [];
+    const resumed = await resumeAblation(first.outDir, { jobs: 2, childEntry: RUN_CHILD_ENTRY, onNote: (l) => notes.push(l) });
+    expect(resumed?.execution?.mode).toBe('processes');
+    expect(notes).toContain('4 runs over 2 processes (this one and 1 worker)');
     expect(JSON.stringify(resumed!.variants, (k, v) => (k === 'runs' ? undefined : v))).toBe(JSON.stringify(whole.variants, (k, v) => (k === 'runs' ? undefined : v)));
   });
 });

@@ -32,7 +32,15 @@ export interface EvaluatorOptions {
   readonly childEntry?: string;
   readonly plugins?: readonly ModelPlugin[];
   readonly stop?: AbortSignal;
+  /**
+   * Write every run's full event log (default: only `task.graded`, what the fit reads, and the
+   * run's own events: the runs and their summaries are the same, the logs a fraction of the size).
+   */
+  readonly fullLogs?: boolean;
 }
+
+/** The event types an evaluation reads back (`nicheOutcomes`). */
+const EVALUATION_EVENTS = ['task.graded'] as const;
 
 /** A stop request ended an evaluation before its runs finished: nothing of it is kept. */
 export class EvaluationInterrupted extends Error {
@@ -142,7 +150,7 @@ export class Evaluator {
   }
 
   private runOne(loaded: LoadedScenario, patch: ScenarioPatch, outDir: string): Promise<RunResult> {
-    const opts = { patch, outDir };
+    const opts = { patch, outDir, ...(this.opts.fullLogs ? {} : { logEvents: EVALUATION_EVENTS }) };
     if (this.pool) return this.pool.run({ config: loaded.scenario, file: loaded.file, dir: loaded.dir, opts, resume: false });
     return runScenario(loaded, { ...opts, ...(this.opts.stop ? { stop: this.opts.stop } : {}), ...(this.opts.plugins ? { plugins: this.opts.plugins } : {}) });
   }

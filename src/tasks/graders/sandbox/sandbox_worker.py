@@ -26,7 +26,9 @@ This worker holds no expected value and no verdict: a candidate that took it ove
 answer its own calls, which it does anyway.
 
 Containment: bubblewrap around this worker (set up by the Node side) when the host has it; per
-job, a fork confined by sandbox_policy.py (session, temp dir, rlimits, privilege drop, audit hook).
+candidate, a fresh process forked ahead (two spares, forked between jobs: see `top_up`) and
+confined by sandbox_policy.py (session, temp dir, rlimits, privilege drop, audit hook) once it
+learns its part, before it reads the candidate's code.
 """
 import json
 import os
@@ -275,14 +277,11 @@ def exception_bases(exc):
 
 # --- the forked candidate process -------------------------------------------------------------
 
-def probe_child(req, rep, tmp):
+def probe_child(req, rep, buf, tmp):
     """Load the candidate, then answer probes one by one: each is a call {"i", "fn", "args",
     "kwargs"} of one of its functions with plain arguments, answered with a tagged plain value.
     Nothing is evaluated here but the call itself: the operator the test applies to the answer is
-    applied in Node, on the plain data."""
-    buf = [b'']
-    limits = json.loads(read_line(req, buf, Wall(3600)) or b'null')
-    confine(tmp, limits)  # the audit hook is in before any candidate code is read
+    applied in Node, on the plain data. Runs once `confine` is in (see `candidate_process`)."""
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
@@ -355,13 +354,11 @@ def decode_plain(raw, depth=0):
     raise ValueError('unknown tag ' + str(tag))
 
 
-def call_child(req, rep, tmp):
+def call_child(req, rep, buf, tmp):
     """Load the candidate, list the names it defines, then answer the checker's calls one by one:
     {"n", "fn", "args", "kwargs", "stdin"} in, {"n", "v"|"err"+"etype", "out"} out, plain data only.
-    This process never holds a test: the tests run in the checker, in another process tree."""
-    buf = [b'']
-    limits = json.loads(read_line(req, buf, Wall(3600)) or b'null')
-    confine(tmp, limits)  # the audit hook is in before any candidate code is read
+    This process never holds a test: the tests run in the checker, in another process tree.
+    Runs once `confine` is in (see `candidate_process`)."""
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
@@ -459,10 +456,27 @@ def call_output(out, saved_fds):
 
 
 PARENT_FDS = set()  # the worker's ends of every live child's pipes: no child may hold another's
+PARTS = {'probe': probe_child, 'call': call_child}
+# A job needs at most two candidate processes (one for its probes, one for its calls); the worker
+# keeps this many forked ahead, so every process a job uses was forked before the job was read.
+SPARES = 2
 
 
-def fork_child(kind):
-    """Fork the candidate's process before the job is read: it never holds the job's tests."""
+def candidate_process(req, rep, tmp):
+    """A fresh forked process, waiting for its first record: the part it plays in a job ("probe" or
+    "call") and the job's limits. It confines itself before it reads the candidate's code."""
+    buf = [b'']
+    first = json.loads(read_line(req, buf, Wall(10 ** 9)) or b'null')
+    if type(first) is not dict or first.get('part') not in PARTS:
+        return 0  # never used (the worker is ending): nothing ran here
+    confine(tmp, first)  # the audit hook is in before any candidate code is read
+    PARTS[first['part']](req, rep, buf, tmp)
+    return 0
+
+
+def fork_child():
+    """Fork a candidate's process while no job is in memory: it never holds a job's tests, and no
+    candidate ran in it before. Each has its own pipes and its own temp dir."""
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     tmp = tempfile.mkdtemp(prefix='cand-')
@@ -472,7 +486,7 @@ def fork_child(kind):
         try:
             for fd in PARENT_FDS | {req_w, rep_r}:
                 os.close(fd)
-            (probe_child if kind == 'probe' else call_child)(req_r, rep_w, tmp)
+            status = candidate_process(req_r, rep_w, tmp)
         except BaseException:  # noqa: BLE001
             status = 70
         finally:
@@ -481,6 +495,23 @@ def fork_child(kind):
     os.close(rep_w)
     PARENT_FDS.update((req_w, rep_r))
     return {'pid': pid, 'req': req_w, 'rep': rep_r, 'tmp': tmp, 'buf': [b'']}
+
+
+def alive(child):
+    """True while a spare has not exited (something outside may have killed it while it waited)."""
+    try:
+        return os.waitid(os.P_PID, child['pid'], os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+    except ChildProcessError:
+        return False
+
+
+def top_up(spares):
+    """Replace spares that died while waiting, then fork up to SPARES (called between jobs)."""
+    for child in [c for c in spares if not alive(c)]:
+        spares.remove(child)
+        end_child(child)
+    while len(spares) < SPARES:
+        spares.append(fork_child())
 
 
 def kill_tree(pid):
@@ -514,7 +545,10 @@ def end_child(child, budget=None, wait=True):
         time.sleep(pause)
         pause = min(POLL[1], pause * 2)
     kill_tree(child['pid'])  # also reaps stray grandchildren that share the candidate's group
-    _, status = os.waitpid(child['pid'], 0)
+    try:
+        _, status = os.waitpid(child['pid'], 0)
+    except ChildProcessError:  # a spare that died while waiting, already collected by reap_orphans
+        status = signal.SIGKILL
     try:
         os.close(child['rep'])
     except OSError:
@@ -570,7 +604,7 @@ def read_load(child, budget):
 
 
 def run_probes(job, child, budget, reply):
-    send_to(child, {'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
+    send_to(child, {'part': 'probe', 'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code'], 'setup': job.get('setup') or ''})
     load, violation = read_load(child, budget)
     reply['load'], reply['violation'] = load, violation
@@ -593,7 +627,7 @@ def run_calls(job, child, budget, reply):
     """Load the candidate, tell Node its names, then relay Node's calls (from the checker) to it
     and its answers back, until Node says the tests are done. Answers are checked for shape
     only: the candidate's answers are data, and the verdict is the checker's."""
-    send_to(child, {'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
+    send_to(child, {'part': 'call', 'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code']})
     rec = read_record(child, budget)
     gone = None
@@ -641,16 +675,21 @@ def run_calls(job, child, budget, reply):
         send({'id': job['id'], 'ret': ret, 'out': out})
 
 
-def run_job(job, children):
+def run_job(job, spares):
+    """Run the job's probes, then its calls, each in a spare process of its own (forked before the
+    job was read); a part the job does not have leaves its spare for the next job, untouched."""
     reply = {'id': job['id'], 'load': None, 'probes': [], 'timedOut': False, 'exit': None, 'violation': None}
     wall = job.get('wallMs') or WALL_FACTOR * job['timeoutMs']
     for kind, runner in (('probe', run_probes), ('call', run_calls)):
-        child = children.pop(kind)
         if not job.get(kind + 's'):
-            end_child(child)
             continue
+        child = spares.pop(0)
         budget = Budget(child['pid'], job['timeoutMs'] / 1000, wall / 1000)
-        runner(job, child, budget, reply)
+        try:
+            runner(job, child, budget, reply)
+        except BaseException:
+            end_child(child)  # Node went away mid-job: the candidate's process ends with it
+            raise
         # The child may finish exiting on the same budget (its exit status is part of the
         # verdict); a protocol breaker is killed at once, its records are void anyway.
         status, timed_out = end_child(child, budget, wait=reply['violation'] is None)
@@ -674,14 +713,14 @@ def reap_orphans():
 STDIN_BUF = [b'']
 
 
-def serve_one(children):
+def serve_one(spares):
     line = read_line(0, STDIN_BUF, Wall(10 ** 9))
     if line is None:
         return False
     job = None
     try:
         job = json.loads(line)
-        reply = run_job(job, children)
+        reply = run_job(job, spares)
     except Exception as exc:  # noqa: BLE001 - a malformed job must not end the worker
         reply = {'id': job.get('id') if isinstance(job, dict) else None, 'error': describe(exc)}
     send(reply)
@@ -690,14 +729,15 @@ def serve_one(children):
 
 def main():
     send({'ready': True, 'pid': os.getpid(), 'uid': os.getuid(), 'python': sys.version.split()[0]})
+    spares = []
     while True:
         # Fork the next job's processes while no job is in memory (serve_one's locals are gone).
-        children = {'probe': fork_child('probe'), 'call': fork_child('call')}
-        more = serve_one(children)
-        for child in children.values():
-            end_child(child)
+        top_up(spares)
+        more = serve_one(spares)
         reap_orphans()
         if not more:
+            for child in spares:
+                end_child(child)
             return
 
 
