@@ -101,7 +101,8 @@ export class AblationWatch {
     try {
       const runs = [...this.runs].map(([name, w]) => ({ name, dir: w.dir, trace: w.trace() }));
       const tasks = runs.reduce((a, r) => a + (this.runs.get(r.name)!.figures()?.tasksDone ?? 0), 0);
-      this.view = await renderAblationView(liveAblationData(this.dir, this.variants, runs, this.opts.clock), tasks, this.finished());
+      const ended = this.finished();
+      this.view = await renderAblationView(liveAblationData(this.dir, this.variants, runs, this.opts.clock, ended), tasks, ended);
       const chunk = message('view', this.view);
       for (const c of this.clients) c.write(chunk);
     } catch (err) {
