@@ -74,7 +74,12 @@ export async function main(argv: string[]): Promise<number> {
     if (!load) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
     (await import('./composition')).useBuiltinPlugins();
     command = await load();
-    return (await command.run(negativeNumbersAsValues(rest))) ?? EXIT.ok;
+    try {
+      return (await command.run(negativeNumbersAsValues(rest))) ?? EXIT.ok;
+    } finally {
+      // --otel, --otel-file: export the last spans before the process ends (nothing when tracing is off).
+      await (await import('./otel-flag')).stopOtel();
+    }
   } catch (err) {
     const e = err as Error & { code?: string };
     // A command-line mistake is one line (never the help: it would bury the line), exit 2.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { OTEL_FLAG_HELP, OTEL_FLAG_OPTIONS, otelFlags } from '../otel-flag';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/sweep/ablate';
@@ -85,6 +86,7 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
                     "evochamber resume <out dir>" continues an interrupted ablation
 ${WORLD_FLAG_HELP}
 ${SCORE_FLAG_HELP}
+${OTEL_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --no-report       do not write the ablation report (written by default, into
                     <out dir>/report/: index.html, summary.md, data.json)
@@ -106,11 +108,12 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
       priorities: { type: 'string' }, deadline: { type: 'string' }, reference: { type: 'string' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
   if (values.score !== undefined && (values.queue !== undefined || values.attach !== undefined)) throw new UsageError('--score scores a local ablation (not with --queue)', ABLATE_HELP);
+  await otelFlags(values);
   if (values.queue === undefined) {
     for (const f of ['attach', 'attempts'] as const) if (values[f] !== undefined) throw new UsageError(`--${f} needs --queue`, ABLATE_HELP);
   }
