@@ -9,7 +9,7 @@ import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
 import { ablationReproduceCommands, patchLines, type AblationPlanView } from './reproduce';
 import { readAblationPlan } from '../store/ablation-plan-file';
-import { costAccuracyCharts, populationSection, streamSection, variantColor } from './charts/variant-charts';
+import { costAccuracyCharts, MAX_PLOT_WIDTH, populationSection, streamSection, variantColor } from './charts/variant-charts';
 import { compareVariants, comparisonSchema, type ComparedRun } from './variant-comparison';
 import { readRunTrace, type RunFigures } from './ablation-runs';
 import { pairedFromTraces, pairedStatsSchema } from './paired-stats';
@@ -216,7 +216,7 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
   overall.charts.push({
     id: 'ablation-accuracy', title: `Accuracy per variant${now}`,
     caption: 'Compare each ablation with the full system: a bar whose error bar stays clear of the full system\'s is a component that matters.',
-    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: { step: 48 },
+    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: Math.min(MAX_PLOT_WIDTH, Math.max(240, d.variants.length * 48)),
       height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
       layer: meanSdLayers('mean', 'mean reward', names, color) }),
   });
@@ -227,7 +227,8 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
       id: 'ablation-niches', title: `Accuracy per niche, variants side by side${now}`,
       caption: 'Look for niches where one variant falls behind: that niche depends on the component the variant removes.',
       spec: vl({ data: { values: d.variants.flatMap((v) => v.perNiche.map((p) => ({ variant: v.name, niche: p.niche, ...band(p.mean, p.sd) }))) },
-        width: { step: 14 }, height: 240,
+        // As wide as the bars need, at most the card's width: at 15 variants a bar narrows rather than the page scrolling.
+        width: Math.min(MAX_PLOT_WIDTH, Math.max(360, d.niches.length * d.variants.length * 14)), height: 240,
         encoding: { x: { field: 'niche', type: 'nominal', sort: d.niches, title: 'niche', axis: { labelAngle: -30 } } },
         layer: meanSdLayers('mean', 'mean reward', names, color, true) }),
     });
@@ -241,7 +242,7 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
     specialists.charts.push({
       id: 'ablation-specialists', title: 'Stable specialists per variant',
       caption: 'More stable specialists means the pool divided the niches among its agents; compare variants without the population level.',
-      spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: { step: 48 },
+      spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: Math.min(MAX_PLOT_WIDTH, Math.max(240, d.variants.length * 48)),
         height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
         layer: meanSdLayers('mean', 'niches with a stable specialist', names, color, false, { domain: [0, Math.max(1, Math.ceil(most))] }) }),
     });

@@ -41,7 +41,7 @@ export interface AblationView {
  * and per niche, accuracy over the stream, CoDream and lifecycle counts, cost against accuracy —
  * every title saying " so far (after N tasks)". `variants` orders them (the plan's order).
  */
-export function liveAblationData(dir: string, variants: readonly string[], runs: readonly LiveRun[], clock: Clock, ended = false): AblationReportData {
+export function liveAblationData(dir: string, variants: readonly string[], runs: readonly LiveRun[], clock: Clock, ended = false, nicheOrder: readonly string[] = []): AblationReportData {
   const byVariant = new Map<string, { seed: number; run: LiveRun }[]>();
   for (const r of runs) {
     const m = /^(.*)-s(\d+)$/.exec(r.name);
@@ -51,7 +51,9 @@ export function liveAblationData(dir: string, variants: readonly string[], runs:
     byVariant.set(m[1]!, list);
   }
   const names = [...variants.filter((v) => byVariant.has(v)), ...[...byVariant.keys()].filter((v) => !variants.includes(v))];
-  const niches = [...new Set(runs.flatMap((r) => Object.keys(r.trace.perNiche)))];
+  const seen = new Set(runs.flatMap((r) => Object.keys(r.trace.perNiche)));
+  // The scenario's order (the report's), then any niche it does not name.
+  const niches = [...nicheOrder.filter((n) => seen.has(n)), ...[...seen].filter((n) => !nicheOrder.includes(n))];
   const rows = names.map((name) => {
     const rs = byVariant.get(name)!;
     const t = rs.map((x) => x.run.trace);
