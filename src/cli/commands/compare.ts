@@ -28,10 +28,11 @@ export async function compareCommand(argv: string[]): Promise<void> {
   if (values.help) { process.stdout.write(COMPARE_HELP); return; }
   if (positionals.length < 2) throw new UsageError('compare takes at least two run or ablation directories', COMPARE_HELP);
   const { buildCompareData } = await import('../../report/compare/compare-data');
-  const { writeCompare } = await import('../../report/compare/compare-report');
+  const { checkCompareDir, writeCompare } = await import('../../report/compare/compare-report');
   const { formatPairedTable } = await import('../../core/stats/paired-comparison');
-  const d = await buildCompareData(positionals, systemClock, values.reference);
   const outDir = path.resolve(values.out ?? path.join('reports', `compare-${positionals.map((p) => path.basename(path.resolve(p))).join('-vs-')}`));
+  checkCompareDir(outDir);
+  const d = await buildCompareData(positionals, systemClock, values.reference);
   const w = await writeCompare(d, outDir);
   for (const x of d.differences) process.stderr.write(`compare: ${x}\n`);
   for (const v of d.variants) process.stdout.write(`${v.name.padEnd(Math.max(...d.variants.map((x) => x.name.length)))}  accuracy ${v.accuracy.mean.toFixed(3)}${v.runs.length > 1 ? ` ± ${v.accuracy.sd.toFixed(3)}` : ''} over ${v.runs.length} run${v.runs.length === 1 ? '' : 's'}\n`);

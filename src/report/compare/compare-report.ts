@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { checkOutputDir, claimOutputDir } from '../../store/output-dir';
 import path from 'node:path';
 import { formatPairedTable } from '../../core/stats/paired-comparison';
 import { ablationSections } from '../ablation-report';
@@ -72,10 +73,18 @@ export function compareSummaryMarkdown(d: CompareData): string {
   ].join('\n');
 }
 
-/** Write index.html, summary.md and data.json of a comparison into `outDir`. */
+/** The files a comparison writes. */
+export const COMPARE_FILES = ['index.html', 'summary.md', 'data.json'] as const;
+
+/** Refuse, in one line and before any work, an `--out` evochamber may not write a comparison into (store/output-dir.ts). */
+export function checkCompareDir(outDir: string): void {
+  checkOutputDir(outDir, { flag: '--out', names: COMPARE_FILES });
+}
+
+/** Write index.html, summary.md and data.json of a comparison into `outDir` (the output-directory rule's way: only its own files replaced). */
 export async function writeCompare(d: CompareData, outDir: string): Promise<{ indexPath: string; summaryPath: string; dataPath: string; chartWarnings: string[] }> {
   const page = await renderComparePage(d);
-  mkdirSync(outDir, { recursive: true });
+  claimOutputDir(outDir, { flag: '--out', names: COMPARE_FILES });
   const indexPath = path.join(outDir, 'index.html');
   const summaryPath = path.join(outDir, 'summary.md');
   const dataPath = path.join(outDir, 'data.json');
