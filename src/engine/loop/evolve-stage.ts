@@ -1,7 +1,7 @@
 import type { Experience } from '../../individual/agent-prompts';
 import type { Reflection } from '../../individual/reflection';
 import { isInfrastructureError, type InfraStage } from '../../core/infra-error';
-import { inSpan, inTraceContextOf } from '../../core/tracing/tracing';
+import { inSpan, inTraceContextOf, tracingEnabled } from '../../core/tracing/tracing';
 import { ATTR_STAGE, ATTR_TASK_ID } from '../../core/tracing/semconv';
 import type { LeadershipNote } from '../../team/leadlearn/leadership-note';
 import { dream, leadershipNote, reflectMembers, type KeyedDream } from './task-stages';
@@ -40,6 +40,7 @@ const failure = (stage: InfraStage, error: unknown) => isInfrastructureError(err
  */
 export function runEvolve(out: TaskOutcome, version: number): Promise<EvolveOutcome> {
   // With tracing on: the evolve span is a child of the task's span (started after it ended: it runs off the critical path).
+  if (!tracingEnabled()) return evolveStages(out, version);
   return inTraceContextOf(out.deps, () => inSpan('evolve', { [ATTR_STAGE]: 'evolve', [ATTR_TASK_ID]: out.deps.task.id }, () => evolveStages(out, version)));
 }
 

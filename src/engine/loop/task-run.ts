@@ -3,7 +3,7 @@ import type { Choice } from '../../team/choosers/chooser';
 import type { StructureResult } from '../../team/structures/structure';
 import type { Team } from '../../team/team';
 import { isInfrastructureError, type InfraStage } from '../../core/infra-error';
-import { inSpan, keepTraceContext } from '../../core/tracing/tracing';
+import { inSpan, keepTraceContext, tracingEnabled } from '../../core/tracing/tracing';
 import { ATTR_NICHE, ATTR_STAGE, ATTR_STRUCTURE, ATTR_TASK_ID } from '../../core/tracing/semconv';
 import {
   assembleTeam, chooseStructure, executeStructure, gradeResult, retrieveExperience, type Grading, type StageDeps,
@@ -77,6 +77,7 @@ export const TASK_STAGES: TaskStages = {
  */
 export function runTask(deps: StageDeps, stages: TaskStages = TASK_STAGES): Promise<TaskOutcome> {
   // With tracing on (--otel): a span per task and per stage; its context is kept for the task's evolve stage.
+  if (!tracingEnabled()) return runStages(deps, stages);
   return inSpan(`task ${deps.task.id}`, { [ATTR_TASK_ID]: deps.task.id, [ATTR_NICHE]: deps.task.niche }, async (set) => {
     keepTraceContext(deps);
     const out = await runStages(deps, stages);
@@ -86,7 +87,7 @@ export function runTask(deps: StageDeps, stages: TaskStages = TASK_STAGES): Prom
 }
 
 /** A stage's span (a plain call when tracing is off). */
-const stage = <T>(name: string, fn: () => T | Promise<T>): Promise<T> => inSpan(name, { [ATTR_STAGE]: name }, async () => fn());
+const stage = <T>(name: string, fn: () => T | Promise<T>): Promise<T> => (tracingEnabled() ? inSpan(name, { [ATTR_STAGE]: name }, async () => fn()) : Promise.resolve(fn()));
 
 async function runStages(deps: StageDeps, stages: TaskStages): Promise<TaskOutcome> {
   let team: Team;
