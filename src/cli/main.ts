@@ -15,6 +15,7 @@ Commands:
   predict <world> <scenario>…  write a pre-registered, hashed prediction (score it: ablate --score)
   inspect <run-dir>  show a run's status and summary
   report <run-dir>   write a run's (or an ablate output's) HTML, Markdown and JSON report
+  compare <A> <B> …  put runs or ablations made separately side by side, with paired statistics
   export <run-dir>   write a run's (or an ablation's) tables as Parquet or CSV, for a notebook
   schema events      print the JSON Schema of a line of events.jsonl (every event type)
   watch <run-dir>    watch a run (or an ablation) live in the browser, on 127.0.0.1
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   predict: async () => { const m = await import('./commands/predict'); return { run: m.predictCommand, help: m.PREDICT_HELP }; },
   inspect: async () => { const m = await import('./commands/inspect'); return { run: m.inspectCommand, help: m.INSPECT_HELP }; },
   report: async () => { const m = await import('./commands/report'); return { run: m.reportCommand, help: m.REPORT_HELP }; },
+  compare: async () => { const m = await import('./commands/compare'); return { run: m.compareCommand, help: m.COMPARE_HELP }; },
   export: async () => { const m = await import('./commands/export'); return { run: m.exportCommand, help: m.EXPORT_HELP }; },
   schema: async () => { const m = await import('./commands/schema'); return { run: m.schemaCommand, help: m.SCHEMA_HELP }; },
   watch: async () => { const m = await import('./commands/watch'); return { run: m.watchCommand, help: m.WATCH_HELP }; },
@@ -72,7 +74,12 @@ export async function main(argv: string[]): Promise<number> {
     if (!load) throw new UsageError(`unknown command "${cmd}" (commands: ${Object.keys(COMMANDS).join(', ')})`, HELP);
     (await import('./composition')).useBuiltinPlugins();
     command = await load();
-    return (await command.run(negativeNumbersAsValues(rest))) ?? EXIT.ok;
+    try {
+      return (await command.run(negativeNumbersAsValues(rest))) ?? EXIT.ok;
+    } finally {
+      // --otel, --otel-file: export the last spans before the process ends (nothing when tracing is off).
+      await (await import('./otel-flag')).stopOtel();
+    }
   } catch (err) {
     const e = err as Error & { code?: string };
     // A command-line mistake is one line (never the help: it would bury the line), exit 2.

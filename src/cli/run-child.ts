@@ -2,6 +2,11 @@
 // in here, where models are composed, then runs are taken from the parent over IPC.
 import { serveRunJobs } from '../engine/run/run-processes';
 import { useBuiltinPlugins } from './composition';
+import { OTEL_ENV } from './otel-env';
 
 useBuiltinPlugins();
+// The parent's --otel / --otel-file, through the environment: this process exports its runs' spans too.
+if (process.env[OTEL_ENV.url] || process.env[OTEL_ENV.file]) {
+  (await import('./otel')).startOtelFromEnv();
+}
 serveRunJobs();

@@ -9,9 +9,11 @@ import { REPORT_DATA_SCHEMA_VERSION } from './report-data';
 import { markdownTable } from './summary-md';
 import { ablationReproduceCommands, patchLines, type AblationPlanView } from './reproduce';
 import { readAblationPlan } from '../store/ablation-plan-file';
-import { costAccuracyCharts, populationSection, streamSection, variantColor } from './charts/variant-charts';
+import { costAccuracyCharts, MAX_PLOT_WIDTH, populationSection, streamSection, variantColor } from './charts/variant-charts';
 import { compareVariants, comparisonSchema, type ComparedRun } from './variant-comparison';
 import { readRunTrace, type RunFigures } from './ablation-runs';
+import { pairedFromTraces, pairedStatsSchema } from './paired-stats';
+import { pairedSection } from './charts/paired-charts';
 
 /** The file an `ablate` output directory is recognised by. */
 export const ABLATION_FILE = 'ablation.json';
@@ -44,6 +46,7 @@ export const ablationFileSchema = z.looseObject({
     hours: z.number(), predictedHours: z.number(), profile: z.string(), windows: z.record(z.string(), z.array(z.number())),
     solo: z.record(z.string(), z.looseObject({ windows: z.array(z.number()), accuracy: stat, solo: stat, soloRan: z.boolean() })).optional(),
   }).optional(),
+  paired: pairedStatsSchema.optional(),
 });
 
 /** `data.json` of an ablation report. */
@@ -80,6 +83,8 @@ export const ablationReportDataSchema = z.object({
     hours: z.number(), predictedHours: z.number(), profile: z.string(),
     variants: z.array(z.object({ name: z.string(), windows: z.array(z.number()), solo: stat.nullable(), soloRan: z.boolean() })),
   }).nullable().optional(),
+  /** Each variant against the reference, task by task (ablation.json's, or computed from the runs' logs for an older one); null when none could be made. */
+  paired: pairedStatsSchema.nullable().optional(),
 });
 
 /** Ablation report data. */
@@ -147,6 +152,7 @@ export async function buildAblationData(dir: string, clock: Clock, outDir = dir,
     reproduce: plan ? ablationReproduceCommands(plan, outDir) : null, scenarioConfig: plan?.config ?? null,
     comparison: compareVariants(compared),
     deadline: deadlineData(parsed.data.deadline),
+    paired: parsed.data.paired ?? pairedFromTraces(compared, undefined, parsed.data.seedList?.[0] ?? 0),
   });
 }
 
@@ -170,7 +176,7 @@ function deadlineData(d: z.infer<typeof ablationFileSchema>['deadline']): Ablati
 }
 
 /** Section ids of an ablation report, in page order. */
-export const ABLATION_SECTIONS = ['variants', 'per-niche', 'stream', 'specialists', 'population', 'cost', 'seeds', 'runs', 'reproduce'] as const;
+export const ABLATION_SECTIONS = ['variants', 'paired', 'per-niche', 'stream', 'specialists', 'population', 'cost', 'seeds', 'runs', 'reproduce'] as const;
 
 /** A mean ± sd cell; one seed has no spread, so its value stands alone. */
 const meanSd = (s: { mean: number; sd: number }, n: number, f: (x: number) => string = fmt3) => (n > 1 ? `${f(s.mean)} ± ${f(s.sd)}` : f(s.mean));
@@ -203,14 +209,14 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
   const runs = empty('runs', 'Runs', 'The run directories behind each variant; `evochamber report <run-dir>` reports any one of them.');
   if (d.variants.length === 0) {
     for (const s of [overall, perNiche, specialists]) s.notes.push('ablation.json lists no variants.');
-    return [overall, perNiche, specialists, runs];
+    return [overall, pairedSection(null, []), perNiche, specialists, runs];
   }
   const stream = streamSection(d.comparison, names, now);
   const population = populationSection(d.comparison, names, now);
   overall.charts.push({
     id: 'ablation-accuracy', title: `Accuracy per variant${now}`,
     caption: 'Compare each ablation with the full system: a bar whose error bar stays clear of the full system\'s is a component that matters.',
-    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: { step: 48 },
+    spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.accuracy.mean, v.accuracy.sd) })) }, width: Math.min(MAX_PLOT_WIDTH, Math.max(240, d.variants.length * 48)),
       height: 220, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
       layer: meanSdLayers('mean', 'mean reward', names, color) }),
   });
@@ -221,7 +227,8 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
       id: 'ablation-niches', title: `Accuracy per niche, variants side by side${now}`,
       caption: 'Look for niches where one variant falls behind: that niche depends on the component the variant removes.',
       spec: vl({ data: { values: d.variants.flatMap((v) => v.perNiche.map((p) => ({ variant: v.name, niche: p.niche, ...band(p.mean, p.sd) }))) },
-        width: { step: 14 }, height: 240,
+        // As wide as the bars need, at most the card's width: at 15 variants a bar narrows rather than the page scrolling.
+        width: Math.min(MAX_PLOT_WIDTH, Math.max(360, d.niches.length * d.variants.length * 14)), height: 240,
         encoding: { x: { field: 'niche', type: 'nominal', sort: d.niches, title: 'niche', axis: { labelAngle: -30 } } },
         layer: meanSdLayers('mean', 'mean reward', names, color, true) }),
     });
@@ -235,7 +242,7 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
     specialists.charts.push({
       id: 'ablation-specialists', title: 'Stable specialists per variant',
       caption: 'More stable specialists means the pool divided the niches among its agents; compare variants without the population level.',
-      spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: { step: 48 },
+      spec: vl({ data: { values: d.variants.map((v) => ({ variant: v.name, ...band(v.stableSpecialists.mean, v.stableSpecialists.sd, Infinity) })) }, width: Math.min(MAX_PLOT_WIDTH, Math.max(240, d.variants.length * 48)),
         height: 200, encoding: { x: { field: 'variant', type: 'nominal', sort: names, title: 'variant', axis: { labelAngle: -30 } } },
         layer: meanSdLayers('mean', 'niches with a stable specialist', names, color, false, { domain: [0, Math.max(1, Math.ceil(most))] }) }),
     });
@@ -256,7 +263,8 @@ export function ablationSections(d: AblationReportData, live?: { readonly tasks:
   specialists.tables.push({ caption: 'Stable specialists per variant', headers: ['variant', 'mean', 'sd'],
     rows: d.variants.map((v) => [v.name, v.stableSpecialists.mean.toFixed(2), v.stableSpecialists.sd.toFixed(2)]) });
   runs.tables.push({ caption: 'Run directories', headers: ['variant', 'run directory'], rows: d.variants.flatMap((v) => v.runs.map((r) => [v.name, r])) });
-  return [overall, perNiche, stream, specialists, population, costSection(d, now), seedsSection(d), runs, reproduceSection(d)];
+  const paired = pairedSection(d.paired, names, live ? 'Drawn when the sweep has ended: until then the runs have not graded the same tasks.' : undefined);
+  return [overall, paired, perNiche, stream, specialists, population, costSection(d, now), seedsSection(d), runs, reproduceSection(d)];
 }
 
 /** Tokens and dollars per run, by variant: what each row of the table cost. */

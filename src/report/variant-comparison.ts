@@ -21,6 +21,8 @@ export const comparisonSchema = z.object({
   /** One point per variant: mean accuracy against mean cost per run; `pareto` marks the variants no other beats on both. */
   cost: z.array(z.object({
     variant: z.string(), accuracy: z.number(), tokens: z.number(), gpuHours: z.number().nullable(),
+    /** Sample sd over the variant's runs (0 for one run): the chart's error bars. */
+    accuracySd: z.number().optional(), tokensSd: z.number().optional(), gpuHoursSd: z.number().nullable().optional(),
     pareto: z.boolean(), paretoGpu: z.boolean(),
   })),
   /** Runs whose event log could not be read (the rolling series leaves them out). */
@@ -56,7 +58,7 @@ export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
 export function compareVariants(variants: readonly { readonly name: string; readonly runs: readonly ComparedRun[] }[]): Comparison {
   const rolling: Comparison['rolling'] = [];
   const population: Comparison['population'] = [];
-  const points: { variant: string; accuracy: number; tokens: number; gpuHours: number | null }[] = [];
+  const points: { variant: string; accuracy: number; tokens: number; gpuHours: number | null; accuracySd: number; tokensSd: number; gpuHoursSd: number | null }[] = [];
   const unreadable: string[] = [];
   for (const v of variants) {
     for (const r of v.runs) if (!r.trace) unreadable.push(r.dir);
@@ -73,11 +75,12 @@ export function compareVariants(variants: readonly { readonly name: string; read
       lineage: Object.fromEntries(ops.map((op) => [op, meanSd(lineage.map((l) => l[op] ?? 0))])),
     });
     const hours = runs.map((r) => r.gpuHours);
+    const acc = meanSd(runs.map((r) => r.accuracy ?? r.trace?.accuracy ?? 0));
+    const tok = meanSd(runs.map((r) => r.tokens ?? r.trace?.tokens ?? 0));
+    const gpu = hours.every((h) => h !== undefined) ? meanSd(hours as number[]) : null;
     points.push({
-      variant: v.name,
-      accuracy: meanSd(runs.map((r) => r.accuracy ?? r.trace?.accuracy ?? 0)).mean,
-      tokens: Math.round(meanSd(runs.map((r) => r.tokens ?? r.trace?.tokens ?? 0)).mean),
-      gpuHours: hours.every((h) => h !== undefined) ? meanSd(hours as number[]).mean : null,
+      variant: v.name, accuracy: acc.mean, tokens: Math.round(tok.mean), gpuHours: gpu?.mean ?? null,
+      accuracySd: acc.sd, tokensSd: Math.round(tok.sd), gpuHoursSd: gpu?.sd ?? null,
     });
   }
   const front = paretoFront(points.map((p) => ({ cost: p.tokens, value: p.accuracy })));

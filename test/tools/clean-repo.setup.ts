@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 const EXPECTED = /^!! (dist\/|node_modules\/?|\.vitest-results\.json)$/;
 
 function status(): string[] {
-  return execFileSync('git', ['status', '--porcelain', '--ignored', '--untracked-files=all'], { encoding: 'utf8' })
+  return execFileSync('git', ['status', '--porcelain', '--ignored', '--untracked-files=all'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
     // New files only (untracked or ignored): a tracked file changed while the suite runs is the developer's edit.
     .split('\n').filter((l) => (l.startsWith('??') || l.startsWith('!!')) && !EXPECTED.test(l) && !l.startsWith('!! dist/') && !l.startsWith('!! node_modules'));
 }

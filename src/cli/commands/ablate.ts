@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { OTEL_FLAG_HELP, OTEL_FLAG_OPTIONS, otelFlags } from '../otel-flag';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
 import { DEFAULT_ABLATION_VARIANTS, formatAblationTable, planAblation, runAblationResumable, type AblationResult } from '../../engine/sweep/ablate';
@@ -72,6 +73,9 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
                     when it would be passed are marked in the table and ablation.json (each run's
                     own budget is the scenario's "budget")
   --price MODEL=IN/OUT  US dollars per million input / output tokens (tokens and cost per variant)
+  --reference NAME  the variant every other is compared with task by task (paired per-task reward
+                    difference, 95 % bootstrap interval, sign-flip p, Holm-corrected; default
+                    evochamber when it runs, else the first variant)
   --out DIR         output directory (default runs/ablate-<scenario>-<id>); a directory of
                     files evochamber did not write is refused, and so is one holding an ablation
   --force           replace the ablation in --out (only the files evochamber wrote there)
@@ -82,6 +86,7 @@ ${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
                     "evochamber resume <out dir>" continues an interrupted ablation
 ${WORLD_FLAG_HELP}
 ${SCORE_FLAG_HELP}
+${OTEL_FLAG_HELP}
 ${WATCH_FLAG_HELP.replace('the run live', 'the ablation live')}
   --no-report       do not write the ablation report (written by default, into
                     <out dir>/report/: index.html, summary.md, data.json)
@@ -102,12 +107,13 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
       parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' }, force: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
-      priorities: { type: 'string' }, deadline: { type: 'string' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS,
+      priorities: { type: 'string' }, deadline: { type: 'string' }, reference: { type: 'string' },
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
   if (values.score !== undefined && (values.queue !== undefined || values.attach !== undefined)) throw new UsageError('--score scores a local ablation (not with --queue)', ABLATE_HELP);
+  await otelFlags(values);
   if (values.queue === undefined) {
     for (const f of ['attach', 'attempts'] as const) if (values[f] !== undefined) throw new UsageError(`--${f} needs --queue`, ABLATE_HELP);
   }
@@ -122,6 +128,11 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
+  const reference = values.reference;
+  const planned: readonly string[] = variants ?? DEFAULT_ABLATION_VARIANTS;
+  if (reference !== undefined && !planned.includes(reference)) {
+    throw new UsageError(`--reference ${reference} is not one of the variants (${planned.join(', ')})`, ABLATE_HELP);
+  }
   const seeds = intFlag(values.seeds, '--seeds', 1) ?? 3;
   const score = scoreFlag(values.score, applyScenarioPatch(loaded, patch), intFlag(values.tasks, '--tasks', 1));
   const total = (variants?.length ?? DEFAULT_ABLATION_VARIANTS.length) * seeds;
@@ -185,7 +196,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     process.stdout.write(`ablation interrupted; continue with: evochamber resume ${ranIn}\n`);
     return EXIT.interrupted;
   }
-  await printAblation(result, values.json, !values['no-report']);
+  await printAblation(result, values.json, !values['no-report'], reference);
   score?.(result);
   return failedTasksExit(failedTasks);
 }
@@ -209,7 +220,7 @@ function loadSweep() {
   return import('../../engine/sweep/sweep-coordinator');
 }
 
-type Flags = { readonly json?: boolean; readonly quiet?: boolean; readonly 'no-report'?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
+type Flags = { readonly reference?: string; readonly json?: boolean; readonly quiet?: boolean; readonly 'no-report'?: boolean; readonly out?: string; readonly attach?: string; readonly queue?: string };
 
 async function attach(values: Flags & Record<string, unknown>): Promise<number> {
   for (const f of ['variants', 'seeds', 'tasks', 'in-flight', 'parallel', 'attempts'] as const) {
@@ -249,7 +260,7 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
         process.stderr.write(`ablate ${seen}${of}: ${f.variant} seed ${f.seed} FAILED after ${f.attempts} attempts: ${f.error}\n`);
       },
     });
-    await printAblation(result, values.json, !values['no-report']);
+    await printAblation(result, values.json, !values['no-report'], values.reference);
     const tasksExit = failedTasksExit(failedTasks);
     return result.failed?.length ? EXIT.tasksFailed : tasksExit;
   } catch (err) {
@@ -269,7 +280,16 @@ async function waitAndPrint(values: Flags, wait: (w: SweepWatch) => Promise<Abla
  * `report` is false) and its path, and with `json` the documented JSON line last. A report that
  * fails never fails the ablation (ablation.json is written): one warning names the command that retries it.
  */
-export async function printAblation(result: AblationResult, json: boolean | undefined, report = true): Promise<void> {
+export async function printAblation(result: AblationResult, json: boolean | undefined, report = true, reference?: string): Promise<void> {
+  // The paired comparison reads each run's log: a queued sweep's runs on the workers' disks leave it out.
+  let paired: AblationResult['paired'] | null = null;
+  try {
+    const { addPairedStats } = await import('../../report/paired-stats');
+    paired = await addPairedStats(result.outDir, reference);
+  } catch (err) {
+    process.stderr.write(`ablate: no paired comparison: ${(err as Error).message}\n`);
+  }
+  if (paired) result = { ...result, paired };
   process.stdout.write(`${formatAblationTable(result)}\n`);
   let reportPath: string | undefined;
   if (report) {
@@ -283,6 +303,6 @@ export async function printAblation(result: AblationResult, json: boolean | unde
   }
   if (json) {
     const { variants: vs, seeds: n } = result;
-    process.stdout.write(`${JSON.stringify({ variants: vs, seeds: n, ...(reportPath ? { reportPath } : {}) })}\n`);
+    process.stdout.write(`${JSON.stringify({ variants: vs, seeds: n, ...(result.paired ? { paired: result.paired } : {}), ...(reportPath ? { reportPath } : {}) })}\n`);
   }
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { OTEL_FLAG_HELP, OTEL_FLAG_OPTIONS, otelFlags } from '../otel-flag';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../core/clock';
@@ -44,6 +45,7 @@ ${WATCH_FLAG_HELP.replace(/^ {2}--watch\[=PORT\] {4}/, '  --watch[=PORT] ').repl
                  finished), recorded in run.json (ablation-plan.json); the events already
                  written are re-checked, so a world that changes them is refused at the first
                  task it changes (docs/calibration.md)
+${OTEL_FLAG_HELP.replace(/\n {20}/g, '\n                 ').replace(/^ {2}--otel URL {8}/, '  --otel URL     ').replace('\n  --otel-file PATH  ', '\n  --otel-file PATH\n                 ')}
 `;
 
 /** `evochamber resume`. */
@@ -54,10 +56,11 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     options: {
       ...WATCH_FLAG_OPTIONS,
       'grace-ms': { type: 'string' }, jobs: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
+      help: { type: 'boolean', short: 'h' }, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RESUME_HELP); return; }
+  await otelFlags(values);
   if (positionals.length !== 1) throw new UsageError('resume takes exactly one run directory', RESUME_HELP);
   const dir = positionals[0]!;
   if (values.price?.length) throw new UsageError('--price does not apply to resume (the run keeps the prices it started with)');

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { OTEL_FLAG_HELP, OTEL_FLAG_OPTIONS, otelFlags } from '../otel-flag';
 import { systemClock } from '../../core/clock';
 import { PRESETS } from '../../engine/scenario/presets';
 import { runScenario, type RunResult } from '../../engine/run/run-scenario';
@@ -50,6 +51,7 @@ ${SET_FLAG_HELP}
   --grace-ms N      after Ctrl-C, how long tasks in flight may take to finish (default 60000)
 ${REPORT_FLAG_HELP}
 ${WORLD_FLAG_HELP}
+${OTEL_FLAG_HELP}
 ${WATCH_FLAG_HELP}
   --journal         keep the request journal under the in-process simulator too (it is
                     always kept for HTTP backends), so the run can be replayed
@@ -71,10 +73,11 @@ export async function runCommand(argv: string[]): Promise<number | void> {
       variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, ...REPORT_FLAG_OPTIONS, journal: { type: 'boolean' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
+      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }
+  await otelFlags(values);
   variantFlags(values.variant === undefined ? undefined : [values.variant], '--variant');
   const replay = values.replay;
   if (positionals.length > 1 || (positionals.length === 0 && !replay)) throw new UsageError('run takes exactly one scenario file', RUN_HELP);

@@ -1,6 +1,8 @@
 import type { Experience } from '../../individual/agent-prompts';
 import type { Reflection } from '../../individual/reflection';
 import { isInfrastructureError, type InfraStage } from '../../core/infra-error';
+import { inSpan, inTraceContextOf, tracingEnabled } from '../../core/tracing/tracing';
+import { ATTR_STAGE, ATTR_TASK_ID } from '../../core/tracing/semconv';
 import type { LeadershipNote } from '../../team/leadlearn/leadership-note';
 import { dream, leadershipNote, reflectMembers, type KeyedDream } from './task-stages';
 import { taskFailed, type TaskOutcome } from './task-run';
@@ -36,7 +38,15 @@ const failure = (stage: InfraStage, error: unknown) => isInfrastructureError(err
  * The evolve stage of one graded task: reflection and the leader's note side by side, then CoDream
  * (only when it fires). A failed task has no evolve stage (it updates nothing).
  */
-export async function runEvolve(out: TaskOutcome, version: number): Promise<EvolveOutcome> {
+export function runEvolve(out: TaskOutcome, version: number): Promise<EvolveOutcome> {
+  // With tracing on: the evolve span is a child of the task's span (started after it ended: it runs off the critical path).
+  if (!tracingEnabled()) return evolveStages(out, version);
+  return inTraceContextOf(out.deps, () => inSpan('evolve', { [ATTR_STAGE]: 'evolve', [ATTR_TASK_ID]: out.deps.task.id }, () => evolveStages(out, version)));
+}
+
+const span = <T>(name: string, fn: () => Promise<T>): Promise<T> => inSpan(name, { [ATTR_STAGE]: name }, fn);
+
+async function evolveStages(out: TaskOutcome, version: number): Promise<EvolveOutcome> {
   const none: EvolveOutcome = { out, version, reflections: [], note: null, dream: null, error: null };
   if (taskFailed(out) || !out.team || !out.result || !out.choice) return none;
   const d = out.deps;
@@ -45,14 +55,14 @@ export async function runEvolve(out: TaskOutcome, version: number): Promise<Evol
   let note: LeadershipNote | null;
   try {
     [reflections, note] = await Promise.all([
-      reflectMembers(d, out.team, out.result, out.grading!, experience),
-      leadershipNote(d, out.team, out.choice.structure, out.grading!, out.result),
+      span('reflect', () => reflectMembers(d, out.team!, out.result!, out.grading!, experience)),
+      span('leadlearn note', () => leadershipNote(d, out.team!, out.choice!.structure, out.grading!, out.result!)),
     ]);
   } catch (e) {
     return { ...none, error: failure('reflect', e) };
   }
   try {
-    const session = await dream(d, out.team, out.result, out.grading!, experience);
+    const session = await span('codream', () => dream(d, out.team!, out.result!, out.grading!, experience));
     return { out, version, reflections, note, dream: session, error: null };
   } catch (e) {
     return { out, version, reflections, note, dream: null, error: failure('codream', e) };

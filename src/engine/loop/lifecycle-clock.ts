@@ -1,3 +1,5 @@
+import { inSpan } from '../../core/tracing/tracing';
+import { ATTR_STAGE } from '../../core/tracing/semconv';
 import type { AccountingModel } from '../../llm/token-accounting';
 import { runLifecycleWindow, type WindowInput } from '../../population/lifecycle/lifecycle-window';
 import type { LifecycleConfig } from '../../population/lifecycle/lifecycle-config';
@@ -54,10 +56,11 @@ export class LifecycleClock {
     this.windowNo++;
     const before = this.d.usage?.stage('lifecycle');
     const { firstNewAgent: _first, usage: _usage, budget: _budget, runWindow, ...pass } = this.d;
-    this.nextAgent = await (runWindow ?? runLifecycleWindow)({
+    // A span per window when tracing is on (--otel).
+    this.nextAgent = await inSpan(`lifecycle window ${this.windowNo}`, { [ATTR_STAGE]: 'lifecycle', 'evochamber.window': this.windowNo }, () => (runWindow ?? runLifecycleWindow)({
       ...pass, config: life, operators, window: this.windowNo, tasksSeen: this.committed, nichesSeen: this.nichesSeen,
       recentNiches: this.recent, nextAgent: this.nextAgent, rng: this.d.rng.fork(`lifecycle/${this.windowNo}`),
-    });
+    }));
     const after = this.d.usage?.stage('lifecycle');
     if (before && after && after.calls > before.calls) {
       const spent = {

@@ -3,6 +3,8 @@ import type { Choice } from '../../team/choosers/chooser';
 import type { StructureResult } from '../../team/structures/structure';
 import type { Team } from '../../team/team';
 import { isInfrastructureError, type InfraStage } from '../../core/infra-error';
+import { inSpan, keepTraceContext, tracingEnabled } from '../../core/tracing/tracing';
+import { ATTR_NICHE, ATTR_STAGE, ATTR_STRUCTURE, ATTR_TASK_ID } from '../../core/tracing/semconv';
 import {
   assembleTeam, chooseStructure, executeStructure, gradeResult, retrieveExperience, type Grading, type StageDeps,
 } from './task-stages';
@@ -73,23 +75,37 @@ export const TASK_STAGES: TaskStages = {
  * outcome as events at commit). As an xstate actor it was created, started and stopped per task,
  * with a child actor per stage, and that was half of `single-agent`'s CPU (docs/benchmarks.md#speed).
  */
-export async function runTask(deps: StageDeps, stages: TaskStages = TASK_STAGES): Promise<TaskOutcome> {
+export function runTask(deps: StageDeps, stages: TaskStages = TASK_STAGES): Promise<TaskOutcome> {
+  // With tracing on (--otel): a span per task and per stage; its context is kept for the task's evolve stage.
+  if (!tracingEnabled()) return runStages(deps, stages);
+  return inSpan(`task ${deps.task.id}`, { [ATTR_TASK_ID]: deps.task.id, [ATTR_NICHE]: deps.task.niche }, async (set) => {
+    keepTraceContext(deps);
+    const out = await runStages(deps, stages);
+    set({ 'evochamber.task.status': out.error ? 'failed' : 'graded', ...(out.grading ? { 'evochamber.reward': out.grading.team.reward } : {}), ...(out.choice ? { [ATTR_STRUCTURE]: out.choice.structure } : {}) });
+    return out;
+  });
+}
+
+/** A stage's span (a plain call when tracing is off). */
+const stage = <T>(name: string, fn: () => T | Promise<T>): Promise<T> => (tracingEnabled() ? inSpan(name, { [ATTR_STAGE]: name }, async () => fn()) : Promise.resolve(fn()));
+
+async function runStages(deps: StageDeps, stages: TaskStages): Promise<TaskOutcome> {
   let team: Team;
   try {
-    team = await stages.assemble(deps);
+    team = await stage('assemble', () => stages.assemble(deps));
   } catch (e) {
     return outcome(deps, { error: errorOf('other', e) });
   }
   let choice: KeyedChoice;
   try {
-    choice = await stages.choose(deps, team);
+    choice = await stage('choose', () => stages.choose(deps, team));
   } catch (e) {
     return outcome(deps, { team, error: errorOf('leadlearn', e) });
   }
   let result: StructureResult;
   let experience: Map<string, Experience>;
   try {
-    ({ result, experience } = await stages.execute(deps, team, choice.structure));
+    ({ result, experience } = await inSpan(`solve ${choice.structure}`, { [ATTR_STAGE]: 'solve', [ATTR_STRUCTURE]: choice.structure }, () => stages.execute(deps, team, choice.structure)));
   } catch (e) {
     return outcome(deps, { team, choice, error: errorOf('solve', e) });
   }
@@ -98,7 +114,7 @@ export async function runTask(deps: StageDeps, stages: TaskStages = TASK_STAGES)
   const failure = solveFailure(result);
   if (failure !== null) return outcome(deps, { team, choice, result, experience, error: { stage: 'solve', message: failure } });
   try {
-    return outcome(deps, { team, choice, result, experience, grading: await stages.grade(deps, result) });
+    return outcome(deps, { team, choice, result, experience, grading: await stage('grade', () => stages.grade(deps, result)) });
   } catch (e) {
     return outcome(deps, { team, choice, result, experience, error: errorOf('grade', e) });
   }

@@ -13,8 +13,8 @@ export function hashedTextEmbedder(): TextEmbedder {
  * The model stack's embedder option for a scenario: none when `memory.embedder` names none (the
  * backend embeds, as always), else that embedder. (The schema refuses one beside `model.embeddings`.)
  */
-export function embedderOption(scenario: Scenario): { embedder?: TextEmbedder } {
+export function embedderOption(scenario: Scenario, onNotice?: (line: string) => void): { embedder?: TextEmbedder } {
   const name = scenario.memory.embedder;
   if (name === undefined) return {};
-  return { embedder: name === 'use-lite' ? createUseLiteEmbedder() : hashedTextEmbedder() };
+  return { embedder: name === 'use-lite' ? createUseLiteEmbedder(onNotice ? { onLoading: onNotice } : {}) : hashedTextEmbedder() };
 }

@@ -9,6 +9,8 @@ import type { LanguageModel } from '../../llm/model';
 import { OpenAIPoolModel, type PoolDeps } from '../../llm/openai/openai-pool-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../../llm/request-journal';
 import { AccountingModel } from '../../llm/token-accounting';
+import { TracedModel } from '../../llm/traced-model';
+import { tracingEnabled } from '../../core/tracing/tracing';
 import { SamplingModel, hasSampling, type SamplingConfig } from '../../llm/sampling';
 import type { Prices } from '../../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from '../scenario/model-plugins';
@@ -186,7 +188,9 @@ export function buildModelStack(o: ModelStackOptions): ModelStack {
   });
   const latency = o.backend.latency;
   const sampled = o.sampling && hasSampling(o.sampling) ? new SamplingModel(journal, o.sampling) : journal;
-  const model = new AccountingModel(latency ? latency.wrap(sampled) : sampled, o.prices);
+  const timed = latency ? latency.wrap(sampled) : sampled;
+  // A span per call when tracing is on (--otel): right inside the accounting, so the spans count what the summary counts.
+  const model = new AccountingModel(tracingEnabled() ? new TracedModel(timed, o.backend.modelWrittenCode ? 'openai' : 'evochamber.sim') : timed, o.prices);
   return {
     model, journal, backend: o.backend,
     runClock: latency ? () => latency.now() : () => o.clock.now() / 1000,

@@ -60,7 +60,7 @@ export async function runInDir(c: RunContext): Promise<RunResult> {
     backend, runDir, resumed: c.resumed, clock, ...(c.replaySource ? { replaySource: c.replaySource } : {}),
     ...(scenario.prices ? { prices: scenario.prices } : {}),
     sampling: scenario.model,
-    ...embedderOption(scenario),
+    ...embedderOption(scenario, opts.onNotice),
     ...(opts.journal !== undefined ? { journal: opts.journal } : {}),
     onMissing: (m) => { missing.push(m); replayStop.abort(); },
   });

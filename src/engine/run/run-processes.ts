@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { flushTracing } from '../../core/tracing/tracing';
 import { VERDICTS } from '../../tasks/graders/code-grader';
 import type { Progress } from '../loop/engine';
 import type { BudgetStop } from '../loop/budget';
@@ -165,7 +166,8 @@ export function serveRunJobs(): void {
       onAbandonable: (f: () => void) => { abandon = f; },
     };
     const run = job.resume ? continueRun(loaded, opts) : runScenario(loaded, opts);
-    run.then(
+    // A run's spans (--otel) leave this process before the parent hears it is done (it may end the process then).
+    run.then(async (r) => { await flushTracing(); return r; }).then(
       (r) => send({ type: 'done', id, summary: r.summary, runDir: r.runDir, ...(r.interrupted ? { interrupted: true } : {}), ...(r.budget ? { budget: r.budget } : {}) }),
       (err: unknown) => send({ type: 'failed', id, error: String((err as Error)?.message ?? err) }),
     );

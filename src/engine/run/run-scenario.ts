@@ -23,6 +23,8 @@ import { runInDir } from './run-lifecycle';
 import type { BudgetStop } from '../loop/budget';
 import { checkOutDir, recordRunDir, RUN_OUTPUTS } from './out-dir';
 import { verdictDirFor } from '../../tasks/graders/verdict-disk';
+import { traceRun, type RunTraceTime } from '../../core/tracing/tracing';
+import { ATTR_RUN_DIR, ATTR_RUN_ID, ATTR_SCENARIO, ATTR_SEED, ATTR_VARIANT, ATTR_VIRTUAL_TIME } from '../../core/tracing/semconv';
 
 const runSuffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -115,6 +117,19 @@ function holdGraders(niches: Map<string, Niche>, latency: VirtualLatency | undef
   return new Map([...niches].map(([id, n]) => [id, { ...n, grader: held(n.grader) }]));
 }
 
+/**
+ * The clock a run's spans are stamped by (tracing on): milliseconds since the epoch, from the run's
+ * start; in virtual time the start plus the virtual seconds, so a span's length is virtual (docs/tracing.md).
+ */
+function runTraceTime(clock: Clock, latency: VirtualLatency | undefined, attributes: RunTraceTime['attributes']): RunTraceTime {
+  const origin = Date.parse(clock.isoNow());
+  const t0 = clock.now();
+  return {
+    now: latency ? () => origin + latency.now() * 1000 : () => origin + (clock.now() - t0),
+    attributes: { ...attributes, [ATTR_VIRTUAL_TIME]: latency !== undefined },
+  };
+}
+
 /** Build what a run needs, check it before anything is written, then run it in its directory. */
 async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptions, resumed: RunStore | null): Promise<RunResult> {
   const { scenario } = loaded;
@@ -150,7 +165,9 @@ async function executeRun(loaded: LoadedScenario, runDir: string, opts: RunOptio
       const lock = RunLock.acquire(runDir, clock.isoNow());
       try {
         if (resumed) await store.update({ status: 'running', error: null, resumes: (store.data.resumes ?? 0) + 1 });
-        return await runInDir({ loaded, preset, structures, clock, persona, niches, backend, store, lock, runDir, opts, resumed: resumed !== null, replaySource });
+        return await traceRun(runTraceTime(clock, backend.latency, { [ATTR_RUN_ID]: store.data.id, [ATTR_RUN_DIR]: runDir, [ATTR_SCENARIO]: scenario.name, [ATTR_VARIANT]: scenario.variant, [ATTR_SEED]: scenario.seed }),
+          `run ${scenario.name}/${scenario.variant}/s${scenario.seed}`, { 'evochamber.resumed': resumed !== null },
+          () => runInDir({ loaded, preset, structures, clock, persona, niches, backend, store, lock, runDir, opts, resumed: resumed !== null, replaySource }));
       } finally {
         lock.release();
       }

@@ -13,6 +13,7 @@ import { roundUsd } from '../../llm/pricing';
 import { deadlineSchedule, describeDeadline, forecastSweep, formatDeadline, prioritiesFor, soloComparison, type DeadlineReport, type PriorityPolicy, type SoloComparison } from './sweep-schedule';
 import type { SweepPlan } from './plan';
 import { stat, type Stat } from './sweep-stat';
+import { formatPairedTable, type PairedStats } from '../../core/stats/paired-comparison';
 
 export { stat, type Stat };
 
@@ -79,6 +80,8 @@ export interface AblationResult {
   readonly execution?: SweepExecution;
   /** `--deadline`: the windows chosen, and each variant's accuracy against it alone at in-flight 1. */
   readonly deadline?: DeadlineReport & { readonly solo?: Record<string, SoloComparison> };
+  /** Each variant against a reference, task by task (added by the `ablate` command from the runs' logs; docs/reports.md). */
+  readonly paired?: PairedStats;
 }
 
 /** How a local ablation's runs ran, and what the shared server did. */
@@ -366,5 +369,6 @@ export function formatAblationTable(r: AblationResult): string {
   ];
   return [`ablation of ${r.scenario} over ${r.seeds} seed${r.seeds === 1 ? '' : 's'} (${r.seedList.join(', ')})${r.seeds > 1 ? ': mean ± sd' : ''}`, head.join(' '), ...rows, ...failures, ...how,
     ...(r.deadline ? formatDeadline(r.deadline, r.deadline.solo, r.seeds) : []),
+    ...(r.paired ? formatPairedTable(r.paired) : []),
     `runs and ablation.json: ${r.outDir}`].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { Experience } from '../../individual/agent-prompts';
+import { inSpan } from '../../core/tracing/tracing';
 import type { Knob } from '../../core/knob';
 import type { LanguageModel, Usage } from '../../llm/model';
 import type { NicheSpec } from '../../tasks/niche';
@@ -245,27 +246,30 @@ export const CODREAM_PHASES: CoDreamPhases = {
  * insights reach the pool through the supervisor at commit), and an actor with a child per phase,
  * created per session, was a twentieth of evochamber's CPU (docs/benchmarks.md#speed).
  */
+/** A phase's span when tracing is on (--otel), else the plain call. */
+const phase = <T>(name: string, fn: () => Promise<T>): Promise<T> => inSpan(`codream ${name}`, { 'evochamber.codream.phase': name }, fn);
+
 export async function runCoDream(input: DreamInput, trigger: DreamTrigger, phases: CoDreamPhases = CODREAM_PHASES): Promise<DreamResult> {
   let c: SessionContext = {
     input, trigger, attempts: [], diagnoses: {}, deltas: [], proposals: [], kept: [], insights: [],
     usage: { promptTokens: 0, completionTokens: 0 }, failedCalls: [],
   };
-  c.attempts = await phases.attempts(input);
+  c.attempts = await phase('attempts', () => phases.attempts(input));
   if (runs(input, 'reflect')) {
-    const r = await phases.reflect({ input, attempts: c.attempts });
+    const r = await phase('reflect', () => phases.reflect({ input, attempts: c.attempts }));
     c = { ...c, diagnoses: r.value, ...addCalls(c, r.calls) };
   }
-  const contrast = await phases.contrast({ input, attempts: c.attempts, diagnoses: c.diagnoses });
+  const contrast = await phase('contrast', () => phases.contrast({ input, attempts: c.attempts, diagnoses: c.diagnoses }));
   c = { ...c, deltas: contrast.value, ...addCalls(c, contrast.calls) };
-  const imagine = await phases.imagine({ input, deltas: c.deltas });
+  const imagine = await phase('imagine', () => phases.imagine({ input, deltas: c.deltas }));
   c = { ...c, proposals: imagine.value, ...addCalls(c, imagine.calls) };
   if (c.proposals.length > 0) {
     if (runs(input, 'debate')) {
-      const d = await phases.debate({ input, proposals: c.proposals });
+      const d = await phase('debate', () => phases.debate({ input, proposals: c.proposals }));
       c = { ...c, kept: d.value, ...addCalls(c, d.calls) };
     } else c = { ...c, kept: c.proposals }; // No debate: every proposal is kept and crystallized.
     if (c.kept.length > 0) {
-      const k = await phases.crystallize({ input, kept: c.kept });
+      const k = await phase('crystallize', () => phases.crystallize({ input, kept: c.kept }));
       c = { ...c, insights: k.value, ...addCalls(c, k.calls) };
     }
   }

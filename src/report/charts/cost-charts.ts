@@ -1,5 +1,5 @@
 import type { ReportData } from '../report-data';
-import { fmtCount, vl, type Section } from './section';
+import { fmtCount, SI_AXIS, vl, type Section } from './section';
 
 /** Tokens per stage, plus wall time and throughput. */
 export function costSection(d: ReportData): Section {
@@ -33,17 +33,26 @@ export function costSection(d: ReportData): Section {
       id: 'cost-stages',
       title: 'Tokens per stage',
       caption: 'Compare the learning stages (reflect, leadlearn, codream, lifecycle) with solve: that is the overhead of evolving while solving.',
+      // Each bar's total is written at its end: a stage a thousand times smaller than solve (lifecycle) is a sliver, but its figure is there.
       spec: vl({
-        data: { values },
-        mark: { type: 'bar' },
         width: 420,
         height: { step: 28 },
-        encoding: {
-          y: { field: 'stage', type: 'nominal', sort: c.stages.map((s) => s.stage), title: 'stage' },
-          x: { field: 'tokens', type: 'quantitative', stack: 'zero', title: 'tokens', axis: { format: '~s' } },
-          color: { field: 'kind', type: 'nominal', title: 'tokens', scale: { domain: ['prompt', 'completion'], range: ['#9ecae9', '#3182bd'] } },
-          tooltip: [{ field: 'stage' }, { field: 'kind' }, { field: 'tokens', format: ',' }, { field: 'calls' }],
-        },
+        encoding: { y: { field: 'stage', type: 'nominal', sort: c.stages.map((s) => s.stage), title: 'stage' } },
+        layer: [
+          {
+            data: { values }, mark: { type: 'bar' },
+            encoding: {
+              x: { field: 'tokens', type: 'quantitative', stack: 'zero', title: 'tokens', axis: SI_AXIS, scale: { domainMax: Math.max(...c.stages.map((s) => s.promptTokens + s.completionTokens)) * 1.18 } },
+              color: { field: 'kind', type: 'nominal', title: 'tokens', scale: { domain: ['prompt', 'completion'], range: ['#9ecae9', '#3182bd'] } },
+              tooltip: [{ field: 'stage' }, { field: 'kind' }, { field: 'tokens', format: ',' }, { field: 'calls' }],
+            },
+          },
+          {
+            data: { values: c.stages.filter((s) => s.calls > 0).map((s) => ({ stage: s.stage, tokens: s.promptTokens + s.completionTokens, label: fmtCount(s.promptTokens + s.completionTokens) })) },
+            mark: { type: 'text', align: 'left', dx: 4, fontSize: 10, color: '#333' },
+            encoding: { x: { field: 'tokens', type: 'quantitative' }, text: { field: 'label' } },
+          },
+        ],
       }),
     });
   }

@@ -51,3 +51,9 @@ export function fmtCount(n: number): string {
   if (n >= 10_000) return `${(n / 1000).toFixed(1)}k`;
   return String(n);
 }
+
+/**
+ * Axis labels of a count in SI units to the precision its ticks need ("250k", "1.5M"), and zero as
+ * "0" (Vega's "~s" alone writes "0k" or "0M").
+ */
+export const SI_AXIS = { labelExpr: "datum.value === 0 ? '0' : format(datum.value, '~s')" } as const;

@@ -13,6 +13,9 @@ export interface RunTrace {
   readonly perNiche: Readonly<Record<string, number>>;
   /** Rolling mean reward over the last `STREAM_WINDOW` graded tasks, after each graded task (index i = after task i + 1). */
   readonly rolling: Float32Array;
+  /** Each graded task's id and reward (clamped to 0..1), in commit order: what paired comparisons pair on. */
+  readonly taskIds: readonly string[];
+  readonly rewards: Float64Array;
   /** Prompt plus completion tokens of every stage, from the events' token counts. */
   readonly tokens: number;
   readonly codream: { readonly sessions: number; readonly insights: number; readonly routed: number };
@@ -30,7 +33,8 @@ type Usage = Record<string, { calls: number; promptTokens: number; completionTok
  * serves the written ablation report (over each run's events.jsonl) and the live one (as events arrive).
  */
 export class RunTraceCollector {
-  private rewards: Float32Array = new Float32Array(256);
+  private rewards: Float64Array = new Float64Array(256);
+  private readonly taskIds: string[] = [];
   private rolling: Float32Array = new Float32Array(256);
   private graded = 0;
   private rewardSum = 0;
@@ -50,6 +54,7 @@ export class RunTraceCollector {
         const e = parse(raw, 'task.graded');
         if (!e) return;
         const reward = this.graded1(e.reward);
+        this.taskIds.push(e.taskId);
         const n = this.niches.get(e.niche) ?? { n: 0, sum: 0 };
         n.n += 1;
         n.sum += reward;
@@ -78,7 +83,7 @@ export class RunTraceCollector {
     return {
       graded: this.graded, accuracy: this.graded ? round(this.rewardSum / this.graded) : null,
       perNiche: Object.fromEntries([...this.niches].map(([k, v]) => [k, round(v.sum / v.n)])),
-      rolling: this.rolling.slice(0, this.graded), tokens: this.tokens, codream: { ...this.codream }, lineage: { ...this.lineage }, finished: this.finished,
+      rolling: this.rolling.slice(0, this.graded), taskIds: this.taskIds.slice(), rewards: this.rewards.slice(0, this.graded), tokens: this.tokens, codream: { ...this.codream }, lineage: { ...this.lineage }, finished: this.finished,
     };
   }
 
@@ -102,8 +107,8 @@ function parse<T extends EventType>(raw: RawEvent, type: T): EventOf<T> | null {
   return checkEvent(type, raw);
 }
 
-function grow(a: Float32Array): Float32Array {
-  const b = new Float32Array(a.length * 2);
+function grow<T extends Float32Array | Float64Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
   b.set(a);
   return b;
 }

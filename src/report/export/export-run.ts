@@ -6,6 +6,7 @@ import { openRunDirectory } from '../read-events';
 import { EVENTS_FILE, readRunEvents } from '../../store/events';
 import { EXPORT_TABLES, RunTables, type Row, type TableName } from './export-tables';
 import { writeTable, type ExportFormat } from './write-table';
+import { pairedOfAblation } from '../paired-stats';
 
 /** What `exportTables` wrote: one file per table, with its rows. */
 export interface ExportResult {
@@ -56,6 +57,10 @@ export async function exportTables(dir: string, opts: { readonly format: ExportF
         rows.runs.push(runRow(variant, seed, runDir, s));
       }
     }
+    const paired = parsed.data.paired ?? await pairedOfAblation(dir);
+    for (const r of paired?.rows ?? []) {
+      rows.paired.push({ variant: r.variant, reference: paired!.reference, test: r.test, tasks: r.tasks, reference_tasks: r.referenceTasks ?? null, seeds: r.seeds.join(','), difference: r.difference, lo: r.lo, hi: r.hi, p: r.p, p_holm: r.pHolm });
+    }
   } else {
     if (!existsSync(path.join(dir, 'run.json'))) throw new Error(`${dir}: neither a run (no run.json) nor an ablation (no ${ABLATION_FILE})`);
     await foldRun(dir, rows);
@@ -63,7 +68,7 @@ export async function exportTables(dir: string, opts: { readonly format: ExportF
   claimOutputDir(outDir, { flag: '--out', names });
   const files: { table: TableName; file: string; rows: number }[] = [];
   for (const spec of EXPORT_TABLES) {
-    if (spec.name === 'runs' && !ablation) continue;
+    if ((spec.name === 'runs' || spec.name === 'paired') && !ablation) continue;
     const file = path.join(outDir, `${spec.name}.${opts.format}`);
     await writeTable(opts.format, file, spec, rows[spec.name]);
     files.push({ table: spec.name, file, rows: rows[spec.name].length });

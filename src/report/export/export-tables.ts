@@ -109,6 +109,17 @@ export const EXPORT_TABLES = [
       ...(['genesis', 'fork', 'merge', 'prune', 'specialize'] as const).map((op) => c(op, 'INT32', `${op} decisions applied`)),
     ],
   },
+  {
+    name: 'paired', row: 'one variant against the ablation\'s reference, task by task (ablations only; docs/reports.md)',
+    columns: [
+      c('variant', 'STRING', 'the variant'), c('reference', 'STRING', 'the variant it is compared with'),
+      c('test', 'STRING', 'paired (same seed, same task id), unpaired (no task shared) or none (no graded task)'),
+      c('tasks', 'INT32', 'task pairs (paired), or the variant\'s tasks (unpaired)'), c('reference_tasks', 'INT32', 'unpaired: the reference\'s tasks'),
+      c('seeds', 'STRING', 'the seeds the tasks come from, comma-separated'), c('difference', 'DOUBLE', 'mean reward difference, variant minus reference'),
+      c('lo', 'DOUBLE', 'its 95 % bootstrap interval, lower bound'), c('hi', 'DOUBLE', 'upper bound'),
+      c('p', 'DOUBLE', 'two-sided permutation p-value'), c('p_holm', 'DOUBLE', 'p corrected by Holm\'s method across the variants'),
+    ],
+  },
 ] as const satisfies readonly TableSpec[];
 
 /** A table's name. */
@@ -126,12 +137,12 @@ const list = (x: unknown): string | null => (Array.isArray(x) ? x.map(String).jo
 const sum = (t: unknown, f: (u: Usage[string]) => number): number => Object.values((t ?? {}) as Usage).reduce((a, u) => a + f(u), 0);
 
 /**
- * One run's event log as rows of the export tables (all but `runs`): folded one event at a time, in
+ * One run's event log as rows of the export tables (all but `runs` and `paired`): folded one event at a time, in
  * log order. A task becomes a row at its `task.done` (the solve commit); its evolve stage's figures
  * are added when its `evolve.applied` arrives.
  */
 export class RunTables {
-  readonly rows: Record<Exclude<TableName, 'runs'>, Row[]> = { tasks: [], attempts: [], competence: [], codream_routes: [], lineage: [], agents: [] };
+  readonly rows: Record<Exclude<TableName, 'runs' | 'paired'>, Row[]> = { tasks: [], attempts: [], competence: [], codream_routes: [], lineage: [], agents: [] };
   private readonly pending = new Map<string, Row>();
   private readonly taskRow = new Map<string, Row>();
   private readonly agentRow = new Map<string, Row>();

@@ -5,9 +5,22 @@ import type { RunTrace } from '../collect/run-trace-collector';
 import { renderSections } from '../html/page';
 import { REPORT_DATA_SCHEMA_VERSION } from '../report-data';
 import { compareVariants, meanSd, type ComparedRun } from '../variant-comparison';
+import { pairedFromTraces, pairedStatsSchema } from '../paired-stats';
+import { readFileSync } from 'node:fs';
+import type { PairedStats } from '../../core/stats/paired-comparison';
+
+/** ablation.json's paired comparison once ablate has added it (it carries the --reference asked for). */
+function savedPaired(dir: string): PairedStats | null {
+  try {
+    const p = pairedStatsSchema.safeParse((JSON.parse(readFileSync(path.join(dir, 'ablation.json'), 'utf8')) as { paired?: unknown }).paired);
+    return p.success ? p.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The sections of an ablation report its live page draws (the rest need the finished sweep). */
-const LIVE_SECTIONS: ReadonlySet<string> = new Set(['variants', 'per-niche', 'stream', 'population', 'cost']);
+const LIVE_SECTIONS: ReadonlySet<string> = new Set(['variants', 'paired', 'per-niche', 'stream', 'population', 'cost']);
 
 /** One run of a sweep under way, as the live comparison reads it. */
 export interface LiveRun {
@@ -28,7 +41,7 @@ export interface AblationView {
  * and per niche, accuracy over the stream, CoDream and lifecycle counts, cost against accuracy —
  * every title saying " so far (after N tasks)". `variants` orders them (the plan's order).
  */
-export function liveAblationData(dir: string, variants: readonly string[], runs: readonly LiveRun[], clock: Clock): AblationReportData {
+export function liveAblationData(dir: string, variants: readonly string[], runs: readonly LiveRun[], clock: Clock, ended = false, nicheOrder: readonly string[] = []): AblationReportData {
   const byVariant = new Map<string, { seed: number; run: LiveRun }[]>();
   for (const r of runs) {
     const m = /^(.*)-s(\d+)$/.exec(r.name);
@@ -38,7 +51,9 @@ export function liveAblationData(dir: string, variants: readonly string[], runs:
     byVariant.set(m[1]!, list);
   }
   const names = [...variants.filter((v) => byVariant.has(v)), ...[...byVariant.keys()].filter((v) => !variants.includes(v))];
-  const niches = [...new Set(runs.flatMap((r) => Object.keys(r.trace.perNiche)))];
+  const seen = new Set(runs.flatMap((r) => Object.keys(r.trace.perNiche)));
+  // The scenario's order (the report's), then any niche it does not name.
+  const niches = [...nicheOrder.filter((n) => seen.has(n)), ...[...seen].filter((n) => !nicheOrder.includes(n))];
   const rows = names.map((name) => {
     const rs = byVariant.get(name)!;
     const t = rs.map((x) => x.run.trace);
@@ -55,6 +70,8 @@ export function liveAblationData(dir: string, variants: readonly string[], runs:
     // The spread is over the runs each variant has so far: the seeds behind a figure are its runs.
     seeds: Math.max(1, ...rows.map((r) => r.runs.length)), seedList: null, niches, variants: rows,
     reproduce: null, scenarioConfig: null, comparison: compareVariants(compared),
+    // Paired only at the end: before, the runs have graded different prefixes of the stream. The seed is the first run's, as ablate's.
+    paired: ended ? savedPaired(dir) ?? pairedFromTraces(compared, undefined, Math.min(...compared.flatMap((v) => v.runs.map((r) => r.seed)))) : null,
   };
 }
 

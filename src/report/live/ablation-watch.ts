@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { message, RunWatch, type RunWatchOptions, type SseClient } from './run-watch';
 import { liveAblationData, renderAblationView, type AblationView } from './ablation-compare';
+import { buildAblationData, type AblationReportData } from '../ablation-report';
 import { RenderThrottle } from './render-throttle';
 
 /** The plan an `ablate` writes first (read for how many runs to expect). */
@@ -36,6 +37,10 @@ export class AblationWatch {
   private rowsTimer: ReturnType<typeof setTimeout> | null = null;
   private planned: number | null = null;
   private variants: string[] = [];
+  /** The scenario's niches in stream order (the plan's), so the live charts order them as the report does. */
+  private niches: string[] = [];
+  /** The report's own data, read once the sweep has written ablation.json: the page's last view is the report's. */
+  private final: AblationReportData | null = null;
   private view: AblationView | null = null;
   private readonly charts: RenderThrottle;
 
@@ -46,7 +51,8 @@ export class AblationWatch {
   /** Find the runs there now, and keep looking for new ones. */
   async start(): Promise<void> {
     try {
-      const plan = JSON.parse(readFileSync(path.join(this.dir, PLAN_FILE), 'utf8')) as { variants?: unknown[]; seeds?: number };
+      const plan = JSON.parse(readFileSync(path.join(this.dir, PLAN_FILE), 'utf8')) as { variants?: unknown[]; seeds?: number; config?: { stream?: { niches?: { id?: unknown }[] } } };
+      this.niches = (plan.config?.stream?.niches ?? []).map((n) => String(n.id));
       if (Array.isArray(plan.variants) && typeof plan.seeds === 'number') {
         this.planned = plan.variants.length * plan.seeds;
         this.variants = plan.variants.map(String);
@@ -101,7 +107,10 @@ export class AblationWatch {
     try {
       const runs = [...this.runs].map(([name, w]) => ({ name, dir: w.dir, trace: w.trace() }));
       const tasks = runs.reduce((a, r) => a + (this.runs.get(r.name)!.figures()?.tasksDone ?? 0), 0);
-      this.view = await renderAblationView(liveAblationData(this.dir, this.variants, runs, this.opts.clock), tasks, this.finished());
+      const ended = this.finished();
+      // At the end, the report's data (its tokens, completion tokens, paired comparison and order), read once.
+      if (ended && !this.final && existsSync(path.join(this.dir, 'ablation.json'))) this.final = await buildAblationData(this.dir, this.opts.clock).catch(() => null);
+      this.view = await renderAblationView(this.final ?? liveAblationData(this.dir, this.variants, runs, this.opts.clock, ended, this.niches), tasks, ended);
       const chunk = message('view', this.view);
       for (const c of this.clients) c.write(chunk);
     } catch (err) {

@@ -1,3 +1,5 @@
+import { inSpan } from '../../core/tracing/tracing';
+import { ATTR_ROUND } from '../../core/tracing/semconv';
 import { generate, type Attempt } from '../operators/generate';
 import { vote } from '../operators/vote';
 import { reviseDebatePrompt } from '../team-prompts';
@@ -8,11 +10,14 @@ import { memberContext, type Structure, type StructureDescriptor } from './struc
  * answers and revises its own; it stops early once every member gives an equivalent answer, and
  * reports the rounds it skipped (`earlyStop`), or once a member's call failed (the task is then a failure). The final round is decided by majority (leader breaks ties).
  */
+/** The independent round's span when tracing is on (--otel). */
+const round = <T>(name: string, fn: () => Promise<T>): Promise<T> => inSpan(`round ${name}`, { [ATTR_ROUND]: 0 }, fn);
+
 const run: Structure = async (ctx) => {
   const members = ctx.team.members;
   const all: Attempt[] = [];
-  let latest = await Promise.all(members.map((member) =>
-    generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 })));
+  let latest = await round('solve', () => Promise.all(members.map((member) =>
+    generate({ ...ctx, member, experience: ctx.experience(member.agent.id), step: 'solve', index: 0 }))));
   all.push(...latest);
   // A member call out of retries fails the task whatever follows (task-run's solveFailure): no more rounds are asked for.
   const failed = () => latest.some((a) => a.error !== undefined);
@@ -20,10 +25,10 @@ const run: Structure = async (ctx) => {
   for (let round = 1; round <= ctx.options.debateRounds && !failed(); round++) {
     roundsRun = round;
     const previous = latest;
-    latest = await Promise.all(members.map((member, i) => generate({
+    latest = await inSpan(`round debate-${round}`, { [ATTR_ROUND]: round }, () => Promise.all(members.map((member, i) => generate({
       ...ctx, member, experience: ctx.experience(member.agent.id), step: `debate-${round}`, index: 0,
       messages: reviseDebatePrompt(memberContext(ctx, member), previous[i]!.text, previous.filter((_, j) => j !== i).map((a) => a.text), round),
-    })));
+    }))));
     all.push(...latest);
     // Nothing left to argue about once every member gives an equivalent answer.
     if (!vote(latest.map((a) => a.extracted), (a, b) => ctx.grader.equivalent(a, b)).disagreement && latest.every((a) => a.extracted !== null)) break;
