@@ -9,6 +9,7 @@ import type { LanguageModel } from '../../llm/model';
 import { OpenAIPoolModel, type PoolDeps } from '../../llm/openai/openai-pool-model';
 import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../../llm/request-journal';
 import { AccountingModel } from '../../llm/token-accounting';
+import { TruncationModel } from '../../llm/truncation-policy';
 import { SamplingModel, hasSampling, type SamplingConfig } from '../../llm/sampling';
 import type { Prices } from '../../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from '../scenario/model-plugins';
@@ -35,7 +36,8 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
   if (cfg.backend === 'openai') {
     const pool = new OpenAIPoolModel(cfg, { ...deps, rng: createRng(`${scenario.seed}/openai-pool`) });
     built = {
-      model: pool,
+      // The pool is the backend that cuts replies off: the scenario's truncation policy sits right on it.
+      model: new TruncationModel(pool, cfg),
       zeroTime: false,
       modelWrittenCode: true,
       freeCalls: false,
@@ -106,7 +108,7 @@ export function useModel(model: LanguageModel, scenario?: Scenario, plugins: rea
   const latency = scenario ? pluginLatency(scenario, plugins) : undefined;
   const pool = model instanceof OpenAIPoolModel ? model : undefined;
   return {
-    model,
+    model: pool ? new TruncationModel(pool, pool.config) : model,
     ...(observer ? { observer } : {}),
     zeroTime: own.zeroTime === true && latency === undefined,
     modelWrittenCode: true,
