@@ -36,8 +36,7 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
   if (cfg.backend === 'openai') {
     const pool = new OpenAIPoolModel(cfg, { ...deps, rng: createRng(`${scenario.seed}/openai-pool`) });
     built = {
-      // The pool is the backend that cuts replies off: the scenario's truncation policy sits right on it.
-      model: new TruncationModel(pool, cfg),
+      model: pool,
       zeroTime: false,
       modelWrittenCode: true,
       freeCalls: false,
@@ -57,6 +56,9 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
     built = plugin.build!(scenario);
   }
   for (const p of plugins) if (p.wrap) built = p.wrap(built, scenario);
+  // Over the pool and what plug-ins put around it (serve-sim's side channel reaches the pool by its
+  // routing methods): a retry of a cut-off reply goes the way the first request went.
+  if (cfg.backend === 'openai') built = { ...built, model: new TruncationModel(built.model, cfg) };
   return built;
 }
 
