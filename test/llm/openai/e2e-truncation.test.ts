@@ -59,8 +59,11 @@ describe('truncated replies over HTTP', () => {
   }
 
   it('grade: counts the cut-off replies per stage and grades them; nothing fails, nothing is asked twice', async () => {
-    const { summary, bodies } = await runWith('grade');
+    const { summary, bodies, events } = await runWith('grade');
     expect(summary.tokens.solve!.truncated).toBeGreaterThan(0);
+    // Each task's events carry its own cut-off replies; they add up to the summary's.
+    const perTask = events.filter((e) => e.type === 'task.done').map((e) => (e.tokens as Record<string, { truncated?: number }> | undefined)?.solve?.truncated ?? 0);
+    expect(perTask.reduce((a, n) => a + n, 0)).toBe(summary.tokens.solve!.truncated);
     expect(summary.tokens.total.truncated).toBe(Object.entries(summary.tokens).filter(([s]) => s !== 'total').reduce((a, [, u]) => a + (u.truncated ?? 0), 0));
     expect(summary.failures).toBe(0);
     expect(summary.graded).toBe(8);
