@@ -3,6 +3,8 @@ import type { Completion, CompletionRequest, LanguageModel } from '../../src/llm
 import { AccountingModel } from '../../src/llm/token-accounting';
 import { TruncatedReplyError, TruncationModel, type TruncationPolicy } from '../../src/llm/truncation-policy';
 import { ask } from '../../src/llm/ask';
+import { OpenAIPoolModel } from '../../src/llm/openai/openai-pool-model';
+import { fakeFetch, json, recordingSleep } from './openai/fake-fetch';
 
 /**
  * A backend that thinks for `needs` tokens before answering "\\boxed{7}": with a smaller budget the
@@ -119,5 +121,16 @@ describe('accounting of truncated replies', () => {
     const r = m.report();
     expect('truncated' in r.solve!).toBe(false);
     expect('truncated' in r.total).toBe(false);
+  });
+});
+
+describe('a cut-off reply from the wire', () => {
+  it('takes content: null with finish_reason length (vLLM cut off in the thinking) as an empty, cut-off reply, not a malformed one', async () => {
+    const body = { id: 'c', object: 'chat.completion', created: 1, model: 'Qwen/Qwen3-8B', choices: [{ index: 0, message: { role: 'assistant', content: null, reasoning_content: 'Let me think' }, logprobs: null, finish_reason: 'length' }], usage: { prompt_tokens: 5, completion_tokens: 32 } };
+    const { fetch, calls } = fakeFetch(() => json(200, body));
+    const pool = new OpenAIPoolModel({ endpoints: [{ baseURL: 'http://a:1/v1', model: 'm' }], retries: 2, maxTokens: 32 }, { fetch, env: {}, sleep: recordingSleep().sleep });
+    const out = await pool.complete(req());
+    expect(calls).toHaveLength(1);
+    expect(out).toMatchObject({ text: '', reasoning: 'Let me think', finishReason: 'length', maxTokens: 32 });
   });
 });
