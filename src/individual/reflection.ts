@@ -33,7 +33,8 @@ export interface ReflectRequest extends ReflectionInput {
 export async function reflect(r: ReflectRequest): Promise<Reflection> {
   const { model, agentId: id, task } = r;
   const base = { agentId: id, entries: [], lesson: null, meta: null };
-  const reply = await ask(model, buildReflectPrompt(r), 'reflect', id, task.id, `${task.id}/${id}/reflect`);
+  // A reflection the token limit cut off is still one when its JSON can be read.
+  const reply = await ask(model, buildReflectPrompt(r), 'reflect', id, task.id, `${task.id}/${id}/reflect`, undefined, (text) => parseReflection(text) !== undefined);
   const parsed = reply.error ? undefined : parseReflection(reply.text);
   if (!parsed) return { ...base, parsed: false, fallback: reply.error ? `model call failed: ${reply.error}` : 'unusable reply' };
   const texts = [parsed.lesson, parsed.meta].filter((t) => t.length > 0);

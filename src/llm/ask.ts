@@ -27,14 +27,16 @@ const ACCOUNTED: Record<'critic' | 'staleness', { stage: Stage; samplingStage: C
 /**
  * One model call on behalf of an agent for a task; a backend failure becomes `{error}` with empty
  * text, a cancellation (CompletionAbortedError, through `signal` or replayed from a journal) `{aborted}`.
+ * `holdsAnswer` says whether a reply the token limit cut off still holds an answer (the truncation
+ * policy's question; absent: it holds none), and a reply failed under `onTruncated: fail` is `{error}`.
  */
 export async function ask(
   model: LanguageModel, messages: readonly ChatMessage[], stage: AskStage, agentId: string, taskId: string, seedKey: string,
-  signal?: AbortSignal,
+  signal?: AbortSignal, holdsAnswer?: (text: string) => boolean,
 ): Promise<Reply> {
   const stages = stage === 'critic' || stage === 'staleness' ? ACCOUNTED[stage] : { stage };
   try {
-    const out = await model.complete({ messages, ...stages, agentId, taskId, seedKey, ...(signal ? { signal } : {}) });
+    const out = await model.complete({ messages, ...stages, agentId, taskId, seedKey, ...(signal ? { signal } : {}), ...(holdsAnswer ? { holdsAnswer } : {}) });
     return { text: out.text, usage: out.usage };
   } catch (err) {
     if (isCompletionAborted(err)) return { text: '', usage: NO_USAGE, aborted: true };

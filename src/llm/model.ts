@@ -53,6 +53,13 @@ export interface CompletionRequest {
    * a request that had already finished resolves normally. Never retried, never journaled as an answer.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Whether a reply cut off by the token limit still holds an answer (the caller's niche knows: a
+   * closed `\\boxed{}` or code block, never a fallback such as the last number of an unfinished
+   * working). Absent: a cut-off reply holds none. Read only by the truncation policy
+   * (truncation-policy.ts); not content, so not part of the journal's key.
+   */
+  readonly holdsAnswer?: (text: string) => boolean;
 }
 
 /** Token usage of one completion. */
@@ -81,6 +88,23 @@ export interface Completion {
   readonly model: string;
   /** A reasoning model's thinking, kept out of `text` (backends that separate it; absent otherwise). */
   readonly reasoning?: string;
+  /**
+   * Why generation stopped, as the backend said it (`stop`; `length`: cut off by the token limit;
+   * …). Absent when the backend does not say (the in-process simulator, which never cuts a reply off).
+   */
+  readonly finishReason?: string;
+  /** The completion-token budget (`max_tokens`) the request was sent with, when one was and the reply was cut off by it. */
+  readonly maxTokens?: number;
+  /**
+   * Replies cut off by the token limit with no answer behind this completion (the truncation
+   * policy's retries included; their tokens are in `usage`); absent when none.
+   */
+  readonly truncated?: number;
+}
+
+/** True when a completion was cut off by the token limit (`finish_reason: length`). */
+export function cutOff(c: Pick<Completion, 'finishReason'>): boolean {
+  return c.finishReason === 'length';
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isCompletionAborted, type Completion, type CompletionRequest, type LanguageModel, type Stage } from './model';
 import type { ModelPrice, Prices } from './pricing';
+import { isTruncatedReply } from './truncation-policy';
 
 /** Per-stage totals: calls made and tokens spent. */
 export interface StageUsage {
@@ -8,6 +9,12 @@ export interface StageUsage {
   completionTokens: number;
   /** Calls whose backend reported no usable token counts (estimates were counted); absent when 0. */
   unknownUsage?: number;
+  /**
+   * Replies cut off by the token limit with no answer (finish_reason `length`; the caller's niche
+   * found no answer in them), each retry of one counted again; their tokens are in the counts above.
+   * Absent when 0 (a backend that never cuts a reply off, like the in-process simulator, never shows it).
+   */
+  truncated?: number;
   /**
    * Calls the caller cancelled (speculative completion): not in `calls`, their tokens not in the
    * counts above, and not failures. Absent when 0.
@@ -78,12 +85,18 @@ export class AccountingModel implements LanguageModel {
       out = await this.inner.complete(req);
     } catch (err) {
       if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated, err.estimated === true);
+      // Failed under `onTruncated: fail`, after spending tokens: the call and its tokens count.
+      if (isTruncatedReply(err)) this.count(req, { text: '', usage: err.usage, timing: { ttftMs: 0, totalMs: 0 }, model: err.model, truncated: err.truncated });
       throw err;
     }
+    this.count(req, out);
+    return out;
+  }
+
+  private count(req: CompletionRequest, out: Completion): void {
     const price = this.priceOf(out.model);
     this.forTask(req, (into) => add(into, req.stage, out, price));
     add(this.byStage, req.stage, out, price);
-    return out;
   }
 
   /**
@@ -123,6 +136,7 @@ export class AccountingModel implements LanguageModel {
       total.promptTokens += u.promptTokens;
       total.completionTokens += u.completionTokens;
       if (u.unknownUsage) total.unknownUsage = (total.unknownUsage ?? 0) + u.unknownUsage;
+      if (u.truncated) total.truncated = (total.truncated ?? 0) + u.truncated;
       if (u.costNanoUsd !== undefined) total.costNanoUsd = (total.costNanoUsd ?? 0) + u.costNanoUsd;
       if (u.unpriced) total.unpriced = (total.unpriced ?? 0) + u.unpriced;
       if (u.aborted) {
@@ -179,6 +193,7 @@ function add(into: Map<Stage, StageUsage>, stage: Stage, out: Completion, price:
   u.promptTokens += out.usage.promptTokens;
   u.completionTokens += out.usage.completionTokens;
   if (out.usage.unknown !== undefined) u.unknownUsage = (u.unknownUsage ?? 0) + 1;
+  if (out.truncated) u.truncated = (u.truncated ?? 0) + out.truncated;
   if (price !== null) {
     // Nano-dollars: tokens × (USD per million tokens) × 1000, rounded per call to an integer.
     u.costNanoUsd = (u.costNanoUsd ?? 0) + (price ? Math.round((out.usage.promptTokens * price.input + out.usage.completionTokens * price.output) * 1000) : 0);

@@ -154,18 +154,22 @@ export class ReportAggregator {
     this.structures.plan(Math.ceil(planned / SYNTHETIC_WINDOWS));
   }
 
-  private addTokens(tokens: Record<string, { calls: number; promptTokens: number; completionTokens: number }>): void {
+  private addTokens(tokens: Record<string, TokenCounts>): void {
     for (const [stage, u] of Object.entries(tokens)) {
       const t = this.eventTokens.get(stage) ?? { calls: 0, promptTokens: 0, completionTokens: 0 };
-      this.eventTokens.set(stage, { calls: t.calls + u.calls, promptTokens: t.promptTokens + u.promptTokens, completionTokens: t.completionTokens + u.completionTokens });
+      const truncated = (t.truncated ?? 0) + (typeof u.truncated === 'number' ? u.truncated : 0);
+      this.eventTokens.set(stage, { calls: t.calls + u.calls, promptTokens: t.promptTokens + u.promptTokens, completionTokens: t.completionTokens + u.completionTokens, ...(truncated ? { truncated } : {}) });
     }
   }
 }
 
+/** A stage's calls and tokens as a summary or an event carries them (`truncated` only when some reply was). */
+interface TokenCounts { calls: number; promptTokens: number; completionTokens: number; truncated?: number }
+
 /** The parts of run.json's summary the report reads; any may be missing in an older or failed run. */
 interface SummaryLike {
   backend?: string;
-  tokens?: Record<string, { calls: number; promptTokens: number; completionTokens: number }>;
+  tokens?: Record<string, TokenCounts>;
   timing?: { wallSeconds: number; tasksPerSecond: number };
 }
 

@@ -127,7 +127,8 @@ export const reportDataSchema = z.object({
   cost: z.object({
     /** 'summary' from run.json; 'events' (partial: solve and codream only) when the run has no summary. */
     source: z.enum(['summary', 'events']),
-    stages: z.array(z.object({ stage: z.string(), calls: count, promptTokens: count, completionTokens: count })),
+    /** `truncated`: replies cut off by the token limit with no answer (absent when none). */
+    stages: z.array(z.object({ stage: z.string(), calls: count, promptTokens: count, completionTokens: count, truncated: count.optional() })),
     wallSeconds: z.number().nullable(),
     tasksPerSecond: z.number().nullable(),
   }),

@@ -17,6 +17,16 @@ function tableMd(t: Table): string {
   return `${markdownTable(t.headers, t.rows)}\n`;
 }
 
+/** Tokens per stage; a `truncated` column only when some reply was cut off by the token limit with no answer. */
+function tokensTable(d: ReportData): string {
+  const truncated = d.cost.stages.some((s) => s.truncated);
+  return tableMd({
+    caption: '',
+    headers: ['stage', 'calls', 'prompt', 'completion', ...(truncated ? ['truncated'] : [])],
+    rows: d.cost.stages.map((s) => [s.stage, s.calls, fmtCount(s.promptTokens), fmtCount(s.completionTokens), ...(truncated ? [s.truncated ?? 0] : [])]),
+  });
+}
+
 /** `summary.md`: the run's headline numbers and tables, readable in a terminal or a pull request. */
 export function runSummaryMarkdown(d: ReportData): string {
   const a = d.accuracy;
@@ -71,11 +81,7 @@ export function runSummaryMarkdown(d: ReportData): string {
     '',
     '## Tokens per stage',
     '',
-    tableMd({
-      caption: '',
-      headers: ['stage', 'calls', 'prompt', 'completion'],
-      rows: d.cost.stages.map((s) => [s.stage, s.calls, fmtCount(s.promptTokens), fmtCount(s.completionTokens)]),
-    }),
+    tokensTable(d),
     d.cost.source === 'events' ? '_From the event log (solve and CoDream only): the run has no summary._\n' : '',
     '## Reproduce',
     '',

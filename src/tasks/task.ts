@@ -68,6 +68,12 @@ export interface Grader {
   grade(completion: string, task: Task): Promise<Grade>;
   /** Extract the final answer from a raw completion (think blocks, fences, \\boxed{} ...). */
   extract(completion: string): string | null;
+  /**
+   * Whether a reply cut off by the token limit still holds an answer it had committed to (a closed
+   * box or code block), never a fallback the cut left by chance (graders/cut-off-answer.ts). Absent:
+   * a cut-off reply holds none. The truncation policy reads it (docs/backends.md, "Truncated replies").
+   */
+  holdsAnswerWhenCut?(completion: string): boolean;
   /** Answer equivalence used for majority voting and disagreement. */
   equivalent(a: string, b: string): boolean;
   /** Release pooled resources (worker processes). Idempotent. */

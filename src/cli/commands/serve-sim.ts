@@ -19,8 +19,9 @@ Options:
   --port N           port (default 8000; 0 picks a free one)
   --host ADDR        interface to bind (default 127.0.0.1)
   --profile NAME     latency profile: ${Object.keys(PROFILES).join(', ')} (default qwen3-8b-h100-vllm)
-  --faults SPEC      e.g. error=0.1,429=0.05,hang=0.02,drop=0.02 (5xx, 429 with retry headers,
-                     requests that never answer, connections cut mid-response); seeded
+  --faults SPEC      e.g. error=0.1,429=0.05,hang=0.02,drop=0.02,truncate=0.1 (5xx, 429 with retry
+                     headers, requests that never answer, connections cut mid-response, replies
+                     that think until max_tokens and never answer); seeded
   --seed N           world, sampling, latency and fault seed (default 1)
   --world FILE       the simulator's parameters, global and per niche: a world file or a bundled
                      world's name (docs/calibration.md; a stand-in for "the real model" there)

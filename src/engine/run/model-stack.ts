@@ -11,6 +11,7 @@ import { JOURNAL_FILE, JournaledModel, type MissingCall } from '../../llm/reques
 import { AccountingModel } from '../../llm/token-accounting';
 import { TracedModel } from '../../llm/traced-model';
 import { tracingEnabled } from '../../core/tracing/tracing';
+import { TruncationModel } from '../../llm/truncation-policy';
 import { SamplingModel, hasSampling, type SamplingConfig } from '../../llm/sampling';
 import type { Prices } from '../../llm/pricing';
 import { modelPlugins, type BackendModel, type ModelPlugin, type VirtualLatency } from '../scenario/model-plugins';
@@ -57,6 +58,9 @@ export function createModel(scenario: Scenario, plugins: readonly ModelPlugin[] 
     built = plugin.build!(scenario);
   }
   for (const p of plugins) if (p.wrap) built = p.wrap(built, scenario);
+  // Over the pool and what plug-ins put around it (serve-sim's side channel reaches the pool by its
+  // routing methods): a retry of a cut-off reply goes the way the first request went.
+  if (cfg.backend === 'openai') built = { ...built, model: new TruncationModel(built.model, cfg) };
   return built;
 }
 
@@ -108,7 +112,7 @@ export function useModel(model: LanguageModel, scenario?: Scenario, plugins: rea
   const latency = scenario ? pluginLatency(scenario, plugins) : undefined;
   const pool = model instanceof OpenAIPoolModel ? model : undefined;
   return {
-    model,
+    model: pool ? new TruncationModel(pool, pool.config) : model,
     ...(observer ? { observer } : {}),
     zeroTime: own.zeroTime === true && latency === undefined,
     modelWrittenCode: true,

@@ -18,6 +18,10 @@ export interface ChatAttemptResult {
   readonly ttftMs: number;
   readonly totalMs: number;
   readonly model: string;
+  /** The choice's `finish_reason` (`stop`, `length`, …), when the server sent one. */
+  readonly finishReason?: string;
+  /** The `max_tokens` sent, when one was. */
+  readonly maxTokens?: number;
 }
 
 /** How to send one attempt. */
@@ -140,12 +144,15 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
   let usage: unknown;
   let model = ep.config.model;
   let ttftMs: number | undefined;
+  let finishReason: string | undefined;
   if (o.stream) {
     const stream = await ep.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, options);
     for await (const chunk of stream) {
       if (typeof chunk.model === 'string' && chunk.model) model = chunk.model;
       if (chunk.usage) usage = chunk.usage;
-      const delta = (Array.isArray(chunk.choices) ? chunk.choices[0]?.delta : undefined) as (WithReasoning & { content?: unknown }) | undefined;
+      const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+      if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+      const delta = choice?.delta as (WithReasoning & { content?: unknown }) | undefined;
       const text = asText(delta?.content);
       const thought = asText(delta?.reasoning_content) || asText(delta?.reasoning);
       if (typeof delta?.content === 'string') sawContent = true;
@@ -153,12 +160,18 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
       content += text;
       reasoningField += thought;
     }
-    if (!sawContent && !reasoningField) throw new MalformedReplyError('the server streamed no content');
+    // Cut off by the token limit before any token: an empty reply, not a malformed one.
+    if (!sawContent && !reasoningField && finishReason !== 'length') throw new MalformedReplyError('the server streamed no content');
   } else {
     const r = await ep.client.chat.completions.create({ ...body, stream: false }, options);
-    const message = (Array.isArray(r.choices) ? r.choices[0]?.message : undefined) as (WithReasoning & { content?: unknown }) | undefined;
+    const choice = Array.isArray(r.choices) ? r.choices[0] : undefined;
+    const message = choice?.message as (WithReasoning & { content?: unknown }) | undefined;
     if (!message) throw new MalformedReplyError('the server answered with no choices');
-    // `content: null` is not an empty answer: something went wrong upstream, so try again.
+    if (typeof choice?.finish_reason === 'string') finishReason = choice.finish_reason;
+    // `content: null` is not an empty answer: something went wrong upstream, so try again. Unless the
+    // token limit cut the reply off while it was still thinking (vLLM's reasoning parser then sends
+    // null): that is an empty answer, and the truncation policy decides what to do with it.
+    if (message.content === null && finishReason === 'length') message.content = '';
     if (typeof message.content !== 'string') throw new MalformedReplyError(`the server answered with content: ${message.content === null ? 'null' : typeof message.content}`);
     content = message.content;
     reasoningField = asText(message.reasoning_content) || asText(message.reasoning);
@@ -178,5 +191,7 @@ export async function chatAttempt(ep: Endpoint, req: CompletionRequest, o: ChatA
     text: split.text, reasoning: split.reasoning, promptTokens, completionTokens, reasoningTokens,
     ...(server.problem ? { usageProblem: server.problem } : {}),
     ttftMs: ttftMs ?? totalMs, totalMs, model,
+    ...(finishReason !== undefined ? { finishReason } : {}),
+    ...(typeof sentMax === 'number' ? { maxTokens: sentMax } : {}),
   };
 }

@@ -103,6 +103,16 @@ export const openaiModelSchema = z.strictObject({
   stream: z.boolean().default(false),
   /** `max_tokens` sent when neither the request nor `sampling.max_tokens` sets one. */
   maxTokens: int().positive().optional(),
+  /**
+   * A reply cut off by the token limit (`finish_reason: length`) with no answer (docs/backends.md,
+   * "Truncated replies"): `retry` asks again with a larger budget, then grades what comes back;
+   * `fail` fails the call (the task is recorded as failed, not graded); `grade` grades it as it is.
+   */
+  onTruncated: z.enum(['retry', 'fail', 'grade']).default('retry'),
+  /** Under `onTruncated: retry`: how many times a cut-off request is asked again. */
+  truncatedRetries: int().min(1).max(4).default(1),
+  /** Under `onTruncated: retry`: each retry's `max_tokens` is the cut-off budget times this. */
+  truncatedBudgetFactor: z.number().min(1.1).max(16).default(2),
   /** Sampling fields sent with every request (docs/backends.md, "Sampling and request extras"); unset fields are left to the server. */
   sampling: samplingSchema.optional(),
   /** Fields merged into every request as given (vLLM's `chat_template_kwargs`, `repetition_penalty`, …). */

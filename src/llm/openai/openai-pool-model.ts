@@ -200,6 +200,8 @@ export class OpenAIPoolModel implements LanguageModel {
           timing: { ttftMs: r.ttftMs, totalMs: r.totalMs },
           model: r.model,
           ...(r.reasoning ? { reasoning: this.redactor.redact(r.reasoning) } : {}),
+          ...(r.finishReason !== undefined ? { finishReason: r.finishReason } : {}),
+          ...(r.finishReason === 'length' && r.maxTokens !== undefined ? { maxTokens: r.maxTokens } : {}),
         };
       } catch (err) {
         // The caller's abort (the client's APIUserAbortError, or whatever the cut request threw): no retry, no health mark.

@@ -19,6 +19,12 @@ export function costSection(d: ReportData): Section {
       { label: 'tasks / s', value: c.tasksPerSecond === null ? 'unknown' : String(c.tasksPerSecond) },
     ],
   };
+  const truncated = c.stages.filter((s) => s.truncated);
+  if (truncated.length > 0) {
+    const n = truncated.reduce((a, s) => a + s.truncated!, 0);
+    section.figures?.push({ label: 'truncated replies', value: fmtCount(n) });
+    section.notes.push(`${n} repl${n === 1 ? 'y was' : 'ies were'} cut off by the token limit with no answer (${truncated.map((s) => `${s.stage} ${s.truncated}`).join(', ')}); the scenario's model.onTruncated decided their fate (docs/backends.md, "Truncated replies").`);
+  }
   if (c.source === 'events') {
     section.notes.push('This run has no summary in run.json (it did not finish): tokens are counted from the event log, which records solve attempts and CoDream sessions only; wall time is unknown.');
   }

@@ -160,14 +160,18 @@ export async function serveGeneration(
   const { promptTokens } = out.usage;
   let completionTokens = out.usage.completionTokens;
   let answer = out.text;
-  if (maxTokens !== undefined && completionTokens > maxTokens) {
+  if (fault === 'truncate') {
+    // The working runs to the limit and the answer never starts.
+    answer = '';
+    completionTokens = Math.max(1, maxTokens ?? ctx.maxModelLen - promptEstimate);
+  } else if (maxTokens !== undefined && completionTokens > maxTokens) {
     answer = answer.slice(0, maxTokens * 4);
     completionTokens = maxTokens;
   }
   const reasoningTokens = Math.max(0, completionTokens - estimateTokens(answer));
   const g: Generation = {
     answer, reasoning: working(reasoningTokens), promptTokens, completionTokens, reasoningTokens,
-    finish: maxTokens !== undefined && completionTokens >= maxTokens ? 'length' : 'stop',
+    finish: fault === 'truncate' || (maxTokens !== undefined && completionTokens >= maxTokens) ? 'length' : 'stop',
   };
   const limitHeaders = checkRateLimit(ctx, promptTokens + completionTokens);
   const w = wire(model);

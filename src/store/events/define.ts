@@ -43,6 +43,8 @@ export const stageUsage = z.strictObject({
   costNanoUsd: int.optional(),
   /** Calls answered by a model with no configured price. */
   unpriced: int.optional(),
+  /** Replies cut off by the token limit with no answer (llm/truncation-policy.ts); their tokens are in the counts. */
+  truncated: int.optional(),
 });
 /** Calls and tokens by stage (`solve`, `reflect`, `codream`, `meta`, …). */
 export const tokensByStage = z.record(z.string(), stageUsage);

@@ -57,3 +57,13 @@ export function lastBoxedAt(text: string): { content: string; end: number } | nu
   }
   return null;
 }
+
+/**
+ * The lines a cut-off reply had finished: its text up to the last line break. A reply the token
+ * limit cut off holds an answer only where it had committed to one (a closed box, an answer line
+ * it went past, a closed code block), never in a fallback such as the last number, which is
+ * wherever the working happened to stop (each grader's `holdsAnswerWhenCut`).
+ */
+export function finishedLines(text: string): string {
+  return text.slice(0, text.lastIndexOf('\n') + 1);
+}

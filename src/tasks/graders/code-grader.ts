@@ -94,6 +94,12 @@ export function extractCode(completion: string): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
+/** A cut-off reply holds a program only in a closed code block (two fence lines at least): an unclosed one is cut off mid-program. */
+export function codeHoldsAnswerWhenCut(completion: string): boolean {
+  if (extractCode(completion) === null) return false;
+  return (stripThinking(completion).match(/^[ \t]*```/gm)?.length ?? 0) >= 2;
+}
+
 /**
  * Python source without its `#` comments, read as Python reads strings: `'`, `"` or a triple of
  * either opens one, a backslash escapes the next character, and an unclosed string runs to the end.
@@ -353,6 +359,13 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
     equivalent: (a, b) => {
       const na = normalizeCode(extractCode(a) ?? a);
       return na !== '' && na === normalizeCode(extractCode(b) ?? b);
+    },
+    holdsAnswerWhenCut: (completion) => {
+      try {
+        return codeHoldsAnswerWhenCut(completion);
+      } catch {
+        return false;
+      }
     },
     runTests,
     grade: async (completion: string, task: Task): Promise<Grade> => {

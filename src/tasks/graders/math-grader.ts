@@ -7,7 +7,7 @@ import type { Grade, Grader, Task } from '../task';
 import { LruMap } from '../../core/lru-map';
 import { createRng } from '../../core/rng';
 import { stripThinking } from '../../core/text';
-import { lastBoxedAt } from './answer-text';
+import { finishedLines, lastBoxedAt } from './answer-text';
 import { normalizeMathAnswer } from './math-normalize';
 import { afterRetraction, boxIsAmbiguous, dropRemarks, isRemark, lastOfChain, statesSeveral, unifyMinus } from './math-statement';
 import type { GraderDescriptor } from './grader-descriptor';
@@ -509,6 +509,15 @@ export function mathMatchesGold(answer: string, gold: string): boolean {
 
 const short = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
 
+const ANSWER_LINE = /^[ \t]*####|(?:final\s+answer|answer)[ \t*]*(?::|is\b)/im;
+
+/** A cut-off reply holds an answer when the extraction finds one and it was stated in a closed box or on an answer line that ended. */
+export function mathHoldsAnswerWhenCut(completion: string): boolean {
+  if (extractMathAnswer(completion) === null) return false;
+  const text = stripThinking(completion);
+  return lastBoxedAt(text) !== null || ANSWER_LINE.test(finishedLines(text));
+}
+
 /** Grader for math niches: reward 1 iff the extracted final answer is equivalent to the gold. */
 export function createMathGrader(): Grader {
   return {
@@ -520,6 +529,13 @@ export function createMathGrader(): Grader {
       }
     },
     equivalent: mathEquivalent,
+    holdsAnswerWhenCut: (completion) => {
+      try {
+        return mathHoldsAnswerWhenCut(completion);
+      } catch {
+        return false;
+      }
+    },
     grade: async (completion: string, task: Task): Promise<Grade> => {
       let extracted: string | null = null;
       try {

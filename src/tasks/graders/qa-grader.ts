@@ -4,7 +4,7 @@
  */
 import type { Grade, Grader, Task } from '../task';
 import { collapseSpaces, stripThinking } from '../../core/text';
-import { lastBoxed } from './answer-text';
+import { finishedLines, lastBoxed, lastBoxedAt } from './answer-text';
 import type { GraderDescriptor } from './grader-descriptor';
 
 /** SQuAD normalization: lowercase, drop punctuation, drop articles (a/an/the), collapse whitespace. */
@@ -73,6 +73,15 @@ export function qaEquivalent(a: string, b: string): boolean {
   return na !== '' && na === normalizeQaAnswer(b);
 }
 
+const ANSWER_LINE = /answer[ \t*]*:[^\n]*\S/i;
+
+/** A cut-off reply holds an answer when the extraction finds one in a closed box or on an `Answer:` line that ended. */
+export function qaHoldsAnswerWhenCut(completion: string): boolean {
+  if (extractQaAnswer(completion) === null) return false;
+  const text = stripThinking(completion);
+  return lastBoxedAt(text) !== null || ANSWER_LINE.test(finishedLines(text));
+}
+
 /** Grader for QA niches: reward = best token F1 over gold + aliases; correct = exact match. */
 export function createQaGrader(): Grader {
   return {
@@ -84,6 +93,13 @@ export function createQaGrader(): Grader {
       }
     },
     equivalent: qaEquivalent,
+    holdsAnswerWhenCut: (completion) => {
+      try {
+        return qaHoldsAnswerWhenCut(completion);
+      } catch {
+        return false;
+      }
+    },
     grade: async (completion: string, task: Task): Promise<Grade> => {
       let extracted: string | null = null;
       try {

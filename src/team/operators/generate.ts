@@ -53,7 +53,9 @@ export async function generate(input: GenerateInput): Promise<Attempt> {
   const { model, spec, grader, task, member, experience, step, index } = input;
   const agentId = member.agent.id;
   const messages = input.messages ?? buildSolvePrompt(member.agent.persona, spec, task, experience);
-  const reply = await ask(model, messages, 'solve', agentId, task.id, `${task.id}/${agentId}/${step}/${index}`, input.signal);
+  // A reply the token limit cut off is an answer only where the niche's reading finds one it had committed to.
+  const holdsAnswer = grader.holdsAnswerWhenCut ? (text: string) => grader.holdsAnswerWhenCut!(text) : undefined;
+  const reply = await ask(model, messages, 'solve', agentId, task.id, `${task.id}/${agentId}/${step}/${index}`, input.signal, holdsAnswer);
   if (reply.aborted) return { agentId, role: member.role, step, index, text: '', extracted: null, usage: reply.usage, cancelled: true };
   return {
     agentId, role: member.role, step, index, text: reply.text,

@@ -11,8 +11,8 @@ const readJson = (r: Response): Promise<any> => r.json();
 
 describe('fault injection spec', () => {
   it('parses rates by name and rejects bad parts with a message naming them', () => {
-    expect(parseFaults('error=0.1,429=0.05,hang=0.02,drop=0.02')).toEqual({ error: 0.1, rateLimit: 0.05, hang: 0.02, drop: 0.02 });
-    expect(parseFaults('5xx=0.2', { error: 0.005, rateLimit: 0, hang: 0, drop: 0 }).error).toBe(0.2);
+    expect(parseFaults('error=0.1,429=0.05,hang=0.02,drop=0.02')).toEqual({ error: 0.1, rateLimit: 0.05, hang: 0.02, drop: 0.02, truncate: 0 });
+    expect(parseFaults('5xx=0.2', { error: 0.005, rateLimit: 0, hang: 0, drop: 0, truncate: 0 }).error).toBe(0.2);
     expect(() => parseFaults('boom=0.1')).toThrow(/bad fault "boom=0.1"/);
     expect(() => parseFaults('error=2')).toThrow(/bad fault/);
     expect(() => parseFaults('error=0.6,hang=0.6')).toThrow(/add up to/);
