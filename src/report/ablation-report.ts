@@ -100,10 +100,7 @@ function readPlan(dir: string): AblationPlanView | null {
   try {
     const p = readAblationPlan(dir);
     if (!p.config || !Array.isArray(p.variants) || typeof p.seeds !== 'number') return null;
-    return {
-      config: p.config, variants: p.variants, seeds: p.seeds, patch: p.patch ?? {},
-      ...(typeof p.priorities === 'string' ? { priorities: p.priorities } : {}), ...(typeof p.deadlineHours === 'number' ? { deadlineHours: p.deadlineHours } : {}),
-    };
+    return { config: p.config, variants: p.variants, seeds: p.seeds, patch: p.patch ?? {} };
   } catch {
     return null;
   }

@@ -58,8 +58,8 @@ describe('resume --world', () => {
     const d = dir();
     const f = write(d, 'w.json', { schemaVersion: 1, name: 'later', params: { base: 0.5 } });
     const out = path.join(d, 'abl');
-    await runAblation(loadScenario('hard'), { patch: { 'stream.tasks': 6 }, variants: ['single-agent'], seeds: 1, outDir: out, jobs: 1 });
-    await resumeAblation(out, { patch: { 'sim.world': f }, jobs: 1 });
+    await runAblation(loadScenario('hard'), { patch: { 'stream.tasks': 6, 'sweep.jobs': 1 }, variants: ['single-agent'], seeds: 1, outDir: out });
+    await resumeAblation(out, { patch: { 'sim.world': f, 'sweep.jobs': 1 } });
     const plan = JSON.parse(readFileSync(path.join(out, 'ablation-plan.json'), 'utf8')) as { patch: Record<string, unknown> };
     expect(plan.patch['sim.world']).toBe(f);
     // A run stopped after its first tasks: resumed under another world, the re-made events differ.

@@ -25,7 +25,10 @@ export const RUN_SETTINGS: Readonly<Record<string, string>> = {
 };
 
 /** The same for a sweep's options (its budget is the scenario's `sweepBudget`). */
-export const SWEEP_SETTINGS: Readonly<Record<string, string>> = { ...RUN_SETTINGS, budget: 'sweepBudget', prices: 'prices' };
+export const SWEEP_SETTINGS: Readonly<Record<string, string>> = {
+  ...RUN_SETTINGS, budget: 'sweepBudget', prices: 'prices',
+  parallel: 'sweep.parallel', jobs: 'sweep.jobs', priorities: 'sweep.priorities', deadlineHours: 'sweep.deadlineHours',
+};
 
 /**
  * A caller (plain JavaScript has no type check, a spread object none either) passing a scenario

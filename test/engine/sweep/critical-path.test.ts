@@ -38,7 +38,7 @@ describe('critical path first', () => {
     const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { tasks: 16 } });
     const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
     const notes: string[] = [];
-    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, parallel: 4, priorities: 'critical-path', outDir: out(), onNote: (l) => notes.push(l) });
+    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, patch: { 'sweep.parallel': 4, 'sweep.priorities': 'critical-path' }, outDir: out(), onNote: (l) => notes.push(l) });
     expect(r.execution).toMatchObject({ shared: 'virtual', priorities: 'critical-path' });
     expect(notes.some((l) => l.startsWith('planning: a pilot of each of 2 variants'))).toBe(true);
     const alone = withOverrides(timed, { structures: { speculative: false } });

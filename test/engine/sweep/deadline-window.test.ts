@@ -90,7 +90,7 @@ describe('ablate --deadline: the smallest window that fits', () => {
     };
     const notes: string[] = [];
     const r = await runAblation(hard, {
-      variants: ['evochamber', 'single-agent'], seeds: 2, deadlineHours: 0.5, forecast, onNote: (l) => notes.push(l),
+      variants: ['evochamber', 'single-agent'], seeds: 2, patch: { 'sweep.deadlineHours': 0.5 }, forecast, onNote: (l) => notes.push(l),
       outDir: path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate'),
     });
     const said = notes.find((l) => l.startsWith('deadline 0.5 h: predicted'))!;
@@ -120,10 +120,10 @@ describe('ablate --deadline: the smallest window that fits', () => {
       total: { calls: 0, promptTokens: 0, completionTokens: 0, virtualHours: 1, hoursAtMaxRate: null },
     };
     const outDir = path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate');
-    await expect(runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 0.001, forecast, outDir })).rejects.toThrow(DeadlineError);
+    await expect(runAblation(hard, { variants: ['evochamber'], seeds: 1, patch: { 'sweep.deadlineHours': 0.001 }, forecast, outDir })).rejects.toThrow(DeadlineError);
     expect(existsSync(outDir)).toBe(false);
     // The same directory then takes a deadline that fits (nothing left behind blocks it).
-    const r = await runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 50, forecast, outDir });
+    const r = await runAblation(hard, { variants: ['evochamber'], seeds: 1, patch: { 'sweep.deadlineHours': 50 }, forecast, outDir });
     expect(existsSync(path.join(outDir, 'ablation-plan.json'))).toBe(true);
     expect(r.deadline!.windows.evochamber).toEqual([1]);
   }, 60_000);
