@@ -58,7 +58,7 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 }
 
 // Scenarios
-export { loadScenario, parseScenario, withOverrides, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
+export { loadScenario, parseScenario, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
 export type { Scenario, ScenarioInput, InFlight } from './engine/scenario/scenario-schema';
 export { PRESETS, getPreset, type Preset } from './engine/scenario/presets';
 export { applyScenarioPatch, mergePatches, scenarioPatch, type ScenarioPatch } from './engine/scenario/scenario-patch';

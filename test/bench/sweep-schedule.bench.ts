@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, withOverrides, type AblationResult } from '../../src/index';
+import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, type AblationResult } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { planSweep } from '../../src/engine/sweep/plan';
 import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
 import { QWEN3_8B_H100_VLLM, predictedStepMs } from '../../src/llm/latency-profiles';

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SIM_PARAMS, loadScenario, loadWorldFile, parseScenario, runScenario, withOverrides, WorldFileError,
-} from '../../src/index';
+import { DEFAULT_SIM_PARAMS, loadScenario, loadWorldFile, parseScenario, runScenario, WorldFileError } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'evo-world-'));
 const write = (d: string, name: string, v: unknown) => { const f = path.join(d, name); writeFileSync(f, JSON.stringify(v)); return f; };

@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyScenarioPatch, loadScenario, parseScenario, ScenarioError, withOverrides } from '../../../src/index';
+import { applyScenarioPatch, loadScenario, parseScenario, ScenarioError } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 
 const base = { name: 't', stream: { tasks: 10, niches: [{ id: 'algebra' }] } };
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runAblation, runScenario, withOverrides, type RunSummary } from '../../../src/index';
+import { loadScenario, runAblation, runScenario, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { CriticalPathPriorities } from '../../../src/engine/sweep/critical-path';
 
 const out = () => path.join(mkdtempSync(path.join(tmpdir(), 'evo-cp-')), 'ablate');

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, withOverrides, resumeAblation, runAblation, runAblationResumable, runScenario, type RunSummary } from '../../../src/index';
+import { loadScenario, resumeAblation, runAblation, runAblationResumable, runScenario, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { RUN_CHILD_ENTRY } from '../../../src/cli/composition';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-replay-'));
