@@ -146,13 +146,11 @@ describe('leadership statistics', () => {
     const evidenced = (xs: string[]) => xs.filter((x) => ['voting', 'debate', 'generator-critic', 'decompose'].includes(x));
     const best = await picks(strong, none);
     expect(new Set(evidenced(best))).toEqual(new Set(['debate']));
-    expect(best.filter((x) => x === 'debate').length).toBeGreaterThan(20);
     // Untried structures still get tried: exploration shrinks only as their own evidence grows.
     expect((await picks(weak, none)).filter((x) => x === 'debate').length).toBeLessThan(20);
     // With no evidence on this area, the prior line decides.
     const fromPrior = await picks(empty, [prior('voting', 5, 0.2), prior('debate', 5, 0.2), prior('generator-critic', 5, 0.9), prior('decompose', 5, 0.2)]);
     expect(new Set(evidenced(fromPrior))).toEqual(new Set(['generator-critic']));
-    expect(fromPrior.filter((x) => x === 'generator-critic').length).toBeGreaterThan(20);
     const prompt = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche: strong, prior: [prior('voting', 2, 0.4), ...none.slice(1)] })[1]!.content;
     expect(prompt).toContain('- this area: voting 60 tasks, mean 0.55, 95% CI 0.42-0.67; debate 60 tasks, mean 0.75, 95% CI 0.63-0.84');
     expect(prompt).toContain('- prior, other areas: voting 2 areas, mean 0.40, range 0.40-0.40; debate 0 areas');
