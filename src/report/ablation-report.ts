@@ -158,7 +158,7 @@ function comparedRun(dir: string, seed: z.infer<typeof seedRow> | undefined, rea
   return {
     seed: seed?.seed ?? 0, dir, trace: read.trace,
     ...(seed ? { accuracy: seed.accuracy, tokens: seed.tokens } : {}),
-    ...(seed?.virtualSeconds !== undefined ? { gpuHours: seed.virtualSeconds / 3600 } : {}),
+    gpuHours: seed?.virtualSeconds === undefined ? undefined : seed.virtualSeconds / 3600,
     ...(read.codream ? { codream: read.codream } : {}), ...(read.lineage ? { lineage: read.lineage } : {}),
   };
 }

@@ -142,11 +142,11 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   });
 
   const runsPatch = patchWithout(opts.patch ?? {}, ['sweep']);
-  const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
+  const stopOpts: StopOptions = { stop: opts.stop, graceMs: opts.graceMs };
   const runOne = (job: SweepJob): Promise<RunResult> => {
     // The sweep's patch (less its own `sweep.*` settings), then the run's variant and seed, then its own settings (a deadline's window).
     const patch = mergePatches(runsPatch, { variant: job.variant, seed: job.seed }, job.patch, specOff ? { 'structures.speculative': false } : {});
-    const common = { patch, outDir: job.outDir, ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
+    const common = { patch, outDir: job.outDir, graceMs: opts.graceMs };
     const key = runKey(job.variant, job.seed);
     const progress = (p: Progress) => {
       priorities?.progress(key, p.done, p.total, clock());

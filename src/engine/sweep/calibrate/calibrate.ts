@@ -89,9 +89,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   const fromJournal = journal.size;
   const evaluator = new Evaluator({
     targets: opts.targets, seeds: opts.seeds, workDir: opts.workDir,
-    ...(opts.patch ? { patch: opts.patch } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
-    ...(opts.childEntry ? { childEntry: opts.childEntry } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}),
-    ...(opts.stop ? { stop: opts.stop } : {}),
+    patch: opts.patch, jobs: opts.jobs, childEntry: opts.childEntry, plugins: opts.plugins, stop: opts.stop,
   });
   const onStop = () => evaluator.stop();
   opts.stop?.addEventListener('abort', onStop, { once: true });
