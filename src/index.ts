@@ -61,7 +61,8 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 export { loadScenario, parseScenario, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
 export type { Scenario, ScenarioInput, InFlight } from './engine/scenario/scenario-schema';
 export { PRESETS, getPreset, type Preset } from './engine/scenario/presets';
-export { applyScenarioPatch, mergePatches, scenarioPatch, type ScenarioPatch } from './engine/scenario/scenario-patch';
+export { applyScenarioPatch } from './engine/scenario/apply-patch';
+export { mergePatches, scenarioPatch, type ScenarioPatch } from './core/scenario-patch';
 
 // Runs and their results
 export { RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';

@@ -1,6 +1,6 @@
 import type { Budget } from '../engine/scenario/budget-schema';
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
+import type { ScenarioPatch } from '../core/scenario-patch';
 import { parsePriceFlag, type ModelPrice } from '../llm/pricing';
 import { UsageError } from './usage';
 

@@ -1,5 +1,5 @@
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../core/scenario-patch';
 import { parsePatchEntry } from '../core/scenario-patch';
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
 import { BUDGET_FLAG_OPTIONS, priceFlagsPatch, type BudgetFlagValues } from './budget-flags';

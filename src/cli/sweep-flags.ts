@@ -1,4 +1,4 @@
-import { scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { scenarioPatch, type ScenarioPatch } from '../core/scenario-patch';
 import { PRIORITY_POLICIES, type PriorityPolicy } from '../engine/scenario/sweep-settings';
 import { UsageError, intFlag } from './usage';
 

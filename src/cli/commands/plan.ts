@@ -9,7 +9,7 @@ import { scenarioWorld } from '../../sim/sim-plugin';
 import { PROFILES } from '../../llm/latency-profiles';
 import { PRIORITY_POLICIES, deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
 import { priceFlagsPatch } from '../budget-flags';
-import { mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { mergePatches, scenarioPatch } from '../../core/scenario-patch';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';

@@ -14,7 +14,7 @@ import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
-import { fieldsUnder, mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch } from '../../core/scenario-patch';
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { WORLD_FLAG_OPTIONS, worldPatch } from '../world-flag';

@@ -15,7 +15,7 @@ import { SAMPLING_FLAGS_HELP } from '../sampling-flags';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { BUDGET_FLAGS_HELP, budgetFromFlags } from '../budget-flags';
-import { fieldsUnder } from '../../engine/scenario/scenario-patch';
+import { fieldsUnder } from '../../core/scenario-patch';
 import { RUN_SETTING_FLAGS_HELP, SCENARIO_FLAG_OPTIONS, scenarioFlagsPatch } from '../scenario-flags';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { WORLD_FLAG_HELP } from '../world-flag';

@@ -1,4 +1,5 @@
 import type { Knob, SettingPath } from '../../core/knob';
+import type { PatchPathOf } from '../../core/scenario-patch';
 import { schemasAt } from './scenario-keys';
 import { scenarioSchema, type Scenario } from './scenario-schema';
 
@@ -7,6 +8,13 @@ import { scenarioSchema, type Scenario } from './scenario-schema';
  * knob the engine declares with a path the schema does not have fails to compile.
  */
 export type KnobPath = SettingPath<Scenario>;
+
+// Every patch written in code names the scenario's paths (core/scenario-patch.ts, `ScenarioPaths`).
+declare module '../../core/scenario-patch' {
+  interface ScenarioPaths {
+    readonly path: PatchPathOf<Scenario>;
+  }
+}
 
 /** Whether `path` names a setting of the scenario schema (a value, not a section of settings). */
 export function isKnobPath(path: string): path is KnobPath {

@@ -4,7 +4,8 @@ import { checkOutputDir, recordOutputDir, removeOwnedOutputs } from '../../store
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, scenarioPatch, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/apply-patch';
+import { mergePatches, scenarioPatch, type PatchPath, type ScenarioPatch } from '../../core/scenario-patch';
 import type { SweepSettings } from '../scenario/sweep-settings';
 import { ABLATION_PLAN_FILE, ABLATION_PLAN_SCHEMA_VERSION, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './sweep-local';
@@ -21,7 +22,7 @@ export { stat, type Stat };
 export { ABLATION_PLAN_FILE };
 
 /** What `resume` may change in an ablation's patch: its budget, the world of the runs not started, and how runs spread on this machine. */
-const RESUME_MAY_CHANGE = ['sweepBudget', 'sim.world', 'sweep.jobs', 'sweep.parallel'];
+const RESUME_MAY_CHANGE: readonly PatchPath[] = ['sweepBudget', 'sim.world', 'sweep.jobs', 'sweep.parallel'];
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { getProfile } from '../../llm/latency-profiles';
 import type { LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, patchWithout, scenarioPatch, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch } from '../scenario/apply-patch';
+import { patchWithout, scenarioPatch, type ScenarioPatch } from '../../core/scenario-patch';
 import type { ModelPlugin } from '../scenario/model-plugins';
 import { CriticalPathPriorities, type RunForecast, type SweepPriorities } from './critical-path';
 import { planSweep, type SweepPlan } from './plan';

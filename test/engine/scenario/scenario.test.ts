@@ -102,7 +102,7 @@ describe('scenario validation', () => {
     expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.inFlight': 0 }))).toMatch(/^b\.json \(with overrides\): engine\.inFlight: /);
     // The message lists the fields the section has (checked against the schema, so a new knob changes no test).
     const fields = Object.keys(scenarioSchema.shape.engine.unwrap().shape);
-    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.nope': 1 }))).toBe(`b.json (with overrides): engine.nope: unknown field (fields here: ${fields.join(', ')})`);
+    expect(errorOf(() => applyScenarioPatch(loaded, { 'engine.nope': 1 } as Record<string, unknown>))).toBe(`b.json (with overrides): engine.nope: unknown field (fields here: ${fields.join(', ')})`);
     // An entry replaces the value at its path; later entries win; an empty patch changes nothing.
     expect(applyScenarioPatch(loaded, { 'stream.tasks': 3, seed: 9 }).scenario).toMatchObject({ seed: 9, stream: { tasks: 3, niches: [{ id: 'algebra' }] } });
     expect(applyScenarioPatch(loaded, {})).toBe(loaded);

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { ModelPlugin } from '../../scenario/model-plugins';
-import type { ScenarioPatch } from '../../scenario/scenario-patch';
+import type { ScenarioPatch } from '../../../core/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
 import { clamp01, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
 import type { CalibrationResult, Convergence, FitParameter, FittedParameter } from './fit-types';

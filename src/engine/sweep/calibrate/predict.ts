@@ -5,7 +5,7 @@ import type { ModelPlugin } from '../../scenario/model-plugins';
 import { runScenario } from '../../run/run-scenario';
 import type { RunSummary } from '../../loop/summary';
 import { parseScenario, type LoadedScenario } from '../../scenario/scenario';
-import { scenarioPatch } from '../../scenario/scenario-patch';
+import { scenarioPatch } from '../../../core/scenario-patch';
 import { drawPoints, figure, type WorldUncertainty } from './prediction';
 import { binomialSe } from './targets';
 

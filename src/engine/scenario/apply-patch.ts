@@ -1,7 +1,5 @@
-import { patched, type ScenarioPatch } from '../../core/scenario-patch';
+import { patched, type PatchPath, type ScenarioPatch } from '../../core/scenario-patch';
 import { parseScenario, type LoadedScenario } from './scenario';
-
-export { mergePatches, patchArgs, patchWithout, scenarioPatch, fieldsUnder, type ScenarioPatch } from '../../core/scenario-patch';
 
 /**
  * A scenario with a patch applied: each entry set at its path, in order, then the whole validated
@@ -14,7 +12,7 @@ export function applyScenarioPatch(loaded: LoadedScenario, patch: ScenarioPatch 
 }
 
 /** The paths of `patch` outside `allowed` (a path is inside when it is one of them or below one). */
-export function pathsOutside(patch: ScenarioPatch, allowed: readonly string[]): string[] {
+export function pathsOutside(patch: ScenarioPatch, allowed: readonly PatchPath[]): string[] {
   return Object.keys(patch).filter((p) => !allowed.some((a) => p === a || p.startsWith(`${a}.`)));
 }
 
