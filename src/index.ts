@@ -62,7 +62,9 @@ export { loadScenario, parseScenario, ScenarioError, bundledScenarios, resolveSc
 export type { Scenario, ScenarioInput, InFlight } from './engine/scenario/scenario-schema';
 export { PRESETS, getPreset, type Preset } from './engine/scenario/presets';
 export { applyScenarioPatch } from './engine/scenario/apply-patch';
-export { mergePatches, scenarioPatch, type ScenarioPatch } from './core/scenario-patch';
+export { mergePatches, scenarioPatch, type ScenarioPatch, type PatchPath } from './core/scenario-patch';
+// The scenario's paths fill in PatchPath for a library's code too (its patches are checked by its compiler).
+export type { KnobPath } from './engine/scenario/knob-path';
 
 // Runs and their results
 export { RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';
