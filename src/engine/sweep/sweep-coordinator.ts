@@ -107,6 +107,11 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   if (applyScenarioPatch(loaded, opts.patch).scenario.sweepBudget) {
     throw new Error(`${loaded.file}: sweepBudget: a sweep's budget applies to a local ablate, not to one queued on Redis (each run's own "budget" does)`);
   }
+  // How a local sweep runs (sweep.*) means nothing to the queue's workers: said, not silently dropped.
+  const local = Object.keys(applyScenarioPatch(loaded, opts.patch).scenario.sweep ?? {});
+  if (local.length) {
+    throw new Error(`${loaded.file}: sweep.${local[0]}: the sweep settings apply to a local ablate, not to one queued on Redis (each worker has --concurrency)`);
+  }
   const id = newSweepId();
   const plan = planAblation(applyScenarioPatch(loaded, opts.patch), { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });
   // ablation.json lands here when the sweep is done: never among a user's files.
