@@ -58,10 +58,13 @@ export function resumeRun(runDir: string, opts: ResumeOptions = {}): Promise<eng
 }
 
 // Scenarios
-export { loadScenario, parseScenario, withOverrides, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
+export { loadScenario, parseScenario, ScenarioError, bundledScenarios, resolveScenario, BUNDLED_SCENARIOS_DIR, type LoadedScenario, type DeepPartial } from './engine/scenario/scenario';
 export type { Scenario, ScenarioInput, InFlight } from './engine/scenario/scenario-schema';
 export { PRESETS, getPreset, type Preset } from './engine/scenario/presets';
-export { applyScenarioPatch, mergePatches, scenarioPatch, type ScenarioPatch } from './engine/scenario/scenario-patch';
+export { applyScenarioPatch } from './engine/scenario/apply-patch';
+export { mergePatches, scenarioPatch, type ScenarioPatch, type PatchPath } from './core/scenario-patch';
+// The scenario's paths fill in PatchPath for a library's code too (its patches are checked by its compiler).
+export type { KnobPath } from './engine/scenario/knob-path';
 
 // Runs and their results
 export { RunDirExistsError, type AfterRun, type StopOptions, type ExtensionOptions, type RunResult } from './engine/run/run-scenario';
@@ -102,15 +105,15 @@ export type { Team, TeamMember, Role } from './team/team';
 export { generate, type Attempt } from './team/operators/generate';
 export { vote, majorityDecided, type VoteResult } from './team/operators/vote';
 export { cancelledMembers, type EarlyStop, type MemberAnswer, type Structure, type StructureContext, type StructureResult, type StructureDescriptor } from './team/structures/structure';
-export { BUILTIN_STRUCTURES } from './team/structures';
+export { BUILTIN_STRUCTURES, registerStructure } from './team/structures';
 export type { Assembler, AssemblyContext, AssemblerDescriptor } from './team/assemblers/assembler';
-export { BUILTIN_ASSEMBLERS } from './team/assemblers';
+export { BUILTIN_ASSEMBLERS, registerAssembler } from './team/assemblers';
 export type { StructureChooser, Choice, ChoiceContext, ChooserDescriptor } from './team/choosers/chooser';
-export { BUILTIN_CHOOSERS } from './team/choosers';
+export { BUILTIN_CHOOSERS, registerChooser } from './team/choosers';
 export type { LifecycleContext, LifecycleOperator, LifecycleOperatorDescriptor, ApplyContext, LifecycleSettings } from './population/lifecycle/operator';
-export { LIFECYCLE_OPERATOR_LIST, type LifecycleDecision } from './population/lifecycle';
+export { LIFECYCLE_OPERATOR_LIST, registerLifecycleOperator, type LifecycleDecision } from './population/lifecycle';
 export type { StalenessPolicy, StalenessDecision, StalenessContext, StaleItem, AppliedSinceEntry, AppliedEntry, RosterChange } from './population/staleness/policy';
-export { STALENESS_POLICIES } from './population/staleness';
+export { STALENESS_POLICIES, registerStalenessPolicy } from './population/staleness';
 export type { Task, Grade, Grader, Domain, HiddenTask } from './tasks/task';
 export type { Niche, NicheSpec, TaskGenerator } from './tasks/niche';
 export { registerNicheSpec } from './tasks/niche-registry';

@@ -1,6 +1,6 @@
 import type { Budget } from '../engine/scenario/budget-schema';
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
+import type { ScenarioPatch } from '../core/scenario-patch';
 import { parsePriceFlag, type ModelPrice } from '../llm/pricing';
 import { UsageError } from './usage';
 
@@ -46,7 +46,8 @@ export function budgetFromFlags(v: BudgetFlagValues): Budget | undefined {
   const completionTokens = positiveNumber(v['budget-completion-tokens'], '--budget-completion-tokens', true);
   const usd = positiveNumber(v['budget-usd'], '--budget-usd', false);
   if (tokens === undefined && completionTokens === undefined && usd === undefined) return undefined;
-  return { ...(tokens !== undefined ? { tokens } : {}), ...(completionTokens !== undefined ? { completionTokens } : {}), ...(usd !== undefined ? { usd } : {}) };
+  // The limits given, and only those (the budget schema wants at least one, and none unset).
+  return Object.fromEntries(Object.entries({ tokens, completionTokens, usd }).filter(([, v]) => v !== undefined)) as Budget;
 }
 
 /** The prices the flags give, by model, checked against the models the scenario can call (`model`: its model section as run, after the backend flags). */

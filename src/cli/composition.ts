@@ -22,7 +22,7 @@ const RUN_CHILD = fileURLToPath(new URL(`./run-child${import.meta.url.endsWith('
 const BUNDLED_RUN_CHILD = fileURLToPath(new URL('../bundle/run-child.js', import.meta.url));
 export const RUN_CHILD_ENTRY = !RUN_CHILD.endsWith('.ts') && existsSync(BUNDLED_RUN_CHILD) ? BUNDLED_RUN_CHILD : RUN_CHILD;
 
-/** A sweep's defaults where models are composed: worker processes on every core, running run-child. */
+/** A sweep's defaults where models are composed: worker processes on every core (unless its `sweep.jobs` says), running run-child. */
 export function withSweepDefaults<O extends LocalSweepOptions>(opts: O): O {
-  return { jobs: availableParallelism(), childEntry: RUN_CHILD_ENTRY, ...opts };
+  return { defaultJobs: availableParallelism(), childEntry: RUN_CHILD_ENTRY, ...opts };
 }

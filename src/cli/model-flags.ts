@@ -1,5 +1,5 @@
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import type { ScenarioPatch } from '../engine/scenario/scenario-patch';
+import type { ScenarioPatch } from '../core/scenario-patch';
 import { EMBEDDER_NAMES } from '../llm/text-embedder';
 import { listModelIds } from '../llm/openai/discover-models';
 import { displayUrl, urlCredentialProblem } from '../llm/openai/openai-config';

@@ -22,5 +22,6 @@ export async function otelFlags(values: { readonly otel?: string; readonly 'otel
   const { shutdownTracing } = await import('../core/tracing/tracing');
   stop = shutdownTracing;
   if (values.otel !== undefined) tracesUrl(values.otel);
-  startOtel({ ...(values.otel !== undefined ? { url: values.otel } : {}), ...(values['otel-file'] !== undefined ? { file: values['otel-file'] } : {}) });
+  // An unset flag exports nowhere (startOtel reads each by truthiness).
+  startOtel({ url: values.otel, file: values['otel-file'] });
 }

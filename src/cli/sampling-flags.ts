@@ -1,5 +1,5 @@
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../core/scenario-patch';
 import { samplingSchema } from '../llm/sampling-fields';
 import { UsageError } from './usage';
 

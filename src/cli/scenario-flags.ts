@@ -1,11 +1,11 @@
 import type { LoadedScenario } from '../engine/scenario/scenario';
-import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch, type ScenarioPatch } from '../core/scenario-patch';
 import { parsePatchEntry } from '../core/scenario-patch';
 import { STALENESS_POLICY_NAMES } from '../population/staleness';
-import { priceFlagsPatch, type BudgetFlagValues } from './budget-flags';
-import { embedderFlagPatch, modelFlagsPatch, type ModelFlags } from './model-flags';
-import { samplingFlagsPatch, type SamplingFlags } from './sampling-flags';
-import { worldPatch } from './world-flag';
+import { BUDGET_FLAG_OPTIONS, priceFlagsPatch, type BudgetFlagValues } from './budget-flags';
+import { embedderFlagPatch, MODEL_FLAG_OPTIONS, modelFlagsPatch, type ModelFlags } from './model-flags';
+import { SAMPLING_FLAG_OPTIONS, samplingFlagsPatch, type SamplingFlags } from './sampling-flags';
+import { WORLD_FLAG_OPTIONS, worldPatch } from './world-flag';
 import { UsageError, inFlightFlag, intFlag } from './usage';
 
 /** The flags of `run` and `ablate` that override the scenario, as parseArgs returns them. */
@@ -29,6 +29,26 @@ export const SET_FLAG_HELP = `  --set PATH=VALUE  set any scenario setting by it
                     population.lifecycle.every=20 (VALUE as JSON, else as text); repeat it;
                     after the other flags, so it wins over them. Reports print a run's
                     overrides this way`;
+
+/**
+ * parseArgs option spec of every flag that overrides the scenario and that `run` and `ablate` share:
+ * one spec (and one help text, RUN_SETTING_FLAGS_HELP), so the two commands cannot drift apart.
+ */
+export const SCENARIO_FLAG_OPTIONS = {
+  tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
+  ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS,
+} as const;
+
+/** Help lines of a run's settings (`run`'s, and each of `ablate`'s runs'), `--set` last. */
+export const RUN_SETTING_FLAGS_HELP = `  --tasks N         number of tasks in the stream (default: the scenario's)
+  --in-flight N     tasks in flight at once (default: the scenario's, 1); "auto": sized as it
+                    runs from measured rates and the version gap (scenario engine.auto)
+  --staleness NAME  what becomes of lessons and insights applied after the pool moved on:
+                    ${STALENESS_POLICY_NAMES.join(', ')} (default: the scenario's, full)
+  --tau N           version gap the staleness policy tolerates unexamined (default: the scenario's, 8)
+  --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
+                    places later commits; resumable on any backend) or when-ready (as soon as ready)
+${SET_FLAG_HELP}`;
 
 /** `--set` entries as a patch, in order; a UsageError naming the entry when it is not PATH=VALUE. */
 export function setFlagsPatch(entries: readonly string[] | undefined): ScenarioPatch {

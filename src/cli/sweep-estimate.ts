@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock';
 import { planSweep } from '../engine/sweep/plan';
-import { applyScenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { applyScenarioPatch } from '../engine/scenario/apply-patch';
+import { type ScenarioPatch } from '../core/scenario-patch';
 import type { LoadedScenario } from '../engine/scenario/scenario';
 import { measureLoad, treeCpuSeconds, type LoadWindow } from '../core/machine-load';
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { applyScenarioPatch, type ScenarioPatch } from '../engine/scenario/scenario-patch';
+import { applyScenarioPatch } from '../engine/scenario/apply-patch';
+import { type ScenarioPatch } from '../core/scenario-patch';
 import type { LoadedScenario } from '../engine/scenario/scenario';
 
 /** parseArgs option spec of `--world`. */

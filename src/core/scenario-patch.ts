@@ -7,10 +7,32 @@
  * (`applyScenarioPatch`, engine/scenario/scenario-patch.ts). Plain JSON: it travels in run.json,
  * ablation-plan.json, to worker processes and on the queue.
  */
-export type ScenarioPatch = Readonly<Record<string, unknown>>;
+export type ScenarioPatch = { readonly [P in PatchPath]?: unknown };
+
+/**
+ * The scenario's paths, as a type. Core cannot see the scenario's schema, so the engine fills this
+ * in by declaration merging (engine/scenario/knob-path.ts: `{ path: PatchPathOf<Scenario> }`); every
+ * patch written in code, in any layer, is then checked by the compiler (`patchWithout(p, ['engine',
+ * 'sweepBudget'])`, `{ 'stream.tasks': 60 }`), and a misspelt path does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface -- filled in by the engine
+export interface ScenarioPaths {}
+
+/** A path a patch written in code may name: a setting or a section of the scenario (a plug-in's `sim.*` are free). */
+export type PatchPath = ScenarioPaths extends { readonly path: infer P extends string } ? P : string;
+
+/**
+ * Every dotted path of `T`: each field and, below an object field, its own paths; a record keyed by
+ * free names (`sim`, a plug-in's) gives `name.<anything>`; arrays and functions are values.
+ */
+export type PatchPathOf<T> = T extends unknown
+  ? { [K in keyof T & string]-?: string extends K ? string : K | `${K}.${SubPath<T[K]>}` }[keyof T & string]
+  : never;
+type SubPath<V> = NonNullable<V> extends readonly unknown[] | ((...args: never[]) => unknown) ? never
+  : NonNullable<V> extends object ? PatchPathOf<NonNullable<V>> : never;
 
 /** A patch of the entries that are set: `undefined` ones are left out (an unset flag overrides nothing). */
-export function scenarioPatch(entries: Readonly<Record<string, unknown>>): ScenarioPatch {
+export function scenarioPatch(entries: ScenarioPatch): ScenarioPatch {
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined));
 }
 
@@ -84,11 +106,11 @@ export function patchArgs(patch: ScenarioPatch): string[] {
 }
 
 /** One entry per field of `fields` under `prefix` (`budget` + `{ tokens: 5 }` → `budget.tokens: 5`): sets those fields, keeps the others. */
-export function fieldsUnder(prefix: string, fields: Readonly<Record<string, unknown>> | undefined): ScenarioPatch {
+export function fieldsUnder(prefix: PatchPath, fields: Readonly<Record<string, unknown>> | undefined): ScenarioPatch {
   return scenarioPatch(Object.fromEntries(Object.entries(fields ?? {}).map(([k, v]) => [`${prefix}.${k}`, v])));
 }
 
 /** `patch` without the entries at or below any of `paths`. */
-export function patchWithout(patch: ScenarioPatch, paths: readonly string[]): ScenarioPatch {
+export function patchWithout(patch: ScenarioPatch, paths: readonly PatchPath[]): ScenarioPatch {
   return Object.fromEntries(Object.entries(patch).filter(([p]) => !paths.some((a) => p === a || p.startsWith(`${a}.`))));
 }

@@ -100,10 +100,7 @@ function readPlan(dir: string): AblationPlanView | null {
   try {
     const p = readAblationPlan(dir);
     if (!p.config || !Array.isArray(p.variants) || typeof p.seeds !== 'number') return null;
-    return {
-      config: p.config, variants: p.variants, seeds: p.seeds, patch: p.patch ?? {},
-      ...(typeof p.priorities === 'string' ? { priorities: p.priorities } : {}), ...(typeof p.deadlineHours === 'number' ? { deadlineHours: p.deadlineHours } : {}),
-    };
+    return { config: p.config, variants: p.variants, seeds: p.seeds, patch: p.patch ?? {} };
   } catch {
     return null;
   }
@@ -161,7 +158,7 @@ function comparedRun(dir: string, seed: z.infer<typeof seedRow> | undefined, rea
   return {
     seed: seed?.seed ?? 0, dir, trace: read.trace,
     ...(seed ? { accuracy: seed.accuracy, tokens: seed.tokens } : {}),
-    ...(seed?.virtualSeconds !== undefined ? { gpuHours: seed.virtualSeconds / 3600 } : {}),
+    gpuHours: seed?.virtualSeconds === undefined ? undefined : seed.virtualSeconds / 3600,
     ...(read.codream ? { codream: read.codream } : {}), ...(read.lineage ? { lineage: read.lineage } : {}),
   };
 }
@@ -290,13 +287,16 @@ function costSection(d: AblationReportData, now = ''): Section {
 /** Every seed's own figures, as a paper's per-seed appendix gives them. */
 function seedsSection(d: AblationReportData): Section {
   const s: Section = { id: 'seeds', heading: 'Per seed', intro: 'Each run\'s accuracy, stable specialists and tokens; the figures above are their mean ± sd.', charts: [], tables: [], notes: [] };
+  // The virtual-time column is there when any run has one ('–' for the others), else left off.
+  const timed = d.variants.some((v) => v.perSeed.some((r) => r.virtualSeconds !== undefined));
+  const width = timed ? 6 : 5;
   const rows = d.variants.flatMap((v) => [
-    ...v.perSeed.map((r) => [v.name, r.seed, fmt3(r.accuracy), r.stableSpecialists, r.tokens, ...(r.virtualSeconds !== undefined ? [`${(r.virtualSeconds / 3600).toFixed(2)} h`] : [])]),
-    ...v.notRun.map((seed) => [v.name, seed, 'not run (budget spent)', '–', '–']),
-    ...v.failed.map((seed) => [v.name, seed, 'failed', '–', '–']),
-  ]);
+    ...v.perSeed.map((r) => [v.name, r.seed, fmt3(r.accuracy), r.stableSpecialists, r.tokens, r.virtualSeconds === undefined ? '–' : `${(r.virtualSeconds / 3600).toFixed(2)} h`]),
+    ...v.notRun.map((seed) => [v.name, seed, 'not run (budget spent)', '–', '–', '–']),
+    ...v.failed.map((seed) => [v.name, seed, 'failed', '–', '–', '–']),
+  ]).map((r) => r.slice(0, width));
   if (rows.length === 0) s.notes.push('This ablation.json has no per-seed rows (written by an older version).');
-  else s.tables.push({ caption: 'Runs by seed', headers: ['variant', 'seed', 'accuracy', 'stable specialists', 'tokens', ...(rows.some((r) => r.length > 5) ? ['virtual time'] : [])], rows });
+  else s.tables.push({ caption: 'Runs by seed', headers: ['variant', 'seed', 'accuracy', 'stable specialists', 'tokens', 'virtual time'].slice(0, width), rows });
   return s;
 }
 

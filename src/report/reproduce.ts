@@ -37,17 +37,13 @@ export interface AblationPlanView {
   readonly config: { readonly name?: string };
   readonly variants: readonly string[];
   readonly seeds: number;
-  /** What every run changed in it, the sweep's budget included. */
+  /** What every run changed in it, the sweep's budget and its own settings (`sweep.*`: the order runs go in, each run's window) included. */
   readonly patch: ScenarioPatch;
-  /** `ablate`'s own `--priorities` and `--deadline` (they decide the order runs go in and each run's window). */
-  readonly priorities?: string;
-  readonly deadlineHours?: number;
 }
 
 /** How to run the same ablation again: the scenario it was given (saved beside the report) or the original file, each with the ablation's patch. */
 export function ablationReproduceCommands(plan: AblationPlanView, outDir: string): ReportData['reproduce'] {
-  const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds),
-    ...(plan.priorities !== undefined ? ['--priorities', plan.priorities] : []), ...(plan.deadlineHours !== undefined ? ['--deadline', String(plan.deadlineHours)] : [])];
+  const own = ['--variants', plan.variants.join(','), '--seeds', String(plan.seeds)];
   const flags = [...own.map(shellWord), ...patchWords(plan.patch)].join(' ');
   return {
     scenarioFile: 'scenario.json',

@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { systemClock } from '../../src/core/clock';
 
 /**

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cosine } from '../../src/core/vector';
 import { hashedTextEmbedder } from '../../src/engine/run/embedder-choice';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import type { TextEmbedder } from '../../src/llm/text-embedder';
 import { createUseLiteEmbedder } from '../../src/llm/use-lite-embedder';
 

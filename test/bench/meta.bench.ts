@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { formatAblationTable, loadScenario, runAblation, withOverrides } from '../../src/index';
+import { formatAblationTable, loadScenario, runAblation } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 /**
  * `npm run bench -- meta`: meta-editing on hard (BENCH_META_TASKS tasks, default 600; 3 seeds):

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 const [agents, tasks, every] = process.argv.slice(2, 5).map(Number) as [number, number, number];
 /** Optional fifth argument: the scenario's `bounds` as JSON (the state bounds a growth run measures). */

@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, withOverrides, type AblationResult } from '../../src/index';
+import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, runScenario, type AblationResult } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { planSweep } from '../../src/engine/sweep/plan';
 import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
 import { QWEN3_8B_H100_VLLM, predictedStepMs } from '../../src/llm/latency-profiles';
@@ -52,7 +53,7 @@ export async function benchSweepSchedule(): Promise<void> {
 
   // Solo in-flight-1 runs (zero time: the accuracy a run has alone at in-flight 1).
   t0 = performance.now();
-  const solo = await runAblation(withOverrides(base, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, jobs: cores, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'solo') });
+  const solo = await runAblation(withOverrides(base, { structures: { speculative: false } }), { variants: VARIANTS, seeds: SEEDS, patch: { 'sweep.jobs': cores }, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'solo') });
   console.log(`solo in-flight-1 runs (zero time, ${cores} processes): ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
   // The longest run alone in virtual time (the floor of a sweep at in-flight 1), measured on the three
@@ -79,8 +80,8 @@ export async function benchSweepSchedule(): Promise<void> {
       let r: AblationResult;
       try {
         r = await runAblation(timed, {
-          variants: VARIANTS, seeds: SEEDS, parallel: VARIANTS.length * SEEDS, priorities, forecast,
-          ...(deadline !== undefined ? { deadlineHours: deadline } : {}), jobs: cores, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'ablate'),
+          variants: VARIANTS, seeds: SEEDS, forecast,
+          patch: { 'sweep.parallel': VARIANTS.length * SEEDS, 'sweep.priorities': priorities, 'sweep.deadlineHours': deadline, 'sweep.jobs': cores }, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'ablate'),
         });
       } catch (err) {
         if (!(err instanceof DeadlineError)) throw err;

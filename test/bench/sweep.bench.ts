@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, withOverrides, type RunSummary } from '../../src/index';
+import { DEFAULT_ABLATION_VARIANTS, loadScenario, runAblation, type RunSummary } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { planSweep } from '../../src/engine/sweep/plan';
 import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
 import { QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
@@ -63,7 +64,7 @@ export async function benchSweep(): Promise<void> {
   // 1. One virtual server for the whole table.
   const timed = withOverrides(base, { model: { backend: 'sim', latency: PROFILE } } as never);
   let t0 = performance.now();
-  const sweep = await runAblation(timed, { variants: VARIANTS, seeds: SEEDS, parallel: VARIANTS.length * SEEDS, outDir: path.join(tmp(), 'ablate') });
+  const sweep = await runAblation(timed, { variants: VARIANTS, seeds: SEEDS, patch: { 'sweep.parallel': VARIANTS.length * SEEDS }, outDir: path.join(tmp(), 'ablate') });
   const sweepCpu = (performance.now() - t0) / 1000;
   const v = sweep.execution!.virtual!;
   console.log(`\n1. the table on one ${PROFILE} server, all ${VARIANTS.length * SEEDS} runs at once (computed in ${sweepCpu.toFixed(0)} s):`);
@@ -116,10 +117,10 @@ export async function benchSweep(): Promise<void> {
 
   // 2. The same table on the zero-time simulator: one process against worker processes.
   t0 = performance.now();
-  const one = await runAblation(base, { variants: VARIANTS, seeds: SEEDS, jobs: 1, outDir: path.join(tmp(), 'one') });
+  const one = await runAblation(base, { variants: VARIANTS, seeds: SEEDS, patch: { 'sweep.jobs': 1 }, outDir: path.join(tmp(), 'one') });
   const oneWall = (performance.now() - t0) / 1000;
   t0 = performance.now();
-  const many = await runAblation(base, { variants: VARIANTS, seeds: SEEDS, jobs: cores, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'many') });
+  const many = await runAblation(base, { variants: VARIANTS, seeds: SEEDS, patch: { 'sweep.jobs': cores }, childEntry: RUN_CHILD_ENTRY, outDir: path.join(tmp(), 'many') });
   const manyWall = (performance.now() - t0) / 1000;
   const strip = (r: typeof one) => JSON.stringify(Object.fromEntries(Object.entries(r.variants).map(([k, x]) => [k, { ...x, runs: [] }])));
   console.log(`\n2. the table on the zero-time simulator: one process ${oneWall.toFixed(1)} s wall; ${cores} worker processes ${manyWall.toFixed(1)} s wall = ${(manyWall / oneWall).toFixed(2)} × (goal ≤ 0.55); ablation.json the same: ${strip(one) === strip(many)}`);

@@ -6,7 +6,8 @@ import { createRng } from '../../src/core/rng';
 import { BatchScheduler } from '../../src/sim/server/batch-scheduler';
 import { QWEN3_8B_H100_VLLM } from '../../src/llm/latency-profiles';
 import { VirtualTimer } from '../../src/sim/server/sim-timer';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 /** A closed loop of `clients` clients, each sending `perClient` requests of ≈ hard-stream shape back to back. */
 function schedulerLoop(fastForward: boolean, clients: number, perClient: number): { events: number; tokens: number; virtualMs: number; wallMs: number } {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock';
-import { loadScenario, withOverrides } from '../../src/index';
+import { loadScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { estimateSweep, splitCosts, SweepEta, wallRange } from '../../src/cli/sweep-estimate';
 import { useBuiltinPlugins } from '../../src/cli/composition';
 

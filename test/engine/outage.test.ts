@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, resumeRun, runScenario, withOverrides, type Progress } from '../../src/index';
+import { loadScenario, resumeRun, runScenario, type Progress } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { RunStore } from '../../src/store/run-store';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { generate, loadScenario, runScenario, withOverrides, type StructureDescriptor } from '../../src/index';
+import { generate, loadScenario, runScenario, type StructureDescriptor } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 // A full collection on demand, in this worker only (no flag on the whole suite): the flag makes V8
 // expose `gc` to contexts created after it is set.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScenario, withOverrides } from '../../src/index';
+import { runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { StructureCooldown } from '../../src/team/structure-cooldown';
 import { outDir, quickstartOver, readEvents } from '../llm/openai/e2e-helpers';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';

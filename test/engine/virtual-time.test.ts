@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseScenario, resumeRun, runScenario, type RunSummary } from '../../src/index';
 import { modelFlagsPatch, type ModelFlags } from '../../src/cli/model-flags';
-import { applyScenarioPatch } from '../../src/engine/scenario/scenario-patch';
+import { applyScenarioPatch } from '../../src/engine/scenario/apply-patch';
 import type { LoadedScenario } from '../../src/engine/scenario/scenario';
 
 const applyModelFlags = async (l: LoadedScenario, f: ModelFlags) => applyScenarioPatch(l, await modelFlagsPatch(l, f));

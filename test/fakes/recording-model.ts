@@ -1,5 +1,17 @@
 import type { Completion, CompletionRequest, LanguageModel } from '../../src/index';
 import { createHashEmbedder } from '../../src/llm/hash-embedder';
+import { headingsOf, kindOfHeadings, type RequestKind } from '../../src/llm/prompt-kinds';
+
+/**
+ * The kind of a request (`review`, `decompose`, `part`, …) as the simulator tells it, from the one
+ * table of headings (src/llm/prompt-kinds.ts): a fake that matches heading text itself would take
+ * "## Reviewer feedback" for "## Review".
+ */
+export function requestKind(req: CompletionRequest | string): RequestKind {
+  const text = typeof req === 'string' ? req : req.messages.map((m) => m.content).join('\n');
+  const heads = new Set(headingsOf(text));
+  return kindOfHeadings((h) => heads.has(h));
+}
 
 /** How a fake answers: one value for everything, a list consumed in order (last repeats), or a function. */
 export type FakeAnswer = string | readonly string[] | ((req: CompletionRequest, call: number) => string | Promise<string>);

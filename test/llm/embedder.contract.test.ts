@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosine } from '../../src/core/vector';
 import { hashedTextEmbedder } from '../../src/engine/run/embedder-choice';
 import { createUseLiteEmbedder } from '../../src/llm/use-lite-embedder';
-import { loadScenario, withOverrides } from '../../src/index';
+import { loadScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { createModel } from '../../src/engine/run/model-stack';
 import { startServeSim, type ServeSim } from '../../src/sim/server/serve-sim';
 

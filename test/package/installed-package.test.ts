@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const consumer = mkdtempSync(path.join(tmpdir(), 'evo-consumer-'));
@@ -72,10 +72,9 @@ describe('the packed evochamber package, installed outside the repo', () => {
   it('runs a scenario from a plain .mjs, with the same summary as the sources give', async () => {
     writeFileSync(path.join(consumer, 'main.mjs'), `
 import { fileURLToPath } from 'node:url';
-import { loadScenario, runScenario, withOverrides } from 'evochamber';
+import { loadScenario, runScenario } from 'evochamber';
 const file = fileURLToPath(new URL('./node_modules/evochamber/scenarios/quickstart.json', import.meta.url));
-const s = withOverrides(loadScenario(file), { stream: { tasks: ${TASKS} } });
-const { summary } = await runScenario(s, { patch: { seed: ${SEED} }, outDir: 'run', report: { outDir: 'report' } });
+const { summary } = await runScenario(loadScenario(file), { patch: { seed: ${SEED}, 'stream.tasks': ${TASKS} }, outDir: 'run', report: { outDir: 'report' } });
 console.log(JSON.stringify(summary));
 `);
     const summary = JSON.parse(nodeIn(['main.mjs']).trim().split('\n').pop()!) as Record<string, unknown> & { tasks: number; reportPath?: string; perNiche: Record<string, number> };
@@ -84,8 +83,8 @@ console.log(JSON.stringify(summary));
     expect(summary.reportPath).toBe(path.join(consumer, 'report', 'index.html'));
     expect(readFileSync(summary.reportPath!, 'utf8')).toContain('<svg');
 
-    const fromSource = withOverrides(loadScenario(path.join(ROOT, 'scenarios/quickstart.json')), { stream: { tasks: TASKS } });
-    const { summary: expected } = await runScenario(fromSource, { patch: { seed: SEED }, outDir: path.join(consumer, 'run-src'), report: false });
+    const fromSource = loadScenario(path.join(ROOT, 'scenarios/quickstart.json'));
+    const { summary: expected } = await runScenario(fromSource, { patch: { seed: SEED, 'stream.tasks': TASKS }, outDir: path.join(consumer, 'run-src'), report: false });
     expect(stable(summary)).toEqual(stable(expected as unknown as Record<string, unknown>));
   });
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, withOverrides } from '../../src/index';
+import { loadScenario, runScenario } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 import { loadWorldFile, PAPER_FORM_FIT_PARAMS, parseFitName } from '../../src/sim/sim-world-file';
 import { mechanismProbes, pairedDifference } from '../bench/signal-probes';
 

@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SIM_PARAMS, loadScenario, loadWorldFile, parseScenario, runScenario, withOverrides, WorldFileError,
-} from '../../src/index';
+import { DEFAULT_SIM_PARAMS, loadScenario, loadWorldFile, parseScenario, runScenario, WorldFileError } from '../../src/index';
+import { withOverrides } from '../../src/engine/scenario/scenario';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'evo-world-'));
 const write = (d: string, name: string, v: unknown) => { const f = path.join(d, name); writeFileSync(f, JSON.stringify(v)); return f; };
@@ -58,8 +57,8 @@ describe('resume --world', () => {
     const d = dir();
     const f = write(d, 'w.json', { schemaVersion: 1, name: 'later', params: { base: 0.5 } });
     const out = path.join(d, 'abl');
-    await runAblation(loadScenario('hard'), { patch: { 'stream.tasks': 6 }, variants: ['single-agent'], seeds: 1, outDir: out, jobs: 1 });
-    await resumeAblation(out, { patch: { 'sim.world': f }, jobs: 1 });
+    await runAblation(loadScenario('hard'), { patch: { 'stream.tasks': 6, 'sweep.jobs': 1 }, variants: ['single-agent'], seeds: 1, outDir: out });
+    await resumeAblation(out, { patch: { 'sim.world': f, 'sweep.jobs': 1 } });
     const plan = JSON.parse(readFileSync(path.join(out, 'ablation-plan.json'), 'utf8')) as { patch: Record<string, unknown> };
     expect(plan.patch['sim.world']).toBe(f);
     // A run stopped after its first tasks: resumed under another world, the re-made events differ.

@@ -142,12 +142,15 @@ describe('leadership statistics', () => {
     const weak = [stat('voting', 0, 0), stat('debate', 60, 0.75), stat('generator-critic', 0, 0), stat('decompose', 0, 0)];
     const empty = ['voting', 'debate', 'generator-critic', 'decompose'].map((s) => stat(s, 0, 0));
     const picks = async (s: typeof strong, p: typeof none) => { const out: string[] = []; for (let i = 0; i < 40; i++) out.push(await ask(s, p, i)); return out; };
-    expect((await picks(strong, none)).filter((x) => x === 'debate').length).toBe(40);
+    // Of the four with evidence only the best is picked (a structure added later, untried, may be explored).
+    const evidenced = (xs: string[]) => xs.filter((x) => ['voting', 'debate', 'generator-critic', 'decompose'].includes(x));
+    const best = await picks(strong, none);
+    expect(new Set(evidenced(best))).toEqual(new Set(['debate']));
     // Untried structures still get tried: exploration shrinks only as their own evidence grows.
     expect((await picks(weak, none)).filter((x) => x === 'debate').length).toBeLessThan(20);
     // With no evidence on this area, the prior line decides.
     const fromPrior = await picks(empty, [prior('voting', 5, 0.2), prior('debate', 5, 0.2), prior('generator-critic', 5, 0.9), prior('decompose', 5, 0.2)]);
-    expect(fromPrior.filter((x) => x === 'generator-critic').length).toBe(40);
+    expect(new Set(evidenced(fromPrior))).toEqual(new Set(['generator-critic']));
     const prompt = chooseStructurePrompt('persona', spec, 3, [0.5, 0.5, 0.5], [], 2, { niche: strong, prior: [prior('voting', 2, 0.4), ...none.slice(1)] })[1]!.content;
     expect(prompt).toContain('- this area: voting 60 tasks, mean 0.55, 95% CI 0.42-0.67; debate 60 tasks, mean 0.75, 95% CI 0.63-0.84');
     expect(prompt).toContain('- prior, other areas: voting 2 areas, mean 0.40, range 0.40-0.40; debate 0 areas');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario, runScenario, type Completion, type CompletionRequest, type LanguageModel } from '../../src/index';
 import { SimModel } from '../../src/sim/sim-model';
-import { structureRegistry } from '../../src/team/structures';
+import { choosableStructures, structureRegistry } from '../../src/team/structures';
 import { toyCalls, toyRelay } from '../fixtures/toy-structure';
 
 /** The simulated model, with every structure-choice prompt kept (it keeps the simulator's side channel, so it answers as the simulator does). */
@@ -42,11 +42,14 @@ describe('a structure added in one file', () => {
     expect(summary.tasks).toBe(30);
     expect(summary.failures).toBe(0);
 
-    // The prompt listed it, after the built-in ones, and in the reply format.
+    // The prompt listed it, after the registered ones, and last in the reply format.
     expect(spy.choosePrompts).toHaveLength(30);
+    const registered = choosableStructures().map((d) => d.name);
     for (const p of spy.choosePrompts) {
-      expect(p).toContain('\n- decompose: you split the task into parts, the others solve the parts, you combine them.\n- toy-relay: you answer alone, once; the others sign off on your answer unseen.\n');
-      expect(p).toContain('"structure": "voting" | "debate" | "generator-critic" | "decompose" | "toy-relay"');
+      const toyLine = p.indexOf('\n- toy-relay: you answer alone, once; the others sign off on your answer unseen.\n');
+      expect(toyLine).toBeGreaterThan(0);
+      for (const name of registered) expect(p.indexOf(`\n- ${name}: `), name).toBeLessThan(toyLine);
+      expect(p).toContain(`"structure": ${[...registered, 'toy-relay'].map((n) => JSON.stringify(n)).join(' | ')}`);
     }
 
     // The leader chose it, and each of those tasks ran through the toy's own code (and only those).

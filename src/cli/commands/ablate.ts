@@ -15,16 +15,16 @@ import { EXIT } from '../exit-codes';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { queueFlag } from '../queue-flag';
-import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
-import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
-import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
-import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
-import { applyScenarioPatch, scenarioPatch } from '../../engine/scenario/scenario-patch';
-import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
+import { MODEL_FLAGS_HELP } from '../model-flags';
+import { SAMPLING_FLAGS_HELP } from '../sampling-flags';
+import { budgetFromFlags } from '../budget-flags';
+import { RUN_SETTING_FLAGS_HELP, SCENARIO_FLAG_OPTIONS, scenarioFlagsPatch } from '../scenario-flags';
+import { SWEEP_FLAG_OPTIONS, SWEEP_FLAGS_HELP, sweepFlagsPatch } from '../sweep-flags';
+import { applyScenarioPatch } from '../../engine/scenario/apply-patch';
+import { mergePatches, scenarioPatch } from '../../core/scenario-patch';
+import { WORLD_FLAG_HELP } from '../world-flag';
 import { SCORE_FLAG_HELP, SCORE_FLAG_OPTIONS, scoreFlag } from '../score-flag';
 import { withSweepDefaults } from '../composition';
-import { STALENESS_POLICY_NAMES } from '../../population/staleness';
-import { PRIORITY_POLICIES, type PriorityPolicy } from '../../engine/sweep/sweep-schedule';
 
 /** Help text of `evochamber ablate`. */
 export const ABLATE_HELP = `Usage: evochamber ablate <scenario.json> [options]
@@ -49,29 +49,18 @@ run with speculative completion off (its cancellations would depend on the other
 Options:
   --variants a,b,…  variants to run (default: ${DEFAULT_ABLATION_VARIANTS.join(',')})
   --seeds N         seeds, counted up from the scenario's seed (default 3)
-  --tasks N         tasks per run (default: the scenario's)
-  --in-flight N     tasks in flight per run (a number, or "auto")
-  --staleness NAME  staleness policy of every run (${STALENESS_POLICY_NAMES.join(', ')}); --tau N its τ
-  --evolve-timing T lag or when-ready, for every run
-${SET_FLAG_HELP.replace('a run\'s overrides', 'an ablation\'s overrides')}
-  --jobs N          worker processes for the simulated model's runs (default: the core count)
-  --parallel N      runs at once over one shared server (virtual time, HTTP); "auto": as many as
-                    raise the server's measured output tokens/s (default 1; not with --queue)
-  --priorities P    critical-path or off (default off): over one shared server, start the runs
-                    longest first and send each run's requests with a priority from its predicted
-                    remaining time (plan's model, updated by its progress; the longest goes first).
-                    Needs a server that honours vLLM's priority (vLLM and serve-sim with
-                    --scheduling-policy priority; the virtual server of --latency always does)
-  --deadline HOURS  virtual hours the sweep must end in (with --latency, or a real server by plan's
-                    model of one qwen3-8b-h100-vllm): each run gets the smallest in-flight window that
-                    fits (staleness guarded, evolve timing when-ready), printed before the sweep; runs
-                    that need none stay at in-flight 1; every run starts at once (unless --parallel).
-                    The table compares each variant with it alone at in-flight 1. A deadline no window
-                    meets is refused in one line with the shortest time (exit 1)
+
+Each run's settings (as in "evochamber run"; --set also takes the sweep's, sweep.* and sweepBudget):
+${RUN_SETTING_FLAGS_HELP}
+
+How the sweep runs (the scenario's "sweep" settings, recorded in its patch):
+${SWEEP_FLAGS_HELP}
   --budget-tokens N, --budget-completion-tokens N, --budget-usd X
                     the sweep's budget (replaces the scenario's "sweepBudget"): runs not started
                     when it would be passed are marked in the table and ablation.json (each run's
                     own budget is the scenario's "budget")
+
+Prices, output, the queue:
   --price MODEL=IN/OUT  US dollars per million input / output tokens (tokens and cost per variant)
   --reference NAME  the variant every other is compared with task by task (paired per-task reward
                     difference, 95 % bootstrap interval, sign-flip p, Holm-corrected; default
@@ -103,12 +92,10 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
     allowPositionals: true,
     options: {
       ...WATCH_FLAG_OPTIONS,
-      variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' },
-      parallel: { type: 'string' }, out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' }, force: { type: 'boolean' },
+      ...SCENARIO_FLAG_OPTIONS, ...SWEEP_FLAG_OPTIONS, variants: { type: 'string' }, seeds: { type: 'string' },
+      out: { type: 'string' }, 'grace-ms': { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, 'no-report': { type: 'boolean' }, force: { type: 'boolean' },
       queue: { type: 'string' }, attempts: { type: 'string' }, attach: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' }, jobs: { type: 'string' },
-      priorities: { type: 'string' }, deadline: { type: 'string' }, reference: { type: 'string' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...SCORE_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
+      reference: { type: 'string' }, ...SCORE_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(ABLATE_HELP); return; }
@@ -123,8 +110,9 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   }
   if (positionals.length !== 1) throw new UsageError('ablate takes exactly one scenario file', ABLATE_HELP);
   const loaded = loadScenario(positionals[0]!);
-  // The sweep's budget replaces the scenario's sweepBudget whole (each run's own budget is the scenario's).
-  const patch = await scenarioFlagsPatch(loaded, values, scenarioPatch({ sweepBudget: budgetFromFlags(values) }));
+  // The sweep's budget replaces the scenario's sweepBudget whole (each run's own budget is the scenario's);
+  // the sweep flags are its `sweep.*` settings, so the plan file records them as any other.
+  const patch = await scenarioFlagsPatch(loaded, values, mergePatches(scenarioPatch({ sweepBudget: budgetFromFlags(values) }), sweepFlagsPatch(values)));
   const variants = values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name', ABLATE_HELP);
   variantFlags(variants, '--variants');
@@ -139,14 +127,11 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   let done = 0;
   let failedTasks = 0;
   const common = { variants, seeds, patch, outDir: values.out };
-  const jobs = intFlag(values.jobs, '--jobs', 1);
-  const parallel = values.parallel === 'auto' ? 'auto' as const : intFlag(values.parallel, '--parallel', 1);
-  const priorities = priorityFlag(values.priorities);
-  const deadlineHours = values.deadline === undefined ? undefined : Number(values.deadline);
-  if (deadlineHours !== undefined && !(deadlineHours > 0)) throw new UsageError(`--deadline takes a positive number of hours, got "${values.deadline}"`, ABLATE_HELP);
-  if (deadlineHours !== undefined && values['in-flight'] !== undefined) throw new UsageError('--deadline chooses each run\'s in-flight window: leave out --in-flight', ABLATE_HELP);
+  if (values.deadline !== undefined && values['in-flight'] !== undefined) throw new UsageError('--deadline chooses each run\'s in-flight window: leave out --in-flight', ABLATE_HELP);
   if (values.queue !== undefined) {
-    if (priorities !== undefined || deadlineHours !== undefined) throw new UsageError(`--${priorities !== undefined ? 'priorities' : 'deadline'} does not apply with --queue (the workers share no server this process schedules)`);
+    for (const f of ['priorities', 'deadline'] as const) {
+      if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (the workers share no server this process schedules)`);
+    }
     if (values.watch !== undefined) throw new UsageError('--watch does not apply with --queue (the runs live on the workers\' machines; run "evochamber watch" there)');
     for (const f of ['parallel', 'jobs', 'budget-tokens', 'budget-completion-tokens', 'budget-usd'] as const) {
       if (values[f] !== undefined) throw new UsageError(`--${f} does not apply with --queue (each worker has --concurrency)`);
@@ -165,8 +150,9 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const outDir = values.out ?? (port === undefined ? undefined : planAblation(loaded, { variants, seeds }).outDir);
   // The sweep's size and predicted cost, one line before the first run; then the ETA from measured rates.
   const ablated = variants ?? [...DEFAULT_ABLATION_VARIANTS];
+  const sweep = applyScenarioPatch(loaded, patch).scenario.sweep;
   const processes = loaded.scenario.model.backend === 'sim' && !(loaded.scenario.model as { latency?: string }).latency
-    ? jobs ?? availableParallelism() : typeof parallel === 'number' ? parallel : 1;
+    ? sweep?.jobs ?? availableParallelism() : typeof sweep?.parallel === 'number' ? sweep.parallel : 1;
   const estimate = await estimateSweep(loaded, { variants: ablated, seeds, patch, processes });
   if (!values.quiet) process.stderr.write(`ablate: ${estimate.line}\n`);
   const tasksPerRun = estimate.tasks;
@@ -175,7 +161,7 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   const watch = port === undefined ? null : startRunWatch(port, (l) => runs.log(l));
   const signals = withRunSignals(graceMs, (l) => process.stderr.write(`${l}\n`));
   const { result, outDir: ranIn } = await runAblationResumable(loaded, withSweepDefaults({
-    ...common, outDir, ...(values.force ? { force: true } : {}), ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { priorities } : {}), ...(deadlineHours !== undefined ? { deadlineHours } : {}), ...(jobs !== undefined ? { jobs } : {}),
+    ...common, outDir, force: values.force,
     stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
     onNote: (line: string) => runs.log(`ablate: ${line}`),
     // The plan is on disk once the first run starts.
@@ -199,13 +185,6 @@ export async function ablateCommand(argv: string[]): Promise<number | void> {
   await printAblation(result, values.json, !values['no-report'], reference);
   score?.(result);
   return failedTasksExit(failedTasks);
-}
-
-/** `--priorities`: a policy name, else a UsageError naming the flag. */
-function priorityFlag(v: string | undefined): PriorityPolicy | undefined {
-  if (v === undefined) return undefined;
-  if (!(PRIORITY_POLICIES as readonly string[]).includes(v)) throw new UsageError(`--priorities takes ${PRIORITY_POLICIES.join(' or ')}, got "${v}"`, ABLATE_HELP);
-  return v as PriorityPolicy;
 }
 
 /** Exit 3, said once on stderr, when tasks of finished runs failed for infrastructure reasons. */

@@ -91,7 +91,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   const stem = out.replace(/\.json$/, '');
   const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
   const runTargets = fromRuns.length ? targetsFromRuns(fromRuns, {
-    ...(values.variants !== undefined ? { variants: values.variants.split(',').map((v) => v.trim()).filter(Boolean) } : {}),
+    variants: values.variants?.split(',').map((v) => v.trim()).filter(Boolean),
     scenarioPrefix: `${path.basename(stem)}.scenario-`, scenarioDir: path.dirname(out),
   }) : undefined;
   if (runTargets?.leftOut.size) {

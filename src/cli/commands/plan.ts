@@ -7,9 +7,11 @@ import { worldUncertainty } from '../world-uncertainty';
 import { streamGroups } from '../world-groups';
 import { scenarioWorld } from '../../sim/sim-plugin';
 import { PROFILES } from '../../llm/latency-profiles';
-import { PRIORITY_POLICIES, deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
+import { deadlineSchedule, describeDeadline, sharedHours } from '../../engine/sweep/sweep-schedule';
+import { applyScenarioPatch } from '../../engine/scenario/apply-patch';
+import { SWEEP_FLAG_OPTIONS, sweepFlagsPatch } from '../sweep-flags';
 import { priceFlagsPatch } from '../budget-flags';
-import { mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { mergePatches, scenarioPatch } from '../../core/scenario-patch';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
 import { applyWorldFlag, WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
@@ -47,7 +49,7 @@ export async function planCommand(argv: string[]): Promise<void> {
     options: {
       variants: { type: 'string' }, seeds: { type: 'string' }, tasks: { type: 'string' }, latency: { type: 'string' },
       price: { type: 'string', multiple: true }, 'pilot-tasks': { type: 'string' }, json: { type: 'boolean' },
-      deadline: { type: 'string' }, priorities: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
+      deadline: SWEEP_FLAG_OPTIONS.deadline, priorities: SWEEP_FLAG_OPTIONS.priorities, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(PLAN_HELP); return; }
@@ -55,13 +57,13 @@ export async function planCommand(argv: string[]): Promise<void> {
   if (values.latency !== undefined && !Object.hasOwn(PROFILES, values.latency)) {
     throw new UsageError(`--latency: unknown profile "${values.latency}" (profiles: ${Object.keys(PROFILES).join(', ')})`);
   }
-  const deadline = values.deadline === undefined ? undefined : Number(values.deadline);
-  if (deadline !== undefined && !(deadline > 0)) throw new UsageError(`--deadline takes a positive number of hours, got "${values.deadline}"`, PLAN_HELP);
-  if (values.priorities !== undefined && !(PRIORITY_POLICIES as readonly string[]).includes(values.priorities)) {
-    throw new UsageError(`--priorities takes ${PRIORITY_POLICIES.join(' or ')}, got "${values.priorities}"`, PLAN_HELP);
-  }
-  const critical = values.priorities === 'critical-path';
+  // --deadline and --priorities are ablate's sweep settings (sweep-flags.ts), read as ablate reads
+  // them: from the scenario's `sweep` section with the flags' patch applied.
+  const sweepPatch = sweepFlagsPatch({ deadline: values.deadline, priorities: values.priorities });
   const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
+  const sweep = applyScenarioPatch(loaded, sweepPatch).scenario.sweep ?? {};
+  const deadline = sweep.deadlineHours;
+  const critical = sweep.priorities === 'critical-path';
   const variants = values.variants === 'all' ? [...DEFAULT_ABLATION_VARIANTS] : values.variants?.split(',').map((v) => v.trim()).filter(Boolean);
   if (values.variants !== undefined && !variants?.length) throw new UsageError('--variants needs at least one name');
   variantFlags(variants, '--variants');

@@ -72,7 +72,7 @@ export async function predictCommand(argv: string[]): Promise<number | void> {
   const seeds = Array.from({ length: seedCount }, (_, i) => seed0 + i);
   const t0 = performance.now();
   const prediction = await predictStreams({
-    scenarios, variants, seeds, draws: uncertainty ? draws : 0, runs, ...(reference ? { reference } : {}), ...(tasks !== undefined ? { tasks } : {}),
+    scenarios, variants, seeds, draws: uncertainty ? draws : 0, runs, ...(reference ? { reference } : {}), tasks,
     ...(uncertainty ? { uncertainty } : {}), world, jobs, childEntry: RUN_CHILD_ENTRY,
     onRun: (done, total) => { if (done % 20 === 0 || done === total) process.stderr.write(`predict: ${done}/${total} runs\n`); },
   });

@@ -14,7 +14,7 @@ import { UsageError, intFlag } from '../usage';
 import { failedTasksExit, printAblation } from './ablate';
 import { reportResult } from './run';
 import { BUDGET_FLAG_OPTIONS, budgetFromFlags } from '../budget-flags';
-import { fieldsUnder, mergePatches, scenarioPatch } from '../../engine/scenario/scenario-patch';
+import { fieldsUnder, mergePatches, scenarioPatch } from '../../core/scenario-patch';
 import { createSweepProgress } from '../sweep-progress';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
 import { WORLD_FLAG_OPTIONS, worldPatch } from '../world-flag';
@@ -77,10 +77,11 @@ export async function resumeCommand(argv: string[]): Promise<number | void> {
     if (existsSync(path.join(dir, ABLATION_PLAN_FILE))) {
       let failedTasks = 0;
       const runs = createSweepProgress(!values.quiet);
-      // The sweep's worker processes run each unfinished run's resume (the plan keeps the ablation's own --jobs).
+      // The sweep's worker processes run each unfinished run's resume (the plan keeps the ablation's own
+      // sweep.jobs; --jobs replaces it, as a new budget replaces the sweep's, for later resumes too).
       const r = await resumeAblation(dir, {
-        childEntry: RUN_CHILD_ENTRY, ...(jobs !== undefined ? { jobs } : {}),
-        patch: mergePatches(scenarioPatch({ sweepBudget: budget }), worldPatch(values.world)),
+        childEntry: RUN_CHILD_ENTRY,
+        patch: mergePatches(scenarioPatch({ sweepBudget: budget, 'sweep.jobs': jobs }), worldPatch(values.world)),
         onNote: (line: string) => { if (!values.quiet) process.stderr.write(`ablate: ${line}\n`); },
         stop: signals.stop, graceMs, onAbandonable: signals.onAbandonable,
         onRunProgress: (v, s, p) => runs.update(v, s, p),

@@ -10,16 +10,15 @@ import { EXIT } from '../exit-codes';
 import { withRunSignals } from '../run-signals';
 import { formatSummary } from '../format-summary';
 import { createProgress } from '../progress';
-import { MODEL_FLAGS_HELP, MODEL_FLAG_OPTIONS } from '../model-flags';
-import { SAMPLING_FLAGS_HELP, SAMPLING_FLAG_OPTIONS } from '../sampling-flags';
+import { MODEL_FLAGS_HELP } from '../model-flags';
+import { SAMPLING_FLAGS_HELP } from '../sampling-flags';
 import { UsageError, intFlag } from '../usage';
 import { variantFlags } from '../variant-flags';
-import { STALENESS_POLICY_NAMES } from '../../population/staleness';
-import { BUDGET_FLAG_OPTIONS, BUDGET_FLAGS_HELP, budgetFromFlags } from '../budget-flags';
-import { fieldsUnder } from '../../engine/scenario/scenario-patch';
-import { scenarioFlagsPatch, SET_FLAG_HELP, SET_FLAG_OPTIONS } from '../scenario-flags';
+import { BUDGET_FLAGS_HELP, budgetFromFlags } from '../budget-flags';
+import { fieldsUnder } from '../../core/scenario-patch';
+import { RUN_SETTING_FLAGS_HELP, SCENARIO_FLAG_OPTIONS, scenarioFlagsPatch } from '../scenario-flags';
 import { startRunWatch, WATCH_FLAG_HELP, WATCH_FLAG_OPTIONS, watchArgv, watchPort } from '../watch-flag';
-import { WORLD_FLAG_HELP, WORLD_FLAG_OPTIONS } from '../world-flag';
+import { WORLD_FLAG_HELP } from '../world-flag';
 
 /** Help text of `evochamber run`. */
 export const RUN_HELP = `Usage: evochamber run <scenario.json> [options]
@@ -33,15 +32,7 @@ its budget), 1 on error.
 Options:
   --variant NAME    preset to run (${Object.keys(PRESETS).join(', ')})
   --seed N          seed (default: the scenario's)
-  --tasks N         number of tasks in the stream
-  --in-flight N     tasks in flight at once (default: the scenario's, 1); "auto": sized as it
-                    runs from measured rates and the version gap (scenario engine.auto)
-  --staleness NAME  what becomes of lessons and insights applied after the pool moved on:
-                    ${STALENESS_POLICY_NAMES.join(', ')} (default: the scenario's, full)
-  --tau N           version gap the staleness policy tolerates unexamined (default: the scenario's, 8)
-  --evolve-timing T when evolve outcomes are applied: lag (default: just before the task inFlight
-                    places later commits; resumable on any backend) or when-ready (as soon as ready)
-${SET_FLAG_HELP}
+${RUN_SETTING_FLAGS_HELP}
   --out DIR         run directory (default runs/<scenario>-<variant>-s<seed>-<id>); one that
                     holds a run already is refused (resume it, or pick a new one), and so is
                     a file or a directory holding other files
@@ -70,10 +61,10 @@ export async function runCommand(argv: string[]): Promise<number | void> {
     allowPositionals: true,
     options: {
       ...WATCH_FLAG_OPTIONS,
-      variant: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, 'in-flight': { type: 'string' }, staleness: { type: 'string' }, tau: { type: 'string' }, 'evolve-timing': { type: 'string' },
+      ...SCENARIO_FLAG_OPTIONS, variant: { type: 'string' }, seed: { type: 'string' },
       out: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       force: { type: 'boolean' }, replay: { type: 'string' }, 'grace-ms': { type: 'string' }, ...REPORT_FLAG_OPTIONS, journal: { type: 'boolean' },
-      ...SET_FLAG_OPTIONS, ...MODEL_FLAG_OPTIONS, ...SAMPLING_FLAG_OPTIONS, ...BUDGET_FLAG_OPTIONS, ...WORLD_FLAG_OPTIONS, ...OTEL_FLAG_OPTIONS,
+      ...OTEL_FLAG_OPTIONS,
     },
   });
   if (values.help) { process.stdout.write(RUN_HELP); return; }

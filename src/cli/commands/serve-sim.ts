@@ -81,15 +81,15 @@ export async function serveSimCommand(argv: string[]): Promise<void> {
       port,
       host,
       profile,
-      ...(values.faults !== undefined ? { faults: values.faults } : {}),
+      faults: values.faults,
       seed: intFlag(values.seed, '--seed', 0) ?? 1,
       timeScale,
-      ...(rpm !== undefined ? { requestsPerMinute: rpm } : {}),
-      ...(tpm !== undefined ? { tokensPerMinute: tpm } : {}),
+      // Unset: the profile's limits (startServeSim reads each with ??).
+      requestsPerMinute: rpm, tokensPerMinute: tpm,
       ...(values['model-id'] ? { modelId: values['model-id'] } : {}),
       ...(world ? { world } : {}),
       schedulingPolicy: policy,
-      ...(logFile !== undefined ? { onRequest: (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); } } : {}),
+      onRequest: logFile === undefined ? undefined : (r: RecordedRequest) => { const line = requestLogLine(r); if (line) appendFileSync(logFile, `${line}\n`); },
     });
   } catch (err) {
     const msg = (err as Error).message;

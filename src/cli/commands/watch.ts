@@ -41,7 +41,7 @@ export async function watchCommand(argv: string[]): Promise<void> {
   const host = values.host ?? '127.0.0.1';
   let server;
   try {
-    server = await startWatchServer(dir, { clock: systemClock, host, ...(port !== undefined ? { port } : {}), ...(values.token ? { token: values.token } : {}) });
+    server = await startWatchServer(dir, { clock: systemClock, host, port, token: values.token });
   } catch (err) {
     // A port in use is a command-line mistake, as in serve-sim: pick another.
     if (/ is in use /.test((err as Error).message)) throw new UsageError((err as Error).message, WATCH_HELP);

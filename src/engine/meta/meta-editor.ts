@@ -101,5 +101,6 @@ function readPlan(raw: unknown, c: MetaConfig): RunPlan | string {
   if (p.stopWhenFlatFor !== undefined && (!int(p.stopWhenFlatFor) || (p.stopWhenFlatFor as number) < 10 || (p.stopWhenFlatFor as number) > c.maxTasks)) {
     return `plan.stopWhenFlatFor must be a whole number 10..${c.maxTasks}`;
   }
-  return { tasks: tasks as number, ...(p.tokens !== undefined ? { tokens: p.tokens as number } : {}), ...(p.stopWhenFlatFor !== undefined ? { stopWhenFlatFor: p.stopWhenFlatFor as number } : {}) };
+  // Unset limits stay unset (left out of the meta.edit event's plan).
+  return { tasks: tasks as number, tokens: p.tokens as number | undefined, stopWhenFlatFor: p.stopWhenFlatFor as number | undefined };
 }

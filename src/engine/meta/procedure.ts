@@ -10,7 +10,7 @@ import { CHOOSER_REGISTRY } from '../../team/choosers';
 import { choosableStructures, type StructureRegistry } from '../../team/structures';
 import type { Preset } from '../scenario/presets';
 import { ScenarioError, type LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch } from '../scenario/apply-patch';
 import { scenarioKnobs, type KnobPath } from '../scenario/knob-path';
 import { valueAt } from '../../core/scenario-patch';
 

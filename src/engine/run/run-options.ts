@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock';
 import type { LanguageModel } from '../../llm/model';
 import type { BudgetStop } from '../loop/budget';
-import type { ScenarioPatch } from '../scenario/scenario-patch';
+import type { ScenarioPatch } from '../../core/scenario-patch';
 import type { Progress } from '../loop/engine';
 import type { BackendModel, ModelPlugin } from '../scenario/model-plugins';
 import type { Scenario } from '../scenario/scenario-schema';

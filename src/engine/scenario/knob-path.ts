@@ -1,5 +1,6 @@
-import type { z } from 'zod';
 import type { Knob, SettingPath } from '../../core/knob';
+import type { PatchPathOf } from '../../core/scenario-patch';
+import { schemasAt } from './scenario-keys';
 import { scenarioSchema, type Scenario } from './scenario-schema';
 
 /**
@@ -8,28 +9,17 @@ import { scenarioSchema, type Scenario } from './scenario-schema';
  */
 export type KnobPath = SettingPath<Scenario>;
 
-/** The schema of the setting at `path` in `schema` (through defaults, optionals and nullables), or null. */
-function settingSchema(schema: z.ZodType, path: string): z.ZodType | null {
-  let at: z.ZodType | undefined = schema;
-  for (const key of path.split('.')) {
-    at = at && unwrap(at);
-    const shape: Record<string, z.ZodType> | undefined = at ? (at as { _zod: { def: { shape?: Record<string, z.ZodType> } } })._zod.def.shape : undefined;
-    at = shape && Object.hasOwn(shape, key) ? shape[key] : undefined;
-    if (!at) return null;
+// Every patch written in code names the scenario's paths (core/scenario-patch.ts, `ScenarioPaths`).
+declare module '../../core/scenario-patch' {
+  interface ScenarioPaths {
+    readonly path: PatchPathOf<Scenario>;
   }
-  return at ?? null;
-}
-
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s = schema as { _zod: { def: { type: string; innerType?: z.ZodType; in?: z.ZodType } } };
-  while (s._zod.def.innerType ?? (s._zod.def.type === 'pipe' ? s._zod.def.in : undefined)) s = (s._zod.def.innerType ?? s._zod.def.in) as never;
-  return s as unknown as z.ZodType;
 }
 
 /** Whether `path` names a setting of the scenario schema (a value, not a section of settings). */
 export function isKnobPath(path: string): path is KnobPath {
-  const at = settingSchema(scenarioSchema, path);
-  return at !== null && (unwrap(at) as unknown as { _zod: { def: { type: string } } })._zod.def.type !== 'object';
+  const at = schemasAt(scenarioSchema, path.split('.'));
+  return at.length > 0 && at.every((d) => d.type !== 'object');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ASSEMBLERS } from '../../team/assemblers';
 import { CHOOSERS } from '../../team/choosers';
-import { choosableStructures, STRUCTURES } from '../../team/structures';
+import { choosableStructures, STRUCTURE_KINDS, STRUCTURES } from '../../team/structures';
 
 // The registries live beside their descriptors (team/assemblers, team/choosers, team/structures).
 export { ASSEMBLERS, CHOOSERS, STRUCTURES };
@@ -49,7 +49,15 @@ const ALONE = {
  */
 const MEMORY_TEAM = { ...FULL, assembler: 'random-team', chooser: 'fixed', structure: 'voting', lifecycle: false } as const;
 
-/** Every built-in preset. */
+/** The full system with its structure fixed: one per choosable structure. */
+function fixedStructurePreset(structure: string): Preset {
+  return {
+    ...FULL, name: `fixed-${structure}`, chooser: 'fixed', structure,
+    description: `Ablation: the full system with the structure fixed to ${structure} (no LeadLearn choice).`,
+  };
+}
+
+/** Every preset: the built-in ones, and a `fixed-<name>` one per choosable structure registered later. */
 export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'evochamber', description: 'The full system: private memories, anchor/complement/scout teams with LeadLearn, CoDream routed to below-median agents, lifecycle.' },
   {
@@ -64,10 +72,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   { ...FULL, name: 'meta', meta: 'edit', description: 'The full system whose procedure (team weights, LeadLearn, CoDream, lifecycle, retrieval, staleness) a meta-editor edits between segments (AEVO).' },
   { ...FULL, name: 'no-meta', meta: 'fixed', description: 'Control for meta: the same segments, quiescent boundaries and reports, with the procedure never edited.' },
   { ...FULL, name: 'no-leadlearn', chooser: 'random', description: 'Ablation: structure drawn at random per task instead of LeadLearn; everything else kept.' },
-  ...choosableStructures().map(({ name: structure }) => ({
-    ...FULL, name: `fixed-${structure}`, chooser: 'fixed', structure,
-    description: `Ablation: the full system with the structure fixed to ${structure} (no LeadLearn choice).`,
-  })),
+  ...choosableStructures().map(({ name }) => fixedStructurePreset(name)),
   {
     ...MEMORY_TEAM, name: 'per-agent-memory', codream: 'off',
     description: 'Baseline per-agent memory (EvoMem, AgentNet): random teams voting, each agent with a private memory and no transfer or roster change.',
@@ -90,6 +95,10 @@ export const PRESETS: Readonly<Record<string, Preset>> = Object.fromEntries(([
   },
   { ...ALONE, name: 'single-agent', structure: 'single', description: 'Baseline SA (single agent): one agent, one attempt per task, no memory.' },
 ] satisfies Preset[]).map((p) => [p.name, p]));
+
+STRUCTURE_KINDS.onRegister((d) => {
+  if (d.choosable) (PRESETS as Record<string, Preset>)[`fixed-${d.name}`] = fixedStructurePreset(d.name);
+});
 
 /** Look up a preset; the error lists the known names. */
 export function getPreset(name: string): Preset {

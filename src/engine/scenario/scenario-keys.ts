@@ -15,24 +15,28 @@ interface Def {
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
-/** The object schemas `schema` may be at `path` (through optional, default, arrays, unions, pipes). */
-function objectsAt(schema: z.ZodType, path: readonly PropertyKey[], depth = 0): Def[] {
+/**
+ * The definitions `schema` may have at `path`, unwrapped (through optional, default, lazy, arrays,
+ * unions, pipes): the one walk of zod's internal definitions, for the error messages' known fields
+ * and for knob paths (knob-path.ts).
+ */
+export function schemasAt(schema: z.ZodType, path: readonly PropertyKey[], depth = 0): Def[] {
   if (depth > 64) return [];
   const d = defOf(schema);
   const inner = d.innerType ?? (d.type === 'pipe' ? d.in : d.type === 'lazy' ? d.getter?.() : undefined);
-  if (inner) return objectsAt(inner, path, depth + 1);
-  if (d.type === 'union') return (d.options ?? []).flatMap((o) => objectsAt(o, path, depth + 1));
-  if (d.type === 'intersection') return [d.left, d.right].flatMap((o) => (o ? objectsAt(o, path, depth + 1) : []));
-  if (path.length === 0) return d.type === 'object' ? [d] : [];
+  if (inner) return schemasAt(inner, path, depth + 1);
+  if (d.type === 'union') return (d.options ?? []).flatMap((o) => schemasAt(o, path, depth + 1));
+  if (d.type === 'intersection') return [d.left, d.right].flatMap((o) => (o ? schemasAt(o, path, depth + 1) : []));
+  if (path.length === 0) return [d];
   const [head, ...rest] = path;
-  if (d.type === 'array' && typeof head === 'number' && d.element) return objectsAt(d.element, rest, depth + 1);
-  if (d.type === 'object' && typeof head === 'string' && d.shape && Object.hasOwn(d.shape, head)) return objectsAt(d.shape[head]!, rest, depth + 1);
+  if (d.type === 'array' && typeof head === 'number' && d.element) return schemasAt(d.element, rest, depth + 1);
+  if (d.type === 'object' && typeof head === 'string' && d.shape && Object.hasOwn(d.shape, head)) return schemasAt(d.shape[head]!, rest, depth + 1);
   return [];
 }
 
 /** The field names a scenario's object at `path` accepts (empty when the schema cannot say). */
 export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  return [...new Set(objectsAt(schema, path).flatMap((d) => Object.keys(d.shape ?? {})))];
+  return [...new Set(schemasAt(schema, path).filter((d) => d.type === 'object').flatMap((d) => Object.keys(d.shape ?? {})))];
 }
 
 /** Edit distance, with a transposition counted as one edit ("taks" is one from "tasks"). */

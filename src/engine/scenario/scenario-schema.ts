@@ -11,6 +11,7 @@ import { DEFAULT_STALENESS_TAU } from '../../population/staleness/policy';
 import { autoConfigSchema } from './auto-config';
 import { budgetSchema } from './budget-schema';
 import { metaConfigSchema } from './meta-config';
+import { sweepSettingsSchema } from './sweep-settings';
 import { pricesSchema } from '../../llm/pricing';
 import { extraBodySchema, samplingSchema, stagesSchema } from '../../llm/sampling-fields';
 
@@ -182,6 +183,8 @@ export const scenarioSchema = z.strictObject({
    * started does not start once it would be passed. `ablate --budget-*` replaces it; a run ignores it.
    */
   sweepBudget: budgetSchema.optional(),
+  /** How a local `ablate` runs its runs (sweep-settings.ts; `ablate --parallel`, `--jobs`, `--priorities`, `--deadline`); a run ignores it. */
+  sweep: sweepSettingsSchema.optional(),
   /** US dollars per million tokens, by model name (as the backend reports it; the simulator is `sim`): costs in the summary, and `budget.usd`. */
   prices: pricesSchema.optional(),
   /** What the run keeps in memory however long the stream (src/population/state-bounds.ts; docs/running.md, "Bounded state"). */

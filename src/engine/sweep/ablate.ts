@@ -4,8 +4,10 @@ import { checkOutputDir, recordOutputDir, removeOwnedOutputs } from '../../store
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, mergePatches, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/scenario-patch';
-import { ABLATION_PLAN_FILE, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
+import { applyScenarioPatch, pathsOutside, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/apply-patch';
+import { mergePatches, scenarioPatch, type PatchPath, type ScenarioPatch } from '../../core/scenario-patch';
+import type { SweepSettings } from '../scenario/sweep-settings';
+import { ABLATION_PLAN_FILE, ABLATION_PLAN_SCHEMA_VERSION, readAblationPlan, writeAblationPlan } from '../../store/ablation-plan-file';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type LocalSweepResult, type SweepJob } from './sweep-local';
 import type { EndpointUsage } from '../../llm/openai/endpoint';
 import type { RunSummary } from '../loop/summary';
@@ -18,6 +20,9 @@ import { formatPairedTable, type PairedStats } from '../../core/stats/paired-com
 export { stat, type Stat };
 
 export { ABLATION_PLAN_FILE };
+
+/** What `resume` may change in an ablation's patch: its budget, the world of the runs not started, and how runs spread on this machine. */
+const RESUME_MAY_CHANGE: readonly PatchPath[] = ['sweepBudget', 'sim.world', 'sweep.jobs', 'sweep.parallel'];
 
 const suffix = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 6);
 
@@ -103,20 +108,14 @@ export interface SweepExecution {
 }
 
 /**
- * Options of an ablation. Runs go to worker processes (`jobs`: the zero-time simulator) or run in
- * this process `parallel` at once over one shared backend (sweep-local.ts).
+ * Options of an ablation. How its runs run is the scenario's `sweep` section, set in the patch like
+ * any setting (`sweep.jobs` worker processes for the zero-time simulator, `sweep.parallel` runs at
+ * once over one shared backend, `sweep.priorities`, `sweep.deadlineHours`: sweep-settings.ts).
  */
 export interface AblationOptions extends LocalSweepOptions {
   readonly variants?: readonly string[];
-  /** Scheduling priorities over a shared server (sweep-schedule.ts; default off: today's sweep). */
-  readonly priorities?: PriorityPolicy;
-  /** Plan's prediction of the runs, when made already; otherwise plan's pilots run first when a policy needs it. */
+  /** Plan's prediction of the runs, when made already; otherwise plan's pilots run first when `sweep.priorities` or `sweep.deadlineHours` needs it. */
   readonly forecast?: SweepPlan;
-  /**
-   * Virtual hours the sweep must end in (`--deadline`): each run gets the smallest in-flight window that
-   * lets it (sweep-schedule.ts), and the result compares each variant with it alone at in-flight 1.
-   */
-  readonly deadlineHours?: number;
   /** Number of seeds, counted up from the scenario's seed. */
   readonly seeds?: number;
   /** Where the runs and ablation.json go (default runs/ablate-<scenario>-<id>). */
@@ -209,8 +208,9 @@ function seedResult(seed: number, r: RunSummary): SeedResult {
   return {
     seed, accuracy: r.accuracy, perNiche: { ...r.perNiche }, stableSpecialists: r.stableSpecialists ?? 0,
     tokens: t.promptTokens + t.completionTokens, completionTokens: t.completionTokens,
-    ...(t.costNanoUsd !== undefined ? { usd: roundUsd(t.costNanoUsd / 1e9) } : {}),
-    ...(r.virtualSeconds !== undefined ? { virtualSeconds: r.virtualSeconds } : {}),
+    // Absent (left out of ablation.json) without prices, and outside virtual time.
+    usd: t.costNanoUsd === undefined ? undefined : roundUsd(t.costNanoUsd / 1e9),
+    virtualSeconds: r.virtualSeconds,
   };
 }
 
@@ -245,7 +245,8 @@ const isAblationOutput = (dir: string) => existsSync(path.join(dir, 'ablation.js
  */
 export async function runAblationResumable(loaded: LoadedScenario, opts: AblationOptions = {}): Promise<{ result: AblationResult | null; outDir: string }> {
   refuseScenarioOptions(opts, 'runAblation', SWEEP_SETTINGS);
-  const plan = planAblation(applyScenarioPatch(loaded, opts.patch), opts);
+  const swept = applyScenarioPatch(loaded, opts.patch);
+  const plan = planAblation(swept, opts);
   const { outDir } = plan;
   const outputs = ablationOutputs(plan);
   // A directory of someone else's files is refused, --force or not, before anything is written.
@@ -258,9 +259,8 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
   if (opts.force) removeOwnedOutputs(outDir);
   recordOutputDir(outDir, outputs);
   writeAblationPlan(outDir, {
-    schemaVersion: 2, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir, variants: [...plan.variants], seeds: plan.seedList.length,
-    patch: opts.patch ?? {}, ...(opts.parallel !== undefined ? { parallel: opts.parallel } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
-    ...(opts.priorities !== undefined ? { priorities: opts.priorities } : {}), ...(opts.deadlineHours !== undefined ? { deadlineHours: opts.deadlineHours } : {}),
+    schemaVersion: ABLATION_PLAN_SCHEMA_VERSION, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,
+    variants: [...plan.variants], seeds: plan.seedList.length, patch: opts.patch ?? {},
   });
   return { result: await executeAblation(loaded, plan, opts, false, schedule), outDir };
 }
@@ -274,9 +274,10 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   const outDir = path.resolve(dir);
   const at = path.join(outDir, ABLATION_PLAN_FILE);
   let file = readAblationPlan(outDir);
-  // Only the sweep's budget and the world (`resume --world`, for the runs not started yet) may change on the way.
-  const refused = pathsOutside(opts.patch ?? {}, ['sweepBudget', 'sim.world']);
-  if (refused.length) throw new Error(`${dir}: resuming an ablation may change only the sweep's budget and the world, not ${refused.join(', ')}`);
+  // Only the sweep's budget, the world (`resume --world`, for the runs not started yet) and how the
+  // runs are spread on this machine may change on the way.
+  const refused = pathsOutside(opts.patch ?? {}, RESUME_MAY_CHANGE);
+  if (refused.length) throw new Error(`${dir}: resuming an ablation may change only ${RESUME_MAY_CHANGE.join(', ')}, not ${refused.join(', ')}`);
   // A new sweep budget replaces the old one for good (as a run's does in run.json): a later resume keeps it.
   if (opts.patch && Object.keys(opts.patch).length > 0) {
     file = { ...file, patch: mergePatches(file.patch, opts.patch) };
@@ -284,33 +285,35 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   }
   const loaded = parseScenario(file.config, at, file.scenarioDir);
   const plan = planAblation(applyScenarioPatch(loaded, file.patch), { variants: file.variants, seeds: file.seeds, outDir });
-  const saved = {
-    ...(file.parallel !== undefined ? { parallel: file.parallel } : {}), ...(file.jobs !== undefined ? { jobs: file.jobs } : {}),
-    ...(file.priorities !== undefined ? { priorities: file.priorities } : {}), ...(file.deadlineHours !== undefined ? { deadlineHours: file.deadlineHours } : {}),
-  };
-  return executeAblation(loaded, plan, { ...saved, ...opts, patch: file.patch }, true);
+  return executeAblation(loaded, plan, { ...opts, patch: file.patch }, true);
 }
 
 /** The sweep's priorities and deadline windows (plan's pilots when either is on); throws DeadlineError when no window meets the deadline. */
 async function scheduleAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions) {
-  const on = opts.priorities === 'critical-path';
-  const forecast = on || opts.deadlineHours !== undefined ? await forecastSweep(loaded, { ...opts, variants: plan.variants, seeds: plan.seedList.length }) : undefined;
-  const priorities = prioritiesFor(opts.priorities, forecast);
-  const deadline = opts.deadlineHours !== undefined ? deadlineSchedule(forecast!, opts.deadlineHours, on) : undefined;
-  return { priorities, deadline };
+  const settings = sweepSettings(loaded, opts.patch);
+  const on = settings.priorities === 'critical-path';
+  const forecast = on || settings.deadlineHours !== undefined ? await forecastSweep(loaded, { ...opts, variants: plan.variants, seeds: plan.seedList.length }) : undefined;
+  const priorities = prioritiesFor(settings.priorities, forecast);
+  const deadline = settings.deadlineHours !== undefined ? deadlineSchedule(forecast!, settings.deadlineHours, on) : undefined;
+  return { priorities, deadline, settings };
+}
+
+/** The sweep's own settings (the scenario's `sweep`, with the patch applied). */
+function sweepSettings(loaded: LoadedScenario, patch: ScenarioPatch | undefined): SweepSettings {
+  return applyScenarioPatch(loaded, patch).scenario.sweep ?? {};
 }
 
 async function executeAblation(loaded: LoadedScenario, plan: AblationPlan, opts: AblationOptions, resume: boolean, decided?: Awaited<ReturnType<typeof scheduleAblation>>): Promise<AblationResult | null> {
-  const { priorities, deadline } = decided ?? await scheduleAblation(loaded, plan, opts);
+  const { priorities, deadline, settings } = decided ?? await scheduleAblation(loaded, plan, opts);
   if (deadline) opts.onNote?.(describeDeadline(deadline.report));
   // A deadline's window is the run's own patch (the test checks each run ran at it).
   const jobs = plan.variants.flatMap((variant) => plan.seedList.map((seed): SweepJob => {
     const own = deadline?.settings.get(runKey(variant, seed));
-    return { variant, seed, outDir: jobDir(plan.outDir, variant, seed), ...(own ? { patch: own } : {}) };
+    return { variant, seed, outDir: jobDir(plan.outDir, variant, seed), patch: own };
   }));
-  // A deadline's model starts every run at once.
-  const parallel = opts.parallel ?? (deadline ? jobs.length : undefined);
-  const sweep = await runLocalSweep(loaded, jobs, { ...opts, ...(parallel !== undefined ? { parallel } : {}), ...(priorities ? { runPriorities: priorities } : {}) }, resume);
+  // A deadline's model starts every run at once (unless the sweep says how many).
+  const patch = mergePatches(opts.patch, scenarioPatch({ 'sweep.parallel': deadline && settings.parallel === undefined ? jobs.length : undefined }));
+  const sweep = await runLocalSweep(loaded, jobs, { ...opts, patch, runPriorities: priorities }, resume);
   if (sweep.interrupted) return null;
   const solo = deadline ? await soloComparison(loaded, plan, deadline.report, sweep.results, opts, resume) : undefined;
   const v = sweep.server;

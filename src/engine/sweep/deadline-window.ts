@@ -47,7 +47,7 @@ export interface DeadlineChoice {
 export function runWork(runs: readonly PlannedRun[], key: (r: PlannedRun) => string): RunWork[] {
   return runs.map((r) => ({
     key: key(r), hours: r.virtualHours, calls: r.calls, promptTokens: r.promptTokens, completionTokens: r.completionTokens,
-    ...(r.decodeContext !== undefined ? { decodeContext: r.decodeContext } : {}),
+    decodeContext: r.decodeContext,
   }));
 }
 

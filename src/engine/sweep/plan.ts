@@ -12,7 +12,8 @@ import { getPreset } from '../scenario/presets';
 import type { ModelPlugin } from '../scenario/model-plugins';
 import { runScenario } from '../run/run-scenario';
 import type { LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, refuseScenarioOptions, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/apply-patch';
+import { type ScenarioPatch } from '../../core/scenario-patch';
 
 /** What `planSweep` is asked to predict. */
 export interface PlanOptions {

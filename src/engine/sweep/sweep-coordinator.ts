@@ -7,7 +7,8 @@ import { checkOutputDir, recordOutputDir } from '../../store/output-dir';
 import { ablationOutputs, aggregateAblation, planAblation, runKey, writeAblation, type AblationPlan, type AblationResult, type FailedRun } from './ablate';
 import { systemClock, type Clock } from '../../core/clock';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, mergePatches, refuseScenarioOptions, SWEEP_SETTINGS, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch, refuseScenarioOptions, SWEEP_SETTINGS } from '../scenario/apply-patch';
+import { mergePatches, type ScenarioPatch } from '../../core/scenario-patch';
 import type { RunSummary } from '../loop/summary';
 import { newSweepId, SWEEP_PREFIX, SWEEP_QUEUE, sweepJobId, sweepRecordKey } from './queue-names';
 import { closeRedis, openRedis, probeRedis } from './redis-connection';
@@ -105,6 +106,11 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   refuseScenarioOptions(opts, 'runQueuedAblation', SWEEP_SETTINGS);
   if (applyScenarioPatch(loaded, opts.patch).scenario.sweepBudget) {
     throw new Error(`${loaded.file}: sweepBudget: a sweep's budget applies to a local ablate, not to one queued on Redis (each run's own "budget" does)`);
+  }
+  // How a local sweep runs (sweep.*) means nothing to the queue's workers: said, not silently dropped.
+  const local = Object.keys(applyScenarioPatch(loaded, opts.patch).scenario.sweep ?? {});
+  if (local.length) {
+    throw new Error(`${loaded.file}: sweep.${local[0]}: the sweep settings apply to a local ablate, not to one queued on Redis (each worker has --concurrency)`);
   }
   const id = newSweepId();
   const plan = planAblation(applyScenarioPatch(loaded, opts.patch), { variants: opts.variants, seeds: opts.seeds, outDir: opts.outDir, id });

@@ -9,7 +9,8 @@ import { RunProcesses } from '../run/run-processes';
 import { runScenario, type RunResult, type StopOptions } from '../run/run-scenario';
 import type { LoadedScenario } from '../scenario/scenario';
 import type { Scenario } from '../scenario/scenario-schema';
-import { applyScenarioPatch, mergePatches, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch } from '../scenario/apply-patch';
+import { mergePatches, patchWithout, type ScenarioPatch } from '../../core/scenario-patch';
 import { createSharedBackend, type SharedBackend } from './shared-backend';
 import type { RunSummary } from '../loop/summary';
 import { RunWindow, type RunWindowChange } from './sweep-window';
@@ -28,19 +29,16 @@ export interface SweepJob {
 export interface LocalSweepOptions extends StopOptions {
   /**
    * What every run changes in the scenario (`stream.tasks`, `engine.inFlight`, the model, …), keyed
-   * by path; each run adds its variant and seed. It may set the sweep's own budget (`sweepBudget`).
+   * by path; each run adds its variant and seed. It may set the sweep's own budget (`sweepBudget`)
+   * and how the sweep runs (`sweep.parallel`, `sweep.jobs`: scenario-schema's `sweep`), which no run sees.
    */
   readonly patch?: ScenarioPatch;
   /**
-   * Runs at once in this process, over one shared backend (one pool with one cap per endpoint, or
-   * one virtual server), or `auto`: found from the server's measured throughput (sweep-window.ts).
+   * Worker processes for the zero-time simulator's runs when the scenario's `sweep.jobs` is unset
+   * (default 1; the CLI and the package entry give the core count). A machine's default, not a
+   * sweep setting: the plan file never records it. Needs `childEntry`.
    */
-  readonly parallel?: number | 'auto';
-  /**
-   * Worker processes for the zero-time simulator's runs (default: 1 here; the CLI and the package
-   * entry default to the core count). Needs `childEntry`.
-   */
-  readonly jobs?: number;
+  readonly defaultJobs?: number;
   /** The script a worker process runs (the CLI's run-child); set by the composition, never by a scenario. */
   readonly childEntry?: string;
   /**
@@ -101,21 +99,24 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
   const plugins = modelPlugins(opts.plugins);
   // The sweep as its runs see it: the backend they share and the sweep's budget are read from it.
   const swept = applyScenarioPatch(loaded, opts.patch);
+  const settings = swept.scenario.sweep ?? {};
+  const parallel = settings.parallel;
+  const jobCount = settings.jobs ?? opts.defaultJobs ?? 1;
   const shared = opts.model ? null : createSharedBackend(swept.scenario, plugins);
   const kind = shared?.kind ?? 'none';
-  const processes = kind === 'none' && !opts.model && (opts.jobs ?? 1) > 1 && opts.childEntry !== undefined;
-  const speculativeOff = kind === 'virtual' || (kind === 'pool' && opts.parallel !== 1 && opts.parallel !== undefined);
+  const processes = kind === 'none' && !opts.model && jobCount > 1 && opts.childEntry !== undefined;
+  const speculativeOff = kind === 'virtual' || (kind === 'pool' && parallel !== 1 && parallel !== undefined);
   const specOff = speculativeOff && swept.scenario.structures.speculative;
   if (specOff) {
     opts.onNote?.('speculative completion is off in this sweep: its runs share one server, so a run\'s cancellations would depend on the others\' timing (compare a run alone with structures.speculative false)');
   }
   // This process is one of the `jobs`: it runs one run at a time itself, the workers the others. A
   // worker pays its own start and JIT warm-up (docs/benchmarks.md, "Speed"); this process has paid both.
-  const workers = processes ? Math.min(opts.jobs!, jobs.length) - 1 : 0;
+  const workers = processes ? Math.min(jobCount, jobs.length) - 1 : 0;
   const pool = workers > 0 ? new RunProcesses(opts.childEntry!, workers) : null;
   let hereBusy = false;
-  const window = opts.parallel === 'auto' && !processes ? new RunWindow(jobs.length) : null;
-  const limit = () => (processes ? Math.min(opts.jobs!, jobs.length) : window ? window.limit : Math.max(1, opts.parallel === 'auto' ? 1 : opts.parallel ?? 1));
+  const window = parallel === 'auto' && !processes ? new RunWindow(jobs.length) : null;
+  const limit = () => (processes ? Math.min(jobCount, jobs.length) : window ? window.limit : Math.max(1, parallel === 'auto' ? 1 : parallel ?? 1));
   opts.onNote?.(processes
     ? `${jobs.length} runs over ${limit()} processes (this one and ${workers} worker${workers === 1 ? '' : 's'})`
     : `${jobs.length} runs in this process, ${window ? 'the number at once found from measured throughput' : `${limit()} at once`}${kind === 'pool' ? ', over one endpoint pool' : kind === 'virtual' ? ', on one virtual server' : ''}`);
@@ -141,11 +142,12 @@ export async function runLocalSweep(loaded: LoadedScenario, jobs: readonly Sweep
     pool?.abandon();
   });
 
-  const stopOpts: StopOptions = { ...(opts.stop ? { stop: opts.stop } : {}), ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
+  const runsPatch = patchWithout(opts.patch ?? {}, ['sweep']);
+  const stopOpts: StopOptions = { stop: opts.stop, graceMs: opts.graceMs };
   const runOne = (job: SweepJob): Promise<RunResult> => {
-    // The sweep's patch, then the run's variant and seed, then its own settings (a deadline's window).
-    const patch = mergePatches(opts.patch, { variant: job.variant, seed: job.seed }, job.patch, specOff ? { 'structures.speculative': false } : {});
-    const common = { patch, outDir: job.outDir, ...(opts.graceMs !== undefined ? { graceMs: opts.graceMs } : {}) };
+    // The sweep's patch (less its own `sweep.*` settings), then the run's variant and seed, then its own settings (a deadline's window).
+    const patch = mergePatches(runsPatch, { variant: job.variant, seed: job.seed }, job.patch, specOff ? { 'structures.speculative': false } : {});
+    const common = { patch, outDir: job.outDir, graceMs: opts.graceMs };
     const key = runKey(job.variant, job.seed);
     const progress = (p: Progress) => {
       priorities?.progress(key, p.done, p.total, clock());

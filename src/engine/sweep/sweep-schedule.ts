@@ -1,20 +1,18 @@
 import path from 'node:path';
 import { getProfile } from '../../llm/latency-profiles';
 import type { LoadedScenario } from '../scenario/scenario';
-import { applyScenarioPatch, patchWithout, type ScenarioPatch } from '../scenario/scenario-patch';
+import { applyScenarioPatch } from '../scenario/apply-patch';
+import { patchWithout, scenarioPatch, type ScenarioPatch } from '../../core/scenario-patch';
 import type { ModelPlugin } from '../scenario/model-plugins';
 import { CriticalPathPriorities, type RunForecast, type SweepPriorities } from './critical-path';
 import { planSweep, type SweepPlan } from './plan';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type SweepJob } from './sweep-local';
 import { stat, type Stat } from './sweep-stat';
 import type { RunSummary } from '../loop/summary';
+import type { PriorityPolicy } from '../scenario/sweep-settings';
 import { DEADLINE_RUN_SETTINGS, chooseWindows, predictSweep, runWork } from './deadline-window';
 
-/** `ablate --priorities`: critical path first, or no priorities (today's sweep, the default). */
-export type PriorityPolicy = 'critical-path' | 'off';
-
-/** The priority policies `ablate --priorities` takes. */
-export const PRIORITY_POLICIES: readonly PriorityPolicy[] = ['critical-path', 'off'];
+export { PRIORITY_POLICIES, type PriorityPolicy } from '../scenario/sweep-settings';
 
 /** What a sweep's schedule is decided from. */
 export interface ScheduleInput {
@@ -22,7 +20,6 @@ export interface ScheduleInput {
   readonly seeds: number;
   /** The sweep's patch: the pilots take what it says of the stream and the model, not its engine settings (the schedule decides those). */
   readonly patch?: ScenarioPatch;
-  readonly priorities?: PriorityPolicy;
   /** A plan made already (tests, the bench); otherwise plan's pilots run first. */
   readonly forecast?: SweepPlan;
   readonly plugins?: readonly ModelPlugin[];
@@ -42,7 +39,7 @@ export function forecastProfile(loaded: LoadedScenario): string | undefined {
 export async function forecastSweep(loaded: LoadedScenario, input: ScheduleInput): Promise<SweepPlan> {
   if (input.forecast) return input.forecast;
   input.onNote?.(`planning: a pilot of each of ${input.variants.length} variants in virtual time (plan's model)`);
-  const swept = applyScenarioPatch(loaded, patchWithout(input.patch ?? {}, ['engine', 'sweepBudget']));
+  const swept = applyScenarioPatch(loaded, patchWithout(input.patch ?? {}, ['engine', 'sweepBudget', 'sweep']));
   const latency = forecastProfile(swept);
   return planSweep(swept, {
     variants: input.variants, seeds: input.seeds, ...(latency ? { latency } : {}),
@@ -154,12 +151,14 @@ export async function soloComparison(
   report: DeadlineReport, results: ReadonlyMap<string, RunSummary>, opts: LocalSweepOptions, resume: boolean,
 ): Promise<Record<string, SoloComparison> | undefined> {
   // The sweep's scenario (its stream and model), run alone in zero time; each run at in-flight 1.
-  const solo = soloScenario(applyScenarioPatch(loaded, patchWithout(opts.patch ?? {}, ['engine', 'sweepBudget'])));
+  const solo = soloScenario(applyScenarioPatch(loaded, patchWithout(opts.patch ?? {}, ['engine', 'sweepBudget', 'sweep'])));
   if (!solo) return undefined;
   const windowed = plan.variants.filter((v) => (report.windows[v] ?? []).some((w) => w > 1));
   const jobs = windowed.flatMap((variant) => plan.seedList.map((seed) => ({ variant, seed, outDir: jobDir(path.join(plan.outDir, 'solo-in-flight-1'), variant, seed), patch: { 'engine.inFlight': 1 } })));
   if (jobs.length) opts.onNote?.(`deadline: ${jobs.length} solo runs at in-flight 1 of the windowed variants (zero time) for the accuracy comparison`);
-  const ran = jobs.length ? (await runLocalSweep(solo, jobs, { ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}), ...(opts.childEntry ? { childEntry: opts.childEntry } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}) }, resume)).results : new Map<string, RunSummary>();
+  // The solo runs keep the sweep's worker processes, and nothing else of how it ran.
+  const spread = { patch: scenarioPatch({ 'sweep.jobs': applyScenarioPatch(loaded, opts.patch).scenario.sweep?.jobs }), defaultJobs: opts.defaultJobs, childEntry: opts.childEntry, plugins: opts.plugins };
+  const ran = jobs.length ? (await runLocalSweep(solo, jobs, spread, resume)).results : new Map<string, RunSummary>();
   const acc = (m: ReadonlyMap<string, RunSummary>, v: string) => plan.seedList.map((s) => m.get(runKey(v, s))?.accuracy).filter((a): a is number => a !== undefined);
   return Object.fromEntries(plan.variants.map((v) => {
     const soloRan = windowed.includes(v);

@@ -63,7 +63,7 @@ export function classifyFailure(err: unknown, nowWallMs: number): AttemptFailure
     const wait = retryAfterMs(err.headers, nowWallMs);
     const kind: FailureKind = status === 429 ? 'rate-limit' : status >= 500 ? 'server' : status === 408 ? 'timeout' : 'client';
     const retryable = should === 'true' ? true : should === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
-    return { kind, retryable, unhealthy: status >= 500 || status === 408, status, ...(wait !== undefined ? { retryAfterMs: wait } : {}), message: err.message };
+    return { kind, retryable, unhealthy: status >= 500 || status === 408, status, retryAfterMs: wait, message: err.message };
   }
   // A reply that arrived but is no answer (content: null): the endpoint is up, the attempt is retried.
   if (err instanceof Error && err.name === 'MalformedReplyError') return { kind: 'server', retryable: true, unhealthy: false, message: `malformed reply: ${err.message}` };

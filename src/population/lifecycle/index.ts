@@ -1,4 +1,5 @@
 import type { Knob } from '../../core/knob';
+import { Registry } from '../../core/registry';
 import { forkOperator } from './fork';
 import { genesisOperator } from './genesis';
 import { mergeOperator } from './merge';
@@ -24,18 +25,39 @@ export type LifecycleOperatorName = BuiltinOperator['name'];
 /** Every operator, as the planner and the window use them (descriptors are bivariant in their decision type). */
 export type AnyLifecycleOperator = LifecycleOperatorDescriptor<DecisionBase>;
 
-/** The built-in operators, in the order they run within a window (ascending `planRank`). */
+/** The operators of this process: the built-in ones, then those `registerLifecycleOperator` added. */
+export const LIFECYCLE_OPERATOR_KINDS = new Registry<AnyLifecycleOperator>('lifecycle operator', LIFECYCLE_OPERATOR_LIST as readonly AnyLifecycleOperator[]);
+
+/**
+ * Add a lifecycle operator for every later run of this process: its settings join the scenario's
+ * `population.lifecycle.<name>`, it runs in its `planRank` place and counts in the summary's
+ * `lineage` (the same object again does nothing).
+ */
+export function registerLifecycleOperator(d: AnyLifecycleOperator): void {
+  LIFECYCLE_OPERATOR_KINDS.register(d);
+}
+
+/** The registered operators, in the order they run within a window (ascending `planRank`; follows registration). */
 export const LIFECYCLE_PLAN: readonly AnyLifecycleOperator[] = [...LIFECYCLE_OPERATOR_LIST].sort((a, b) => a.planRank - b.planRank);
 
 /** Names of the operators in the order they run: removals first (prune, then merge), then growth (genesis, fork), then specialize. */
 export const LIFECYCLE_ORDER: readonly LifecycleOperatorName[] = LIFECYCLE_PLAN.map((d) => d.name as LifecycleOperatorName);
 
-/** The built-in decision function for each name. */
+/** The decision function for each name (follows registration). */
 export const LIFECYCLE_OPERATORS = Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, d.decide])) as Readonly<Record<LifecycleOperatorName, LifecycleOperator<LifecycleDecision>>>;
+
+LIFECYCLE_OPERATOR_KINDS.onRegister((d) => {
+  const plan = LIFECYCLE_PLAN as AnyLifecycleOperator[];
+  plan.push(d);
+  plan.sort((a, b) => a.planRank - b.planRank);
+  (LIFECYCLE_ORDER as string[]).splice(0, Infinity, ...plan.map((x) => x.name));
+  (LIFECYCLE_OPERATORS as Record<string, unknown>)[d.name] = d.decide;
+  (LIFECYCLE_KNOBS as Knob[]).push(...operatorKnobs(d));
+});
 
 /** Lifecycle decisions applied, by operator: every counter at 0, in registry order (the summary's `lineage`). */
 export function emptyLineage(): Record<LifecycleOperatorName, number> {
-  return Object.fromEntries(LIFECYCLE_OPERATOR_LIST.map((d) => [d.name, 0])) as Record<LifecycleOperatorName, number>;
+  return Object.fromEntries(LIFECYCLE_OPERATOR_KINDS.list().map((d) => [d.name, 0])) as Record<LifecycleOperatorName, number>;
 }
 
 /**
@@ -45,5 +67,10 @@ export function emptyLineage(): Record<LifecycleOperatorName, number> {
 export const LIFECYCLE_KNOBS: readonly Knob[] = [
   { kind: 'int', path: 'population.lifecycle.every', min: 20, max: 400, description: 'tasks between lifecycle windows' },
   { kind: 'text', path: 'population.lifecycle.personaNote', maxLength: 300, description: 'added to the persona writer\'s instructions' },
-  ...LIFECYCLE_OPERATOR_LIST.flatMap((d: AnyLifecycleOperator) => (d.knobs ?? []).map((k) => ({ ...k, path: `population.lifecycle.${d.name}.${k.path}` }))),
+  ...LIFECYCLE_OPERATOR_LIST.flatMap(operatorKnobs),
 ];
+
+/** An operator's knobs at their scenario paths. */
+function operatorKnobs(d: AnyLifecycleOperator): Knob[] {
+  return (d.knobs ?? []).map((k) => ({ ...k, path: `population.lifecycle.${d.name}.${k.path}` }));
+}

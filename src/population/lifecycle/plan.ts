@@ -1,15 +1,13 @@
 import {
-  LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, LIFECYCLE_PLAN, type AnyLifecycleOperator, type LifecycleDecision, type LifecycleOperatorName,
+  LIFECYCLE_OPERATOR_KINDS, LIFECYCLE_OPERATORS, LIFECYCLE_ORDER, LIFECYCLE_PLAN, type AnyLifecycleOperator, type LifecycleDecision, type LifecycleOperatorName,
 } from './index';
 import { activeRoster, rosterFloor, type DecisionBase, type LifecycleContext, type LifecycleOperator } from './operator';
 
 export { LIFECYCLE_OPERATORS, LIFECYCLE_ORDER };
 
-const BY_NAME: ReadonlyMap<string, AnyLifecycleOperator> = new Map(LIFECYCLE_PLAN.map((d) => [d.name, d]));
-
-/** The built-in operator a decision came from (throws for an operator that is not registered). */
+/** The registered operator a decision came from (throws for an operator that is not registered). */
 export function operatorOf(d: DecisionBase): AnyLifecycleOperator {
-  const op = BY_NAME.get(d.operator);
+  const op = LIFECYCLE_OPERATOR_KINDS.get(d.operator);
   if (!op) throw new Error(`no lifecycle operator named "${d.operator}"`);
   return op;
 }

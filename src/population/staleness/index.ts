@@ -1,4 +1,5 @@
 import type { Knob } from '../../core/knob';
+import { Registry } from '../../core/registry';
 import { full } from './full';
 import { guarded } from './guarded';
 import type { StalenessPolicy } from './policy';
@@ -7,12 +8,21 @@ import { reflective } from './reflective';
 /** The staleness policies (docs/how-it-works.md, "Staleness policies"), one descriptor file each, in the order docs list them. */
 export const STALENESS_POLICIES: readonly StalenessPolicy[] = [full, guarded, reflective];
 
-/** Their names, in registry order (the scenario schema and the CLI check against these). */
+/** The policies of this process: the built-in ones, then those `registerStalenessPolicy` added. */
+export const STALENESS_POLICY_KINDS = new Registry<StalenessPolicy>('staleness policy', STALENESS_POLICIES);
+
+/** Their names, in registry order (the scenario schema and the CLI check against these; follows `registerStalenessPolicy`). */
 export const STALENESS_POLICY_NAMES: readonly string[] = STALENESS_POLICIES.map((p) => p.name);
+STALENESS_POLICY_KINDS.onRegister((p) => { (STALENESS_POLICY_NAMES as string[]).push(p.name); });
+
+/** Add a staleness policy for every later run of this process (`engine.staleness.policy` names it; the same object again does nothing). */
+export function registerStalenessPolicy(p: StalenessPolicy): void {
+  STALENESS_POLICY_KINDS.register(p);
+}
 
 /** The policy named `name`; throws naming the known ones for any other name. */
 export function getStalenessPolicy(name: string): StalenessPolicy {
-  const p = STALENESS_POLICIES.find((x) => x.name === name);
+  const p = STALENESS_POLICY_KINDS.get(name);
   if (!p) throw new Error(`unknown staleness policy "${name}" (policies: ${STALENESS_POLICY_NAMES.join(', ')})`);
   return p;
 }

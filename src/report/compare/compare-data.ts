@@ -104,7 +104,7 @@ export async function buildCompareData(paths: readonly string[], clock: Clock, r
   }));
   const compared = entries.map((e) => ({ name: e.name, runs: e.runs.map((r) => ({
     seed: r.seed, dir: r.dir, trace: r.trace, ...(r.summary ? { accuracy: acc(r), tokens: tokens(r) } : {}),
-    ...(r.summary?.virtualSeconds !== undefined ? { gpuHours: r.summary.virtualSeconds / 3600 } : {}),
+    gpuHours: r.summary?.virtualSeconds === undefined ? undefined : r.summary.virtualSeconds / 3600,
   })) }));
   const seeds = [...new Set(entries.flatMap((e) => e.runs.map((r) => r.seed)))].sort((a, b) => a - b);
   const scenarios = [...new Set(entries.flatMap((e) => e.runs.map((r) => r.scenario)))];

@@ -73,7 +73,8 @@ export async function startWatchServer(dir: string | null, opts: WatchServerOpti
   const host = opts.host ?? '127.0.0.1';
   const loopback = isLoopbackHost(host);
   const token = opts.token ?? (loopback ? null : randomBytes(18).toString('base64url'));
-  const watchOpts = { clock: opts.clock, ...(opts.minRenderMs !== undefined ? { minRenderMs: opts.minRenderMs } : {}), ...(opts.pollMs !== undefined ? { pollMs: opts.pollMs } : {}) };
+  // Unset ones take the watchers' defaults (each read with ??).
+  const watchOpts = { clock: opts.clock, minRenderMs: opts.minRenderMs, pollMs: opts.pollMs };
   let target: Target | null = null;
   const waiting = new Set<ServerResponse>();
   const streams = new Set<ServerResponse>();

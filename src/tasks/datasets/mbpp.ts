@@ -14,7 +14,7 @@ function mbppRow(r: RawRecord, difficulty: number): RowResult {
   if (text === undefined || code === undefined || entryPoint === undefined || (list.length === 0 && script === undefined)) return null;
   const imports = (stringList(r.test_imports) ?? []).join('\n');
   const withImports = (t: string) => (imports ? `${imports}\n${t}` : t);
-  const tests = [...list.map(withImports), ...(script !== undefined ? [script] : [])];
+  const tests = script === undefined ? list.map(withImports) : [...list.map(withImports), script];
   const publicTests = list.slice(0, 1).map(withImports);
   const setup = field(r, 'test_setup_code')?.trim();
   const example = publicTests.length ? `\nYour code should pass this test:\n${publicTests[0]}` : '';

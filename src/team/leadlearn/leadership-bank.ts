@@ -1,9 +1,10 @@
 import { BankWindow } from './bank-window';
-import { choosableStructures } from '../structures';
+import { choosableStructures, STRUCTURE_KINDS } from '../structures';
 import { LeadershipStats } from './leadership-stats';
 
-/** The built-in structures a leader can choose (derived from the structure descriptors). */
+/** The registered structures a leader can choose (derived from the structure descriptors; follows `registerStructure`). */
 export const STRUCTURE_NAMES: readonly string[] = choosableStructures().map((d) => d.name);
+STRUCTURE_KINDS.onRegister((d) => { if (d.choosable) (STRUCTURE_NAMES as string[]).push(d.name); });
 /** A structure's name (a `StructureDescriptor.name`). */
 export type StructureName = string;
 

@@ -60,6 +60,6 @@ export async function generate(input: GenerateInput): Promise<Attempt> {
   return {
     agentId, role: member.role, step, index, text: reply.text,
     extracted: reply.error ? null : grader.extract(reply.text), usage: reply.usage,
-    ...(reply.error ? { error: reply.error, ...(reply.status !== undefined ? { status: reply.status } : {}) } : {}),
+    ...(reply.error ? { error: reply.error, status: reply.status } : {}),
   };
 }

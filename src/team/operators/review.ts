@@ -41,7 +41,7 @@ export async function review(
   const reply = await ask(model, reviewPrompt(ctx, candidate, testResults), 'critic', agentId, task.id, `${task.id}/${agentId}/review/${index}`);
   const attempt: Attempt = {
     agentId, role: member.role, step: 'review', index, text: reply.text, extracted: null, usage: reply.usage,
-    ...(reply.error ? { error: reply.error, ...(reply.status !== undefined ? { status: reply.status } : {}) } : {}),
+    ...(reply.error ? { error: reply.error, status: reply.status } : {}),
   };
   const parsed = parseJsonLoose(reply.text) as { verdict?: unknown; feedback?: unknown } | undefined;
   const v = typeof parsed?.verdict === 'string' ? parsed.verdict.trim().toLowerCase() : '';

@@ -41,7 +41,7 @@ const run: Structure = async (ctx) => {
   const helpers = others.length > 0 ? others : [leader!];
   const lid = leader!.agent.id;
   const split = await ask(ctx.model, decomposePrompt(memberContext(ctx, leader!), helpers.length), 'solve', lid, ctx.task.id, `${ctx.task.id}/${lid}/decompose/0`);
-  const attempts: Attempt[] = [{ agentId: lid, role: leader!.role, step: 'decompose', index: 0, text: split.text, extracted: null, usage: split.usage, ...(split.error ? { error: split.error, ...(split.status !== undefined ? { status: split.status } : {}) } : {}) }];
+  const attempts: Attempt[] = [{ agentId: lid, role: leader!.role, step: 'decompose', index: 0, text: split.text, extracted: null, usage: split.usage, ...(split.error ? { error: split.error, status: split.status } : {}) }];
   const parts = parseParts(split.text, helpers.length) ?? ['Solve the whole task.'];
   const expText = helpers.map((h) => { const e = ctx.experience(h.agent.id); return [...e.lessons, ...e.meta].map((x) => x.text).join('\n'); });
   const who = assignParts(parts, expText);
@@ -49,7 +49,7 @@ const run: Structure = async (ctx) => {
     const member = helpers[who[i]!]!;
     const id = member.agent.id;
     const r = await ask(ctx.model, solvePartPrompt(memberContext(ctx, member), part, i + 1, parts.length), 'solve', id, ctx.task.id, `${ctx.task.id}/${id}/part/${i}`);
-    return { text: r.text, attempt: { agentId: id, role: member.role, step: 'part', index: i, text: r.text, extracted: null, usage: r.usage, ...(r.error ? { error: r.error, ...(r.status !== undefined ? { status: r.status } : {}) } : {}) } as Attempt };
+    return { text: r.text, attempt: { agentId: id, role: member.role, step: 'part', index: i, text: r.text, extracted: null, usage: r.usage, ...(r.error ? { error: r.error, status: r.status } : {}) } as Attempt };
   }));
   attempts.push(...solutions.map((s) => s.attempt));
   const final = await generate({

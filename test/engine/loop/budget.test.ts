@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, parseScenario, resumeRun, runScenario, withOverrides, type RunSummary } from '../../../src/index';
+import { loadScenario, parseScenario, resumeRun, runScenario, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 
 const dir = () => path.join(mkdtempSync(path.join(tmpdir(), 'evo-budget-')), 'run');
 const base = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 40 } });

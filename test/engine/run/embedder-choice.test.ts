@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock';
 import { embedderOption } from '../../../src/engine/run/embedder-choice';
 import { buildModelStack, useModel } from '../../../src/engine/run/model-stack';
-import { loadScenario, withOverrides } from '../../../src/index';
+import { loadScenario } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import type { LanguageModel } from '../../../src/llm/model';
 
 const quickstart = loadScenario(path.resolve('scenarios/quickstart.json'));

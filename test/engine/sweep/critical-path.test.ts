@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runAblation, runScenario, withOverrides, type RunSummary } from '../../../src/index';
+import { loadScenario, runAblation, runScenario, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { CriticalPathPriorities } from '../../../src/engine/sweep/critical-path';
 
 const out = () => path.join(mkdtempSync(path.join(tmpdir(), 'evo-cp-')), 'ablate');
@@ -38,7 +39,7 @@ describe('critical path first', () => {
     const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { tasks: 16 } });
     const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
     const notes: string[] = [];
-    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, parallel: 4, priorities: 'critical-path', outDir: out(), onNote: (l) => notes.push(l) });
+    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, patch: { 'sweep.parallel': 4, 'sweep.priorities': 'critical-path' }, outDir: out(), onNote: (l) => notes.push(l) });
     expect(r.execution).toMatchObject({ shared: 'virtual', priorities: 'critical-path' });
     expect(notes.some((l) => l.startsWith('planning: a pilot of each of 2 variants'))).toBe(true);
     const alone = withOverrides(timed, { structures: { speculative: false } });

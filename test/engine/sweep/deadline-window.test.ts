@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatAblationTable, loadScenario, runAblation, withOverrides } from '../../../src/index';
+import { formatAblationTable, loadScenario, runAblation } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { QWEN3_8B_H100_VLLM } from '../../../src/llm/latency-profiles';
 import type { Completion, CompletionRequest, LanguageModel } from '../../../src/llm/model';
 import { VirtualServer } from '../../../src/sim/virtual/virtual-server-model';
@@ -90,7 +91,7 @@ describe('ablate --deadline: the smallest window that fits', () => {
     };
     const notes: string[] = [];
     const r = await runAblation(hard, {
-      variants: ['evochamber', 'single-agent'], seeds: 2, deadlineHours: 0.5, forecast, onNote: (l) => notes.push(l),
+      variants: ['evochamber', 'single-agent'], seeds: 2, patch: { 'sweep.deadlineHours': 0.5 }, forecast, onNote: (l) => notes.push(l),
       outDir: path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate'),
     });
     const said = notes.find((l) => l.startsWith('deadline 0.5 h: predicted'))!;
@@ -120,10 +121,10 @@ describe('ablate --deadline: the smallest window that fits', () => {
       total: { calls: 0, promptTokens: 0, completionTokens: 0, virtualHours: 1, hoursAtMaxRate: null },
     };
     const outDir = path.join(mkdtempSync(path.join(tmpdir(), 'evo-deadline-')), 'ablate');
-    await expect(runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 0.001, forecast, outDir })).rejects.toThrow(DeadlineError);
+    await expect(runAblation(hard, { variants: ['evochamber'], seeds: 1, patch: { 'sweep.deadlineHours': 0.001 }, forecast, outDir })).rejects.toThrow(DeadlineError);
     expect(existsSync(outDir)).toBe(false);
     // The same directory then takes a deadline that fits (nothing left behind blocks it).
-    const r = await runAblation(hard, { variants: ['evochamber'], seeds: 1, deadlineHours: 50, forecast, outDir });
+    const r = await runAblation(hard, { variants: ['evochamber'], seeds: 1, patch: { 'sweep.deadlineHours': 50 }, forecast, outDir });
     expect(existsSync(path.join(outDir, 'ablation-plan.json'))).toBe(true);
     expect(r.deadline!.windows.evochamber).toEqual([1]);
   }, 60_000);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, withOverrides } from '../../../src/index';
+import { loadScenario } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { planSweep } from '../../../src/engine/sweep/plan';
 
 const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 40 } });

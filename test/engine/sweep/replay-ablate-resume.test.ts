@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, withOverrides, resumeAblation, runAblation, runAblationResumable, runScenario, type RunSummary } from '../../../src/index';
+import { loadScenario, resumeAblation, runAblation, runAblationResumable, runScenario, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { RUN_CHILD_ENTRY } from '../../../src/cli/composition';
 
 const out = () => mkdtempSync(path.join(tmpdir(), 'evo-replay-'));
@@ -47,7 +48,7 @@ describe('an interrupted ablation', () => {
     const first = await runAblationResumable(quickstart, { ...opts, outDir: path.join(out(), 'a'), stop: stop.signal, onRunDone: () => stop.abort() });
     expect(first.result).toBeNull();
     const notes: string[] = [];
-    const resumed = await resumeAblation(first.outDir, { jobs: 2, childEntry: RUN_CHILD_ENTRY, onNote: (l) => notes.push(l) });
+    const resumed = await resumeAblation(first.outDir, { patch: { 'sweep.jobs': 2 }, childEntry: RUN_CHILD_ENTRY, onNote: (l) => notes.push(l) });
     expect(resumed?.execution?.mode).toBe('processes');
     expect(notes).toContain('4 runs over 2 processes (this one and 1 worker)');
     expect(JSON.stringify(resumed!.variants, (k, v) => (k === 'runs' ? undefined : v))).toBe(JSON.stringify(whole.variants, (k, v) => (k === 'runs' ? undefined : v)));

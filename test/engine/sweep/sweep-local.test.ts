@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatAblationTable, loadScenario, resumeAblation, resumeRun, runAblation, runAblationResumable, runScenario, withOverrides, type AblationResult, type RunSummary } from '../../../src/index';
+import { formatAblationTable, loadScenario, resumeAblation, resumeRun, runAblation, runAblationResumable, runScenario, type AblationResult, type RunSummary } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { RUN_CHILD_ENTRY } from '../../../src/cli/composition';
 import { startServeSim } from '../../../src/sim/server/serve-sim';
 import { quickstartOver } from '../../llm/openai/e2e-helpers';
@@ -17,7 +18,7 @@ const hard = withOverrides(loadScenario('scenarios/hard.json'), { stream: { task
 describe('a sweep on one machine', () => {
   it('runs its virtual-time runs on one server, each giving the summary it gives alone', async () => {
     const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
-    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, parallel: 4, outDir: out() });
+    const r = await runAblation(timed, { variants: ['evochamber', 'self-consistency'], seeds: 2, patch: { 'sweep.parallel': 4 }, outDir: out() });
     expect(r.execution).toMatchObject({ mode: 'in-process', shared: 'virtual', speculativeOff: true });
     const v = r.execution!.virtual!;
     // One server for all four runs: the sweep's virtual time is shorter than its runs' added up.
@@ -42,7 +43,7 @@ describe('a sweep on one machine', () => {
 
   it('gives the summary a run gives alone with several tasks in flight under lag too', async () => {
     const timed = withOverrides(hard, { model: { backend: 'sim', latency: 'qwen3-8b-h100-vllm' } } as never);
-    const r = await runAblation(timed, { patch: { 'engine.inFlight': 4, 'engine.evolveTiming': 'lag' }, variants: ['evochamber'], seeds: 2, parallel: 2, outDir: out() });
+    const r = await runAblation(timed, { patch: { 'engine.inFlight': 4, 'engine.evolveTiming': 'lag', 'sweep.parallel': 2 }, variants: ['evochamber'], seeds: 2, outDir: out() });
     const alone = withOverrides(timed, { structures: { speculative: false } });
     const { summary } = await runScenario(alone, { patch: { variant: 'evochamber', seed: 2, 'engine.inFlight': 4, 'engine.evolveTiming': 'lag' }, outDir: out(), report: false });
     const fromRun = JSON.parse(readFileSync(path.join(r.variants.evochamber!.runs[1]!, 'run.json'), 'utf8')).summary as RunSummary;
@@ -51,9 +52,9 @@ describe('a sweep on one machine', () => {
 
   it('spreads the simulator\'s runs over worker processes with the same ablation.json as one process', async () => {
     const quick = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: { tasks: 12 } });
-    const one = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 1, outDir: out() });
+    const one = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, patch: { 'sweep.jobs': 1 }, outDir: out() });
     const notes: string[] = [];
-    const two = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, jobs: 2, childEntry: RUN_CHILD_ENTRY, outDir: out(), onNote: (l) => notes.push(l) });
+    const two = await runAblation(quick, { variants: ['individual', 'single-agent'], seeds: 2, patch: { 'sweep.jobs': 2 }, childEntry: RUN_CHILD_ENTRY, outDir: out(), onNote: (l) => notes.push(l) });
     expect(two.execution?.mode).toBe('processes');
     // This process is one of the two: one worker, not two.
     expect(notes).toContain('4 runs over 2 processes (this one and 1 worker)');
@@ -118,7 +119,7 @@ describe('a sweep on one machine', () => {
     }, 5);
     try {
       const over = withOverrides(quickstartOver({ endpoints: [{ baseURL: sim.url, model: 'sim', maxConcurrency: 3 }] }), { stream: { tasks: 6, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] } } as never);
-      const r = await runAblation(over, { patch: { 'engine.inFlight': 4 }, variants: ['evochamber', 'self-consistency'], seeds: 1, parallel: 2, outDir: out() });
+      const r = await runAblation(over, { patch: { 'engine.inFlight': 4, 'sweep.parallel': 2 }, variants: ['evochamber', 'self-consistency'], seeds: 1, outDir: out() });
       expect(r.execution?.shared).toBe('pool');
       const requests = Object.values(r.execution!.endpoints!).reduce((a, e) => a + e.requests, 0);
       expect(requests).toBeGreaterThan(20);

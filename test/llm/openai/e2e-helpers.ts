@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadScenario, withOverrides, type LoadedScenario } from '../../../src/index';
+import { loadScenario, type LoadedScenario } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import type { OpenAIModelConfig } from '../../../src/llm/openai/openai-config';
 
 /** The quickstart scenario with the openai backend (fast retries for tests) merged in. */

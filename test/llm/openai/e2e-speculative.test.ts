@@ -5,7 +5,8 @@
  * `finished_reason="abort"` instead of as finished, and the run's summary counts it as cancelled.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScenario, withOverrides } from '../../../src/index';
+import { runScenario } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { createMathGrader } from '../../../src/tasks/graders';
 import { startServeSim, type ServeSim } from '../../../src/sim/server/serve-sim';
 import { outDir, quickstartOver, readEvents } from './e2e-helpers';

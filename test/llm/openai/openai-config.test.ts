@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario } from '../../../src/index';
 import { modelFlagsPatch, type ModelFlags } from '../../../src/cli/model-flags';
-import { applyScenarioPatch } from '../../../src/engine/scenario/scenario-patch';
+import { applyScenarioPatch } from '../../../src/engine/scenario/apply-patch';
 import type { LoadedScenario } from '../../../src/engine/scenario/scenario';
 
 const applyModelFlags = async (l: LoadedScenario, f: ModelFlags) => applyScenarioPatch(l, await modelFlagsPatch(l, f));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runScenario, withOverrides } from '../../../src/index';
+import { runScenario } from '../../../src/index';
+import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { startServeSim, type ServeSim } from '../../../src/sim/server/serve-sim';
 import { outDir, quickstartOver, readEvents } from '../../llm/openai/e2e-helpers';
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { ModelPlugin } from '../../scenario/model-plugins';
-import type { ScenarioPatch } from '../../scenario/scenario-patch';
+import type { ScenarioPatch } from '../../../core/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
 import { clamp01, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
 import type { CalibrationResult, Convergence, FitParameter, FittedParameter } from './fit-types';
@@ -89,9 +89,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   const fromJournal = journal.size;
   const evaluator = new Evaluator({
     targets: opts.targets, seeds: opts.seeds, workDir: opts.workDir,
-    ...(opts.patch ? { patch: opts.patch } : {}), ...(opts.jobs !== undefined ? { jobs: opts.jobs } : {}),
-    ...(opts.childEntry ? { childEntry: opts.childEntry } : {}), ...(opts.plugins ? { plugins: opts.plugins } : {}),
-    ...(opts.stop ? { stop: opts.stop } : {}),
+    patch: opts.patch, jobs: opts.jobs, childEntry: opts.childEntry, plugins: opts.plugins, stop: opts.stop,
   });
   const onStop = () => evaluator.stop();
   opts.stop?.addEventListener('abort', onStop, { once: true });

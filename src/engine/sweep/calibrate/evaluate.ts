@@ -5,7 +5,7 @@ import { RunProcesses } from '../../run/run-processes';
 import { runScenario } from '../../run/run-scenario';
 import type { RunResult } from '../../run/run-options';
 import type { LoadedScenario } from '../../scenario/scenario';
-import { mergePatches, type ScenarioPatch } from '../../scenario/scenario-patch';
+import { mergePatches, type ScenarioPatch } from '../../../core/scenario-patch';
 import { nicheOutcomes, outcomeOf, outcomeSe, type NicheOutcome, type Target } from './targets';
 
 /** What the simulator gave for one target at one parameter vector. */

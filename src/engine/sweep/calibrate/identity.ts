@@ -1,5 +1,5 @@
-import type { ScenarioPatch } from '../../scenario/scenario-patch';
-import { applyScenarioPatch } from '../../scenario/scenario-patch';
+import type { ScenarioPatch } from '../../../core/scenario-patch';
+import { applyScenarioPatch } from '../../scenario/apply-patch';
 import type { Scenario } from '../../scenario/scenario-schema';
 import { canonical } from './canonical';
 import { hashOf } from './journal';

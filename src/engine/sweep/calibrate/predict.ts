@@ -5,7 +5,7 @@ import type { ModelPlugin } from '../../scenario/model-plugins';
 import { runScenario } from '../../run/run-scenario';
 import type { RunSummary } from '../../loop/summary';
 import { parseScenario, type LoadedScenario } from '../../scenario/scenario';
-import { scenarioPatch } from '../../scenario/scenario-patch';
+import { scenarioPatch } from '../../../core/scenario-patch';
 import { drawPoints, figure, type WorldUncertainty } from './prediction';
 import { binomialSe } from './targets';
 
@@ -43,7 +43,7 @@ export async function predictAccuracy(
   const dir = mkdtempSync(path.join(tmpdir(), 'evo-predict-'));
   const points = opts.uncertainty ? drawPoints(opts.uncertainty, opts.draws ?? 4, sim.scenario.seed) : [];
   const run = async (variant: string, i: number, label: string, world?: unknown): Promise<RunSummary> => (await runScenario(sim, {
-    patch: scenarioPatch({ variant, seed: sim.scenario.seed + i, 'stream.tasks': opts.tasks, ...(world !== undefined ? { 'sim.world': world } : {}) }),
+    patch: scenarioPatch({ variant, seed: sim.scenario.seed + i, 'stream.tasks': opts.tasks, 'sim.world': world }),
     outDir: path.join(dir, `${variant}-${label}`), ...(opts.plugins ? { plugins: opts.plugins } : {}),
   })).summary;
   try {

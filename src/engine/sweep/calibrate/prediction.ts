@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createRng } from '../../../core/rng';
 import type { RunSummary } from '../../loop/summary';
 import { parseScenario, type LoadedScenario } from '../../scenario/scenario';
-import { scenarioPatch } from '../../scenario/scenario-patch';
+import { scenarioPatch } from '../../../core/scenario-patch';
 import { canonical } from './canonical';
 import { hashOf } from './journal';
 import { runBatch, type BatchOptions } from './run-batch';

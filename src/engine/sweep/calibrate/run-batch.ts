@@ -3,7 +3,7 @@ import { RunProcesses } from '../../run/run-processes';
 import { runScenario } from '../../run/run-scenario';
 import type { RunResult } from '../../run/run-options';
 import type { LoadedScenario } from '../../scenario/scenario';
-import type { ScenarioPatch } from '../../scenario/scenario-patch';
+import type { ScenarioPatch } from '../../../core/scenario-patch';
 
 /** One run of a batch: a scenario under a patch, into a directory. */
 export interface BatchRun {

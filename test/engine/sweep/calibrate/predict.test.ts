@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadScenario, withOverrides } from '../../../../src/index';
+import { loadScenario } from '../../../../src/index';
+import { withOverrides } from '../../../../src/engine/scenario/scenario';
 import { predictAccuracy } from '../../../../src/engine/sweep/calibrate/predict';
 
 const world = (base: number) => ({ sim: { world: { schemaVersion: 1 as const, name: `base-${base}`, params: { base } } } });

@@ -1,7 +1,5 @@
-import { patched, type ScenarioPatch } from '../../core/scenario-patch';
+import { patched, type PatchPath, type ScenarioPatch } from '../../core/scenario-patch';
 import { parseScenario, type LoadedScenario } from './scenario';
-
-export { mergePatches, patchArgs, patchWithout, scenarioPatch, fieldsUnder, type ScenarioPatch } from '../../core/scenario-patch';
 
 /**
  * A scenario with a patch applied: each entry set at its path, in order, then the whole validated
@@ -14,7 +12,7 @@ export function applyScenarioPatch(loaded: LoadedScenario, patch: ScenarioPatch 
 }
 
 /** The paths of `patch` outside `allowed` (a path is inside when it is one of them or below one). */
-export function pathsOutside(patch: ScenarioPatch, allowed: readonly string[]): string[] {
+export function pathsOutside(patch: ScenarioPatch, allowed: readonly PatchPath[]): string[] {
   return Object.keys(patch).filter((p) => !allowed.some((a) => p === a || p.startsWith(`${a}.`)));
 }
 
@@ -25,7 +23,10 @@ export const RUN_SETTINGS: Readonly<Record<string, string>> = {
 };
 
 /** The same for a sweep's options (its budget is the scenario's `sweepBudget`). */
-export const SWEEP_SETTINGS: Readonly<Record<string, string>> = { ...RUN_SETTINGS, budget: 'sweepBudget', prices: 'prices' };
+export const SWEEP_SETTINGS: Readonly<Record<string, string>> = {
+  ...RUN_SETTINGS, budget: 'sweepBudget', prices: 'prices',
+  parallel: 'sweep.parallel', jobs: 'sweep.jobs', priorities: 'sweep.priorities', deadlineHours: 'sweep.deadlineHours',
+};
 
 /**
  * A caller (plain JavaScript has no type check, a spread object none either) passing a scenario
