@@ -7,13 +7,13 @@
  * that crashes or stops answering is killed (whole process group, and its checker) and replaced;
  * its job comes back as a failed result. The parts: sandbox-pool/workers.ts (workers, dispatch),
  * sandbox-pool/checker.ts (the checker and the relay), sandbox-pool/results.ts (replies read
- * strictly), sandbox-pool/state.ts (what they share).
+ * strictly), sandbox-pool/state.ts (what they share), sandbox-pool/job.ts (a job and its result).
  */
 import { planWorkerLaunch, type SandboxIsolation } from './sandbox-isolation';
 import { failed } from './sandbox-pool/results';
 import { hold, killChecker, killGroupNow, STOP_GRACE_MS, type PoolState } from './sandbox-pool/state';
 import { pump } from './sandbox-pool/workers';
-import type { ProbeCall, ProbeOutcome } from './test-plan';
+import type { SandboxJob, SandboxResult } from './sandbox-pool/job';
 
 /** Pool settings. Defaults: 2 workers, 2000 ms per job, 512 MB address space per candidate. */
 export interface SandboxOptions {
@@ -42,52 +42,7 @@ export interface SandboxOptions {
   readonly allowUnsandboxed?: boolean;
 }
 
-/** One candidate and what to run against it. */
-export interface SandboxJob {
-  readonly code: string;
-  /** Statements run once after the candidate loads, before the probes (the tests' imports). */
-  readonly setup?: string;
-  /** Calls answered one at a time by the candidate's process; values come back as plain data. */
-  readonly probes?: readonly ProbeCall[];
-  /**
-   * Arbitrary test programs, run in the trusted checker process (sandbox/sandbox_checker.py); each call
-   * they make to a candidate function is answered, as plain data, by the candidate's process.
-   */
-  readonly scripts?: readonly string[];
-  /**
-   * The task's own definitions its tests call, as JSON `[source, entry point]` (code-grader.ts
-   * `taskHelpers`): the checker runs them beside each script test, never the candidate's copies.
-   */
-  readonly helpers?: string;
-}
-
-/** Outcome of one script test. */
-export interface TestOutcome {
-  readonly test: string;
-  readonly passed: boolean;
-  /** Captured stdout/stderr plus the exception, truncated; or why the test did not run. */
-  readonly output: string;
-}
-
-/** Outcome of one job. Exactly one per `run()` call, even when a worker dies mid-job. */
-export interface SandboxResult {
-  /** One per probe: its value or exception, or null when it never answered. */
-  readonly probes: readonly (ProbeOutcome | null)[];
-  /** One per script test. */
-  readonly scripts: readonly TestOutcome[];
-  /** Exception raised while defining the candidate (e.g. "SyntaxError: … (line 3)"), else null. */
-  readonly loadError: string | null;
-  /** The candidate used up its CPU time (or slept past the wall backstop) and was killed. */
-  readonly timedOut: boolean;
-  /** How the candidate process ended abnormally ("killed by SIGXCPU", "exited with status 3"), else null. */
-  readonly exit: string | null;
-  /** The candidate broke the report protocol (forged, extra or malformed record): everything fails. */
-  readonly violation: string | null;
-  /** Failure outside the candidate's normal run: worker crashed, stopped answering, pool closed. */
-  readonly failure: string | null;
-  /** True when `failure` is the harness's own (pool broken, sandbox error), not the candidate's doing. */
-  readonly infrastructure: boolean;
-}
+export type { SandboxJob, SandboxResult, TestOutcome } from './sandbox-pool/job';
 
 /** Handle to a running pool. `run` never rejects; `close` is idempotent. */
 export interface SandboxPool {

@@ -4,8 +4,7 @@
  */
 import { decodePlain } from '../plain-value';
 import type { ProbeOutcome } from '../test-plan';
-import type { SandboxJob, SandboxResult, TestOutcome } from '../code-sandbox';
-import type { Job } from './state';
+import type { Job, SandboxJob, SandboxResult, TestOutcome } from './job';
 
 /** The result of a job that never got a verdict: every probe unanswered, every script not run. */
 export function failed(job: SandboxJob, failure: string, infrastructure: boolean): SandboxResult {

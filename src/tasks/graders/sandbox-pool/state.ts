@@ -4,25 +4,10 @@
  * (workers.ts, checker.ts, the handle in code-sandbox.ts) act on one `PoolState`.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { SandboxJob, SandboxResult } from '../code-sandbox';
+import type { Job, SandboxResult } from './job';
+export type { Job } from './job';
 import type { WorkerLaunch } from '../sandbox-isolation';
 import { failed } from './results';
-
-/** A job in the pool: the caller's job with its id, its resolver and where its relay stands. */
-export interface Job extends Required<SandboxJob> {
-  readonly id: number;
-  readonly resolve: (r: SandboxResult) => void;
-  timer?: ReturnType<typeof setTimeout>;
-  /** The checker's verdicts on the scripts, once it has run them. */
-  checked?: unknown[];
-  /**
-   * Where the relay between worker and checker stands: `none` (no scripts), `loading` (the
-   * worker is loading the candidate), `checking` (the checker runs the tests; `calling` while
-   * one call awaits the candidate's answer), `ending` (the final reply is due). A worker line
-   * that does not fit the state fails the job: no message can be slipped in out of turn.
-   */
-  relay: 'none' | 'loading' | 'checking' | 'calling' | 'ending';
-}
 
 /** The trusted process that runs a worker's script tests (one per worker, started on first use). */
 export interface Checker {
