@@ -43,7 +43,8 @@ describe('ablate', () => {
     const ok = cli('--variants', 'single-agent,individual', '--seeds', '2', '--tasks', '12', '--quiet', '--json', '--out', outDir);
     expect(ok.status).toBe(0);
     const last = JSON.parse(ok.stdout.trim().split('\n').pop()!);
-    expect(Object.keys(last)).toEqual(['variants', 'seeds', 'reportPath']);
+    // `paired`: each variant against the reference (docs/reports.md, "Paired comparisons").
+    expect(Object.keys(last)).toEqual(['variants', 'seeds', 'paired', 'reportPath']);
     // The sweep ends with its report: written without another command, its path on stdout.
     expect(ok.stdout).toContain(`report: ${last.reportPath}`);
     expect(readFileSync(last.reportPath, 'utf8')).toContain('Accuracy over the stream');
