@@ -122,9 +122,10 @@ export async function runQueuedAblation(loaded: LoadedScenario, opts: QueuedAbla
   const sent = parseScenario(scenario, loaded.file, loaded.dir);
   for (const variant of plan.variants) applyScenarioPatch(sent, mergePatches(patch, { variant, seed: plan.seedList[0] }));
   await opts.onValidated?.(id);
-  recordOutputDir(plan.outDir, ablationOutputs(plan));
 
   const session = await openSession(opts.target);
+  // Claimed once the queue answers: a sweep refused by Redis (a wrong password, no server) leaves no directory behind.
+  recordOutputDir(plan.outDir, ablationOutputs(plan));
   try {
     const record: SweepRecord = {
       schemaVersion: SWEEP_SCHEMA_VERSION, id, scenario: plan.scenario, variants: [...plan.variants], seedList: [...plan.seedList],
