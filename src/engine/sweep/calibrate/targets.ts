@@ -307,9 +307,7 @@ const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 export function targetsFileOf(targets: readonly Target[], description: string): z.infer<typeof targetsFileSchema> {
   return {
     schemaVersion: TARGETS_SCHEMA_VERSION, description,
-    targets: targets.map(({ variant, niche, accuracy, n, stderr, source, scenario, tasks }) => ({
-      variant, niche, accuracy, ...(n !== undefined ? { n } : {}), ...(stderr !== undefined ? { stderr } : {}), source,
-      ...(scenario !== undefined ? { scenario } : {}), ...(tasks !== undefined ? { tasks } : {}),
-    })),
+    // Written as JSON, which leaves out a field that is undefined: the row keeps only what it has.
+    targets: targets.map(({ variant, niche, accuracy, n, stderr, source, scenario, tasks }) => ({ variant, niche, accuracy, n, stderr, source, scenario, tasks })),
   };
 }
