@@ -85,6 +85,8 @@ export class DiskVerdicts {
       const rec = JSON.parse(readFileSync(file, 'utf8')) as { key?: unknown; verdict?: unknown };
       if (rec.key === key && typeof rec.verdict === 'string' && valid(rec.verdict)) {
         this.hits++;
+        // The file system's own clock, not the run's: eviction compares mtimes that other processes
+        // set, so an injected (virtual) clock would mis-order them. No verdict depends on it.
         const now = new Date();
         utimesSync(file, now, now); // recently used: the last to be evicted
         return rec.verdict;
@@ -116,7 +118,7 @@ export class DiskVerdicts {
   private prune(shard: string): void {
     const names = readdirSync(shard);
     if (names.length <= this.perShard) return;
-    const now = Date.now();
+    const now = Date.now(); // compared with mtimes, the file system's clock (see get)
     const entries: { name: string; used: number }[] = [];
     for (const name of names) {
       try {
