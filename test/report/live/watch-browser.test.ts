@@ -9,6 +9,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/core/clock';
 import { startWatchServer } from '../../../src/report/live/watch-server';
+import { startServeSim, type ServeSim } from '../../../src/sim/server/serve-sim';
+import { startGatedProxy, type GatedProxy } from '../../fixtures/gated-proxy';
 import { CHROMIUM, CHROMIUM_ARGS } from '../chromium';
 
 const SKIP_REASON = `${CHROMIUM} is absent (Debian: apt-get install chromium; .ci/run installs it), so the watch page is not opened in a browser`;
@@ -35,6 +37,20 @@ const watchState = (page: Page) => page.evaluate(() => (globalThis as unknown as
 
 let browser: BrowserContext | null = null;
 let profile = '';
+/** The killed-and-resumed run's length: enough that charts and figures are drawn more than once. */
+const TASKS = 50;
+let sim: ServeSim | null = null;
+let gate: GatedProxy | null = null;
+
+/** The QA scenario over serve-sim behind the test's gate (for the run that is killed mid-way). */
+function gatedScenario(url: string): string {
+  const file = path.join(root, 'qa-gated.json');
+  writeFileSync(file, JSON.stringify({
+    name: 'qa', seed: 4, stream: { order: 'shuffled', tasks: 40, niches: [{ id: 'people-qa' }, { id: 'timeline-qa' }] },
+    model: { backend: 'openai', endpoints: [{ baseURL: url, model: 'sim', maxConcurrency: 8 }], simSideChannel: true, timeoutMs: 120_000, retries: 2, backoff: { baseMs: 20, maxMs: 100 } },
+  }));
+  return file;
+}
 const foreign: string[] = [];
 const errors: string[] = [];
 
@@ -59,6 +75,8 @@ describe('the watch page in headless Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) return;
     profile = mkdtempSync(path.join(tmpdir(), 'evo-chromium-profile-'));
+    sim = await startServeSim({ port: 0, timeScale: 1000 });
+    gate = await startGatedProxy(sim.url);
     browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 }, timeout: 60_000 });
     // Nothing leaves the machine: a request to anything but a local watch server is refused and recorded.
     await browser.route('**/*', (route) => {
@@ -70,6 +88,8 @@ describe('the watch page in headless Chromium', () => {
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
+    await gate?.close();
+    await sim?.close();
     if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
@@ -80,13 +100,16 @@ describe('the watch page in headless Chromium', () => {
     let page: Page | null = null;
     try {
       page = await openPage(server.url);
-      const run = cli(['run', scenario, '--tasks', '150', '--out', runDir, '--quiet', '--no-report']);
+      gate!.open();
+      const run = cli(['run', gatedScenario(gate!.url), '--tasks', String(TASKS), '--out', runDir, '--quiet', '--no-report']);
       void server.attach(runDir);
-      // Killed by the log, not by the page: once 3 tasks are committed (of 150, seconds of work
-      // left), so the kill lands mid-run however slowly the page renders.
+      // Killed by the log, not by the page: once 3 tasks are committed the gate shuts (in this
+      // process, in the tick that saw them: the run's model calls pass through here, so it cannot
+      // finish meanwhile), so the kill lands mid-run however fast the run or slow the page.
       let exited = false;
       void run.exit.then(() => { exited = true; });
       while (!exited && committedTasks(runDir) < 3) await new Promise((r) => setTimeout(r, 3));
+      gate!.shut();
       run.child.kill('SIGKILL');
       await run.exit;
       // The page saw the count rise from nothing to what the run committed.
@@ -102,8 +125,9 @@ describe('the watch page in headless Chromium', () => {
       const liveTitle = await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '');
       expect(liveTitle).toContain(`Competence so far (after ${killedTasks} tasks)`);
       expect(liveTitle).not.toContain('at the end');
-      expect(await page.$eval('#progress', (e) => e.textContent)).toMatch(new RegExp(`^${killedTasks} / 150 tasks · running`));
+      expect(await page.$eval('#progress', (e) => e.textContent)).toMatch(new RegExp(`^${killedTasks} / ${TASKS} tasks · running`));
 
+      gate!.open();
       const resume = cli(['resume', runDir, '--quiet', '--no-report']);
       expect(await resume.exit).toBe(0);
       const all = fileSeqs(runDir);
@@ -115,12 +139,12 @@ describe('the watch page in headless Chromium', () => {
       expect(w.seqs.length).toBeGreaterThan(0);
       expect(w.seqs).toEqual(all.filter((s) => s > w.helloSeq!));
       expect(w.seqs.some((s) => s > killedAt)).toBe(true);
-      expect(w.figures!.tasksDone).toBe(150);
+      expect(w.figures!.tasksDone).toBe(TASKS);
       await page.waitForSelector('#view section#competence figure.chart svg', { timeout: 30_000 });
       // Finished: the pill says so (not "live"), and the last charts were drawn at the end.
       expect(await page.$eval('#conn', (e) => e.textContent)).toBe('finished');
-      await page.waitForFunction(() => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === 150, null, { timeout: 30_000 });
-      expect(await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '')).toContain('Competence at the end (after 150 tasks)');
+      await page.waitForFunction((n) => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === n, TASKS, { timeout: 30_000 });
+      expect(await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '')).toContain(`Competence at the end (after ${TASKS} tasks)`);
       await page.waitForSelector('#view section#roster table', { timeout: 30_000 });
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
