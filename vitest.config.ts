@@ -50,7 +50,8 @@ export default defineConfig({
     // independent, so use both.
     maxWorkers: 2,
     sequence: { sequencer: SlowFirstSequencer },
-    // Nothing is written in the repository: checked after the run (test/tools/clean-repo.setup.ts).
-    globalSetup: ['test/tools/clean-repo.setup.ts'],
+    // Nothing is written in the repository: checked after the run (test/tools/clean-repo.setup.ts);
+    // nothing is left in /tmp: the suite's temporary files go under one directory, removed at the end.
+    globalSetup: ['test/tools/clean-repo.setup.ts', 'test/tools/scratch-tmp.setup.ts'],
   },
 });
