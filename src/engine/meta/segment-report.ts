@@ -111,8 +111,8 @@ export function segmentReport(events: readonly Ev[], at: { segment: number; proc
       case 'lifecycle.decision': bump(lifecycle, e.operator); break;
       case 'lifecycle.window': {
         specialists = { ...e.specialists };
-        // As the report has always counted it: `stable` is a niche → agent map, so this is NaN (null in JSON).
-        stable = Number(e.stable);
+        // `stable` maps each niche to its stable specialist: their count, as the run's summary counts them.
+        stable = Object.keys(e.stable).length;
         break;
       }
       case 'stage.fallback': bump(fallbacks, e.stage); break;
