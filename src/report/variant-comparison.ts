@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STREAM_WINDOW, type RunTrace } from './collect/run-trace-collector';
+import { stat as meanAndSd } from '../core/stats/mean-sd';
 
 /** Most points per variant in the stream's rolling-accuracy series (thinned evenly; the last is kept). */
 const MAX_POINTS = 300;
@@ -45,14 +46,8 @@ export interface ComparedRun {
   readonly lineage?: Readonly<Record<string, number>>;
 }
 
-/** Mean and sample sd (0 for one value), rounded to 4 decimals. */
-export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
-  const n = xs.length;
-  const mean = n ? xs.reduce((a, b) => a + b, 0) / n : 0;
-  const sd = n > 1 ? Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1)) : 0;
-  const r = (x: number) => Math.round(x * 1e4) / 1e4;
-  return { mean: r(mean), sd: r(sd) };
-}
+/** Mean and sample sd (0 for one value), rounded to 4 decimals: the ablation's own statistic. */
+export const meanSd = meanAndSd;
 
 /** Build the comparison from each variant's runs (in variant order). */
 export function compareVariants(variants: readonly { readonly name: string; readonly runs: readonly ComparedRun[] }[]): Comparison {

@@ -8,7 +8,7 @@ import { RUN_CHILD_ENTRY } from '../../src/cli/composition';
 import { QWEN3_8B_H100_VLLM, predictedStepMs } from '../../src/llm/latency-profiles';
 import { predictSweep, runWork } from '../../src/engine/sweep/deadline-window';
 import { DeadlineError } from '../../src/engine/sweep/sweep-schedule';
-import { stat } from '../../src/engine/sweep/sweep-stat';
+import { stat } from '../../src/core/stats/mean-sd';
 
 /**
  * `npm run bench -- sweep-schedule` (also under `-- sweep`): the hard table on ONE

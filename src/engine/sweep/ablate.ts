@@ -14,7 +14,7 @@ import type { RunSummary } from '../loop/summary';
 import { roundUsd } from '../../llm/pricing';
 import { deadlineSchedule, describeDeadline, forecastSweep, formatDeadline, prioritiesFor, soloComparison, type DeadlineReport, type PriorityPolicy, type SoloComparison } from './sweep-schedule';
 import type { SweepPlan } from './plan';
-import { stat, type Stat } from './sweep-stat';
+import { stat, type Stat } from '../../core/stats/mean-sd';
 import { formatPairedTable, type PairedStats } from '../../core/stats/paired-comparison';
 
 export { stat, type Stat };

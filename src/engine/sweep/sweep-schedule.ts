@@ -7,7 +7,7 @@ import type { ModelPlugin } from '../scenario/model-plugins';
 import { CriticalPathPriorities, type RunForecast, type SweepPriorities } from './critical-path';
 import { planSweep, type SweepPlan } from './plan';
 import { jobDir, runKey, runLocalSweep, type LocalSweepOptions, type SweepJob } from './sweep-local';
-import { stat, type Stat } from './sweep-stat';
+import { stat, type Stat } from '../../core/stats/mean-sd';
 import type { RunSummary } from '../loop/summary';
 import type { PriorityPolicy } from '../scenario/sweep-settings';
 import { DEADLINE_RUN_SETTINGS, chooseWindows, predictSweep, runWork } from './deadline-window';
