@@ -143,8 +143,11 @@ describe('the watch page in headless Chromium', () => {
       await page.waitForSelector('#view section#competence figure.chart svg', { timeout: 30_000 });
       // Finished: the pill says so (not "live"), and the last charts were drawn at the end.
       expect(await page.$eval('#conn', (e) => e.textContent)).toBe('finished');
+      // The view drawn at the last task while the run was still going says "so far"; the one drawn
+      // once it finished, at the same count, says "at the end": wait for that one.
       await page.waitForFunction((n) => (globalThis as unknown as { __watch?: Watch }).__watch?.viewTasks === n, TASKS, { timeout: 30_000 });
-      expect(await page.$eval('#view figure#chart-competence-final svg', (s) => s.textContent ?? '')).toContain(`Competence at the end (after ${TASKS} tasks)`);
+      await page.waitForFunction((t) => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('#view figure#chart-competence-final svg')?.textContent?.includes(t) ?? false,
+        `Competence at the end (after ${TASKS} tasks)`, { timeout: 30_000 });
       await page.waitForSelector('#view section#roster table', { timeout: 30_000 });
       expect(errors).toEqual([]);
       expect(foreign).toEqual([]);
