@@ -14,10 +14,10 @@ export type LockLiveness = 'alive' | 'dead' | 'unknown';
 
 const LOCK_FILE = 'run.lock';
 
-/** The lock of a run directory, or null when there is none (or it is unreadable). */
-export function readRunLock(dir: string): RunLockInfo | null {
+/** The lock of a run directory (or an ablation's, under its own `file`), or null when there is none (or it is unreadable). */
+export function readRunLock(dir: string, file = LOCK_FILE): RunLockInfo | null {
   try {
-    const v = JSON.parse(readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as RunLockInfo;
+    const v = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as RunLockInfo;
     return typeof v.pid === 'number' && typeof v.host === 'string' ? v : null;
   } catch {
     return null;
@@ -55,9 +55,9 @@ export function hasExited(pid: number): boolean {
 
 /** A run directory is owned by a live process. */
 export class RunLockedError extends Error {
-  constructor(dir: string, lock: RunLockInfo, liveness: LockLiveness) {
+  constructor(dir: string, lock: RunLockInfo, liveness: LockLiveness, file = LOCK_FILE) {
     super(liveness === 'unknown'
-      ? `${dir} is locked by pid ${lock.pid} on host ${lock.host} (cannot check from here; delete ${LOCK_FILE} if that run is gone)`
+      ? `${dir} is locked by pid ${lock.pid} on host ${lock.host} (cannot check from here; delete ${file} if that run is gone)`
       : `${dir} is in use by a running process (pid ${lock.pid} on ${lock.host}); if you just stopped it, it is still exiting: try again in a moment`);
     this.name = 'RunLockedError';
   }
@@ -69,22 +69,30 @@ export class RunLockedError extends Error {
  * process is gone is stale and taken over.
  */
 export class RunLock {
-  private constructor(readonly dir: string) {}
+  private constructor(readonly dir: string, private readonly file: string) {}
 
-  /** Take the lock; throws RunLockedError when a live process (or one on another host) holds it. */
-  static acquire(dir: string, startedAt: string): RunLock {
-    const held = readRunLock(dir);
+  /**
+   * Take the lock; throws RunLockedError when a live process (or one on another host) holds it.
+   * `file` names the lock (an ablation's directory has its own, `ablation.lock`).
+   */
+  static acquire(dir: string, startedAt: string, file = LOCK_FILE): RunLock {
+    RunLock.refuseLive(dir, file);
+    const info: RunLockInfo = { pid: process.pid, host: hostname(), startedAt };
+    writeFileSync(path.join(dir, file), `${JSON.stringify(info)}\n`);
+    return new RunLock(dir, file);
+  }
+
+  /** Throw RunLockedError when another live process (or one on another host) holds `dir`'s lock. */
+  static refuseLive(dir: string, file = LOCK_FILE): void {
+    const held = readRunLock(dir, file);
     if (held && !(held.pid === process.pid && held.host === hostname())) {
       const l = lockLiveness(held);
-      if (l !== 'dead') throw new RunLockedError(dir, held, l);
+      if (l !== 'dead') throw new RunLockedError(dir, held, l, file);
     }
-    const info: RunLockInfo = { pid: process.pid, host: hostname(), startedAt };
-    writeFileSync(path.join(dir, LOCK_FILE), `${JSON.stringify(info)}\n`);
-    return new RunLock(dir);
   }
 
   /** Remove the lock (synchronous: also safe on the way out of a signal handler). Idempotent. */
   release(): void {
-    rmSync(path.join(this.dir, LOCK_FILE), { force: true });
+    rmSync(path.join(this.dir, this.file), { force: true });
   }
 }

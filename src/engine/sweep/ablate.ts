@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkOutputDir, recordOutputDir, removeOwnedOutputs } from '../../store/output-dir';
+import { RunLock } from '../../store/run-lock';
+import { systemClock } from '../../core/clock';
 import { customAlphabet } from 'nanoid';
 import { getPreset } from '../scenario/presets';
 import { parseScenario, type LoadedScenario } from '../scenario/scenario';
@@ -233,7 +235,24 @@ export async function runAblation(loaded: LoadedScenario, opts: AblationOptions 
 /** What an ablation writes into its directory (store/output-dir.ts): its files, its runs' folders, its report. */
 export function ablationOutputs(plan: AblationPlan): string[] {
   const runs = plan.variants.flatMap((v) => plan.seedList.map((s) => path.basename(jobDir(plan.outDir, v, s))));
-  return ['ablation.json', ABLATION_PLAN_FILE, 'report', 'export', 'solo-in-flight-1', ...runs];
+  return ['ablation.json', ABLATION_PLAN_FILE, ABLATION_LOCK, 'report', 'export', 'solo-in-flight-1', ...runs];
+}
+
+/**
+ * The lock an ablation's process holds on its directory while it runs (pid and host, as a run's
+ * `run.lock`): `--force` and `resume` refuse a directory a live ablation is writing, even between
+ * two of its runs, when no run of it holds a lock of its own.
+ */
+export const ABLATION_LOCK = 'ablation.lock';
+
+/** Hold the ablation lock on `dir` while `work` runs. */
+async function holdingAblationLock<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const lock = RunLock.acquire(dir, systemClock.isoNow(), ABLATION_LOCK);
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
 }
 
 /** An ablation directory written before output manifests: it holds ablation.json or its plan. */
@@ -254,15 +273,19 @@ export async function runAblationResumable(loaded: LoadedScenario, opts: Ablatio
   if (existsSync(path.join(outDir, ABLATION_PLAN_FILE)) && !opts.force) {
     throw new Error(`${outDir} already holds an ablation: continue it with "evochamber resume ${outDir}", replace it with --force, or pick a new --out`);
   }
+  // --force never replaces an ablation that a live process is still writing.
+  if (existsSync(outDir)) RunLock.refuseLive(outDir, ABLATION_LOCK);
   // The schedule first: a deadline no window meets is refused before anything is written.
   const schedule = await scheduleAblation(loaded, plan, opts);
   if (opts.force) removeOwnedOutputs(outDir);
   recordOutputDir(outDir, outputs);
-  writeAblationPlan(outDir, {
-    schemaVersion: ABLATION_PLAN_SCHEMA_VERSION, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,
-    variants: [...plan.variants], seeds: plan.seedList.length, patch: opts.patch ?? {},
+  return holdingAblationLock(outDir, async () => {
+    writeAblationPlan(outDir, {
+      schemaVersion: ABLATION_PLAN_SCHEMA_VERSION, config: loaded.scenario as unknown as Record<string, unknown>, scenarioDir: loaded.dir,
+      variants: [...plan.variants], seeds: plan.seedList.length, patch: opts.patch ?? {},
+    });
+    return { result: await executeAblation(loaded, plan, opts, false, schedule), outDir };
   });
-  return { result: await executeAblation(loaded, plan, opts, false, schedule), outDir };
 }
 
 /**
@@ -273,6 +296,7 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   refuseScenarioOptions(opts, 'resumeAblation', SWEEP_SETTINGS);
   const outDir = path.resolve(dir);
   const at = path.join(outDir, ABLATION_PLAN_FILE);
+  RunLock.refuseLive(outDir, ABLATION_LOCK);
   let file = readAblationPlan(outDir);
   // Only the sweep's budget, the world (`resume --world`, for the runs not started yet) and how the
   // runs are spread on this machine may change on the way.
@@ -285,7 +309,7 @@ export async function resumeAblation(dir: string, opts: Omit<AblationOptions, 'v
   }
   const loaded = parseScenario(file.config, at, file.scenarioDir);
   const plan = planAblation(applyScenarioPatch(loaded, file.patch), { variants: file.variants, seeds: file.seeds, outDir });
-  return executeAblation(loaded, plan, { ...opts, patch: file.patch }, true);
+  return holdingAblationLock(outDir, () => executeAblation(loaded, plan, { ...opts, patch: file.patch }, true));
 }
 
 /** The sweep's priorities and deadline windows (plan's pilots when either is on); throws DeadlineError when no window meets the deadline. */
