@@ -57,6 +57,11 @@ export interface Grade {
   readonly extracted: string | null;
   /** Short human-readable reason (e.g. "2/5 tests failed", "no \\boxed{} answer"). */
   readonly detail: string;
+  /**
+   * Code: the verdict varied between two runs of the program (graders/nondeterminism.ts); this
+   * grade is the first run's and was not cached. Absent otherwise.
+   */
+  readonly flaky?: true;
 }
 
 /**

@@ -75,7 +75,7 @@ function runEvents(out: TaskOutcome): RunEvent[] {
     const team = out.grading!.team;
     ev.push({
       type: 'task.graded', taskId: task.id, niche: task.niche, reward: team.reward, correct: team.correct, extracted: team.extracted,
-      detail: team.detail, disagreement: out.result?.disagreement ?? false,
+      detail: team.detail, disagreement: out.result?.disagreement ?? false, ...(team.flaky ? { flaky: true as const } : {}),
     });
   } else {
     const error = out.error ?? { stage: 'other' as const, message: 'not graded' };

@@ -12,6 +12,8 @@ export const attempt = defineEvent('attempt', 'One model answer inside a task\'s
 });
 export const taskGraded = defineEvent('task.graded', 'The team\'s answer was graded.', {
   taskId: id, niche: text, reward: num, correct: since(z.boolean()), extracted: text.nullable(), detail: text, disagreement: z.boolean(),
+  /** Code: the program's verdict varied between two runs (graders/nondeterminism.ts); absent otherwise. */
+  flaky: since(z.literal(true)),
 });
 export const taskFailed = defineEvent('task.failed', 'The task could not be graded: the stage it failed at and why.', {
   taskId: id, niche: text, stage: text, error: text,

@@ -14,6 +14,7 @@ import { createTestPlanner, judge, type JudgeRequest, type ProbeCall, type PyVer
 import type { GraderDescriptor } from './grader-descriptor';
 import { VerdictCache, type Cacheable } from './verdict-cache';
 import { openDiskVerdicts, sandboxVersion } from './verdict-disk';
+import { markFlaky, sameVerdict, varyingSources } from './nondeterminism';
 
 /** Options for the code grader: pool size and per-candidate limits (see `SandboxOptions`). */
 export interface CodeGraderOptions extends SandboxOptions {
@@ -39,6 +40,18 @@ export interface TestRunReport {
   readonly error: string | null;
   /** Short summary such as "3/5 tests passed" or "timeout after 2000 ms". */
   readonly detail: string;
+  /**
+   * The verdict varied between two runs (nondeterminism.ts): the sources of nondeterminism the
+   * program touched. Such a verdict (the first run's) is never cached. Absent for every other run.
+   */
+  readonly flaky?: readonly string[];
+}
+
+/** Sandbox runs a code grader made: every run, the second runs of programs that touched a source of nondeterminism, and those found flaky. */
+export interface SandboxRuns {
+  runs: number;
+  reruns: number;
+  flaky: number;
 }
 
 /** A `Grader` that also runs arbitrary test lists and owns a worker pool (call `close()`). */
@@ -46,6 +59,8 @@ export interface CodeGrader extends Grader {
   /** Run `code` against `tests` (Python statements) in the sandbox; never rejects. */
   runTests(code: string, tests: readonly string[]): Promise<TestRunReport>;
   readonly isolation: SandboxIsolation;
+  /** What this grader ran in the sandbox so far (diagnostics, tests, benchmarks). */
+  readonly sandboxRuns: Readonly<SandboxRuns>;
   close(): Promise<void>;
 }
 
@@ -259,20 +274,24 @@ interface RunVerdict { readonly report: TestRunReport; readonly infrastructure: 
  */
 type StoredVerdict = string;
 
-/** The string the verdict cache keeps for one run's verdict (`loadVerdict` reads it back). */
+/**
+ * The string the verdict cache keeps for one run's verdict (`loadVerdict` reads it back). A flaky
+ * verdict has a seventh element, its sources: it is only ever handed back to the requests that
+ * shared its run, never kept (`validVerdict` refuses it from disk).
+ */
 export function storeVerdict({ report, infrastructure }: RunVerdict): StoredVerdict {
   const outputs = report.results.some((r) => r.output !== '') ? report.results.map((r) => r.output) : undefined;
   const pass = report.results.map((r) => (r.passed ? '1' : '0')).join('');
-  return JSON.stringify([pass, outputs ?? 0, report.timedOut ? 1 : 0, report.error, report.detail, infrastructure]);
+  return JSON.stringify([pass, outputs ?? 0, report.timedOut ? 1 : 0, report.error, report.detail, infrastructure, ...(report.flaky ? [report.flaky] : [])]);
 }
 
 /** The verdict `storeVerdict` kept, for `tests` (the ones it was run against): the same report, field for field. */
 export function loadVerdict(stored: StoredVerdict, tests: readonly string[]): RunVerdict {
-  const [pass, outputs, timedOut, error, detail, infrastructure] = JSON.parse(stored) as [string, readonly string[] | 0, 0 | 1, string | null, string, string | null];
+  const [pass, outputs, timedOut, error, detail, infrastructure, flaky] = JSON.parse(stored) as [string, readonly string[] | 0, 0 | 1, string | null, string, string | null, readonly string[] | undefined];
   const results = tests.map((test, i): TestOutcome => ({ test, passed: pass[i] === '1', output: outputs === 0 ? '' : outputs[i]! }));
   let passed = 0;
   for (const r of results) if (r.passed) passed++;
-  return { report: { passed, total: results.length, results, timedOut: timedOut === 1, error, detail }, infrastructure };
+  return { report: { passed, total: results.length, results, timedOut: timedOut === 1, error, detail, ...(flaky ? { flaky } : {}) }, infrastructure };
 }
 
 /** The task's own source its tests may call, and the candidate's entry point in it. */
@@ -291,8 +310,9 @@ export function taskHelpers(task: Task): TaskHelpers | undefined {
 /** True when `stored` reads back as a verdict on `tests` (a file on disk is checked before it is believed). */
 export function validVerdict(stored: StoredVerdict, tests: readonly string[]): boolean {
   try {
-    const [pass, outputs, timedOut, error, detail, infrastructure] = JSON.parse(stored) as unknown[];
-    return typeof pass === 'string' && pass.length === tests.length && /^[01]*$/.test(pass)
+    const fields = JSON.parse(stored) as unknown[];
+    const [pass, outputs, timedOut, error, detail, infrastructure] = fields;
+    return fields.length === 6 && typeof pass === 'string' && pass.length === tests.length && /^[01]*$/.test(pass)
       && (outputs === 0 || (Array.isArray(outputs) && outputs.length === tests.length && outputs.every((o) => typeof o === 'string')))
       && (timedOut === 0 || timedOut === 1) && (error === null || typeof error === 'string') && typeof detail === 'string' && infrastructure === null;
   } catch {
@@ -317,20 +337,35 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
   // grader's own version included: a key read from disk was made by this very grader.
   const limits = [pool.timeoutMs, opts.memoryMb ?? null, opts.wallFactor ?? null, resolvePython(opts.python).executable, pool.isolation.summary, sandboxVersion()];
   const disk = opts.verdictDir !== undefined && opts.verdictCache !== false ? openDiskVerdicts(opts.verdictDir) : null;
-  const runOnce = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<Cacheable<RunVerdict>> => {
+  const sandboxRuns: SandboxRuns = { runs: 0, reruns: 0, flaky: 0 };
+  const runOnce = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<Cacheable<RunVerdict> & { touched: readonly string[] }> => {
     const plans = await planner.plan(tests, task?.helpers, task?.entry);
     const { job, verdicts } = buildJob(code, tests, plans, task?.helpers ? JSON.stringify([task.helpers, task.entry]) : '');
+    sandboxRuns.runs++;
     const result = await pool.run(job);
     const value = { report: summarizeRun(result, await verdicts(result, (pairs) => planner.judge(pairs)), pool.timeoutMs), infrastructure: result.infrastructure ? result.failure : null };
-    return { value, keep: !result.timedOut && result.failure === null && !result.infrastructure && !/\bSIG[A-Z]+/.test(result.exit ?? '') };
+    return { value, keep: !result.timedOut && result.failure === null && !result.infrastructure && !/\bSIG[A-Z]+/.test(result.exit ?? ''), touched: result.touched };
+  };
+  // One run is believed unless the program touched a source of nondeterminism (nondeterminism.ts):
+  // then a second run must give the same verdict, else the first is marked flaky and never kept.
+  const runJudged = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<Cacheable<RunVerdict>> => {
+    const first = await runOnce(code, tests, task);
+    const sources = varyingSources(code, first.touched);
+    if (!first.keep || sources.length === 0) return first;
+    sandboxRuns.reruns++;
+    const second = await runOnce(code, tests, task);
+    if (!second.keep) return { value: first.value, keep: false };
+    if (sameVerdict(first.value.report, second.value.report)) return first;
+    sandboxRuns.flaky++;
+    return { value: { ...first.value, report: markFlaky(first.value.report, sources) }, keep: false };
   };
   const run = async (code: string, tests: readonly string[], task?: TaskHelpers): Promise<RunVerdict> => {
-    if (opts.verdictCache === false) return (await runOnce(code, tests, task)).value;
+    if (opts.verdictCache === false) return (await runJudged(code, tests, task)).value;
     const key = VerdictCache.key(task?.helpers ? [code, tests, limits, task.helpers, task.entry] : [code, tests, limits]);
     const stored = async (): Promise<Cacheable<StoredVerdict>> => {
       const kept = disk?.get(key, (v) => validVerdict(v, tests)) ?? null;
       if (kept !== null) return { value: kept, keep: true };
-      const { value, keep } = await runOnce(code, tests, task);
+      const { value, keep } = await runJudged(code, tests, task);
       const verdict = storeVerdict(value);
       if (keep) disk?.put(key, verdict);
       return { value: verdict, keep };
@@ -349,6 +384,7 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
 
   return {
     isolation: pool.isolation,
+    sandboxRuns,
     extract: (completion) => {
       try {
         return extractCode(completion);
@@ -378,7 +414,7 @@ export function createCodeGrader(opts: CodeGraderOptions = {}): CodeGrader {
         const { report, infrastructure } = await run(completionProgram(extracted, task), tests, taskHelpers(task));
         if (infrastructure !== null) throw new InfrastructureError('grade', infrastructure);
         const ok = report.error === null && report.total > 0 && report.passed === report.total;
-        return { reward: ok ? 1 : 0, correct: ok, extracted, detail: report.detail };
+        return { reward: ok ? 1 : 0, correct: ok, extracted, detail: report.detail, ...(report.flaky ? { flaky: true as const } : {}) };
       } catch (err) {
         if (isInfrastructureError(err)) throw err;
         return { reward: 0, correct: false, extracted, detail: `grader error: ${String(err)}` };

@@ -5,7 +5,9 @@
  * deterministic for its inputs, with two exceptions that are never stored: a run that ran out of
  * time or was killed by a signal (CPU time is what is limited, but a signal can come from outside:
  * the OOM killer, a shutdown), and a run that failed for the harness's own reasons (infrastructure
- * errors, a worker that died). Concurrent requests for one key share one sandbox run.
+ * errors, a worker that died). A program that touched a source of nondeterminism is run twice
+first, and one whose two verdicts differ (flaky) is not stored either (nondeterminism.ts).
+Concurrent requests for one key share one sandbox run.
  *
  * Capacity: `VERDICT_CACHE_CAPACITY` entries (least recently used evicted first). The code grader
  * keeps each verdict as one compact string (code-grader.ts, `storeVerdict`), a few hundred bytes

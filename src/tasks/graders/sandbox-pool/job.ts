@@ -46,6 +46,12 @@ export interface SandboxResult {
   readonly failure: string | null;
   /** True when `failure` is the harness's own (pool broken, sandbox error), not the candidate's doing. */
   readonly infrastructure: boolean;
+  /**
+   * Sources of nondeterminism the candidate's processes touched (`time`, `urandom`, `pid`,
+   * `threads`; `unreported` when a process could not say: sandbox/sandbox_nondeterminism.py), sorted;
+   * empty when none. The code grader runs a program that touched one twice (code-grader.ts).
+   */
+  readonly touched: readonly string[];
 }
 
 /** A job in the pool: the caller's job with its id, its resolver and where its relay stands. */

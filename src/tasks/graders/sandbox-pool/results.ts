@@ -11,7 +11,7 @@ export function failed(job: SandboxJob, failure: string, infrastructure: boolean
   return {
     probes: (job.probes ?? []).map(() => null),
     scripts: (job.scripts ?? []).map((test) => ({ test, passed: false, output: `not run: ${failure}` })),
-    loadError: null, timedOut: false, exit: null, violation: null, failure, infrastructure,
+    loadError: null, timedOut: false, exit: null, violation: null, failure, infrastructure, touched: [],
   };
 }
 
@@ -28,6 +28,12 @@ export interface WorkerReply {
   timedOut?: unknown;
   exit?: unknown;
   violation?: unknown;
+  touched?: unknown;
+}
+
+/** The sources the worker says the candidate touched; `unreported` when its reply does not say. */
+function toTouched(raw: unknown): string[] {
+  return Array.isArray(raw) && raw.every((t) => typeof t === 'string') ? (raw as string[]) : ['unreported'];
 }
 
 function toProbe(raw: unknown): ProbeOutcome | null {
@@ -56,5 +62,5 @@ export function toResult(job: Job, msg: WorkerReply): SandboxResult {
     const r = violation ? null : (rawScripts[i] as { ok?: unknown; out?: unknown } | null | undefined);
     return r && typeof r === 'object' ? { test, passed: r.ok === true, output: String(r.out ?? '') } : { test, passed: false, output: `not run: ${why}` };
   });
-  return { probes, scripts, loadError, timedOut, exit, violation, failure: null, infrastructure: false };
+  return { probes, scripts, loadError, timedOut, exit, violation, failure: null, infrastructure: false, touched: toTouched(msg.touched) };
 }

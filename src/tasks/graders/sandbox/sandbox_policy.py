@@ -204,9 +204,11 @@ def drop_privileges(tmp):
         except OSError:
             pass
 
-def confine(tmp, limits):
+def confine(tmp, limits, observe=None):
     """Everything a forked child does before it reads the candidate's code, in this order: the
-    audit hook goes in last, once the process no longer needs what it forbids."""
+    audit hook goes in last, once the process no longer needs what it forbids. `observe`, an audit
+    hook that only looks (sandbox_nondeterminism.Watch), goes in just before it: the guard refuses
+    every hook added after its own."""
     enter_sandbox(tmp, limits)
     drop_privileges(tmp)
     disarm_frame_leaks()
@@ -215,4 +217,7 @@ def confine(tmp, limits):
     # gets one verdict, the one the verdict cache keeps (docs/sandbox-threat-model.md).
     import random
     random.seed(0)
-    sys.addaudithook(make_guard(tmp, os.getpid()))
+    guard = make_guard(tmp, os.getpid())
+    if observe is not None:
+        sys.addaudithook(observe)
+    sys.addaudithook(guard)

@@ -1,7 +1,9 @@
 """EvoChamber code-sandbox worker: a long-lived process that runs untrusted candidates.
 
 Protocol with Node: one JSON job per stdin line {id, code, setup, probes, calls, timeoutMs,
-wallMs, memoryMb}; one JSON reply per stdout line {id, load, probes, timedOut, exit, violation}.
+wallMs, memoryMb}; one JSON reply per stdout line {id, load, probes, timedOut, exit, violation,
+touched} (`touched`: the sources of nondeterminism the candidate's processes noted, each asked
+with {"end": true} once its part is over: sandbox_nondeterminism.py).
 The first line written is {"ready": true}. A job with `calls` is interactive: the worker says
 {id, loaded: {load, names}}, then answers each {id, call} from Node with {id, ret, out} until
 Node sends {id, end: true}; only then comes the final reply.
@@ -42,6 +44,7 @@ import time
 # The policy sits next to this script: import it, then never let candidates import files that sit
 # next to this script (its audit hook also refuses to open them), then preload their modules.
 from sandbox_policy import MB, confine, preload  # noqa: E402
+from sandbox_nondeterminism import Watch  # noqa: E402
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != _HERE]
@@ -52,6 +55,9 @@ import io  # noqa: E402
 WALL_FACTOR = 10  # wall backstop when a job does not send wallMs: this many times timeoutMs
 POLL = (0.01, 0.05)  # shortest and longest wait between two looks at the candidate's CPU time
 CLOCK_TICKS = os.sysconf('SC_CLK_TCK')
+# The harness's own clock, bound before a candidate's Watch wraps time.monotonic: the child's own
+# reads of its request pipe never count as the candidate reading the clock.
+MONOTONIC = time.monotonic
 OUTPUT_CAP = 2000
 RECORD_CAP = 4 * MB
 CALL_OUTPUT_CAP = 1 * MB  # what a call may print (a stdin/stdout test's answer)
@@ -112,10 +118,10 @@ class Wall:
     """A plain wall-clock limit (for the worker's own reads, never for a candidate)."""
 
     def __init__(self, seconds):
-        self.end = time.monotonic() + seconds
+        self.end = MONOTONIC() + seconds
 
     def wait(self):
-        return self.end - time.monotonic()
+        return self.end - MONOTONIC()
 
 
 class Budget:
@@ -126,18 +132,18 @@ class Budget:
 
     def __init__(self, pid, cpu, wall):
         self.pid, self.cpu = pid, cpu
-        self.start = time.monotonic()
+        self.start = MONOTONIC()
         self.end = self.start + wall
         self.cpu0 = process_cpu(pid)
 
     def used(self):
         now = process_cpu(self.pid) if self.cpu0 is not None else None
-        return time.monotonic() - self.start if now is None else now - self.cpu0
+        return MONOTONIC() - self.start if now is None else now - self.cpu0
 
     def wait(self):
         """Seconds to wait for the candidate before looking again; 0 once the budget is spent."""
         cpu_left = self.cpu - self.used()
-        wall_left = self.end - time.monotonic()
+        wall_left = self.end - MONOTONIC()
         if cpu_left <= 0 or wall_left <= 0:
             return 0
         return min(wall_left, max(POLL[0], min(POLL[1], cpu_left)))
@@ -277,7 +283,23 @@ def exception_bases(exc):
 
 # --- the forked candidate process -------------------------------------------------------------
 
-def probe_child(req, rep, buf, tmp):
+def wait_end(req, rep, buf, watch):
+    """After a failed load: answer the worker's {"end"} with what the load touched, then return."""
+    while True:
+        line = read_line(req, buf, Wall(3600))
+        if line is None:
+            return
+        if json.loads(line).get('end') is True:
+            return report_touched(rep, watch)
+
+
+def report_touched(rep, watch):
+    """The child's last record: the sources of nondeterminism its candidate touched (the worker asks
+    with {"end": true}; the grader runs the program again when there are any)."""
+    write_all(rep, (json.dumps({'touched': watch.touched()}) + '\n').encode())
+
+
+def probe_child(req, rep, buf, tmp, watch):
     """Load the candidate, then answer probes one by one: each is a call {"i", "fn", "args",
     "kwargs"} of one of its functions with plain arguments, answered with a tagged plain value.
     Nothing is evaluated here but the call itself: the operator the test applies to the answer is
@@ -285,6 +307,7 @@ def probe_child(req, rep, buf, tmp):
     start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
+    watch.start()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             exec(compile(start['code'], 'candidate.py', 'exec'), env)
@@ -292,13 +315,15 @@ def probe_child(req, rep, buf, tmp):
                 exec(compile(start['setup'], '<test setup>', 'exec'), env)
     except BaseException as exc:  # noqa: BLE001 - SystemExit and friends are candidate failures too
         write_all(rep, (json.dumps({'load': describe(exc), 'out': out.getvalue()}) + '\n').encode())
-        return
+        return wait_end(req, rep, buf, watch)
     write_all(rep, (json.dumps({'load': None, 'out': out.getvalue()}) + '\n').encode())
     while True:
         line = read_line(req, buf, Wall(3600))
         if line is None:
             return
         msg = json.loads(line)
+        if msg.get('end') is True:
+            return report_touched(rep, watch)
         out = CappedText()
         try:
             if msg['fn'] not in env:
@@ -354,7 +379,7 @@ def decode_plain(raw, depth=0):
     raise ValueError('unknown tag ' + str(tag))
 
 
-def call_child(req, rep, buf, tmp):
+def call_child(req, rep, buf, tmp, watch):
     """Load the candidate, list the names it defines, then answer the checker's calls one by one:
     {"n", "fn", "args", "kwargs", "stdin"} in, {"n", "v"|"err"+"etype", "out"} out, plain data only.
     This process never holds a test: the tests run in the checker, in another process tree.
@@ -363,6 +388,7 @@ def call_child(req, rep, buf, tmp):
     env = {'__name__': '__candidate__', '__builtins__': __builtins__}
     out = CappedText()
     load = None
+    watch.start()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             exec(compile(start['code'], 'candidate.py', 'exec'), env)
@@ -386,13 +412,15 @@ def call_child(req, rep, buf, tmp):
         rec = json.dumps({'load': load, 'out': '', 'names': names, 'values': {}})
     write_all(rep, (rec + '\n').encode())
     if load is not None:
-        return
+        return wait_end(req, rep, buf, watch)
     saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
     while True:
         line = read_line(req, buf, Wall(3600))
         if line is None:
             return
         msg = json.loads(line)
+        if msg.get('end') is True:
+            return report_touched(rep, watch)
         # The call's stdin and stdout are real files in its temp dir on fds 0 and 1, so a stdin
         # program may read sys.stdin(.buffer), input() or open(0), and write with print,
         # sys.stdout.buffer or os.write(1, ...): what the call wrote, in order, is its answer to a
@@ -469,8 +497,9 @@ def candidate_process(req, rep, tmp):
     first = json.loads(read_line(req, buf, Wall(10 ** 9)) or b'null')
     if type(first) is not dict or first.get('part') not in PARTS:
         return 0  # never used (the worker is ending): nothing ran here
-    confine(tmp, first)  # the audit hook is in before any candidate code is read
-    PARTS[first['part']](req, rep, buf, tmp)
+    watch = Watch()
+    confine(tmp, first, watch.hook)  # the audit hook is in before any candidate code is read
+    PARTS[first['part']](req, rep, buf, tmp, watch)
     return 0
 
 
@@ -675,10 +704,28 @@ def run_calls(job, child, budget, reply):
         send({'id': job['id'], 'ret': ret, 'out': out})
 
 
+SOURCE = re.compile(r'[a-z]{1,20}')
+
+
+def ask_touched(child, budget, violation):
+    """What the child's candidate touched (sandbox_nondeterminism.py), asked once its part is over;
+    {'unreported'} when it cannot say (it ended, broke the protocol, or answered out of shape): the
+    grader then runs it again, as it does for any source."""
+    if violation is not None or budget.spent() or not send_to(child, {'end': True}):
+        return {'unreported'}
+    rec = read_record(child, budget)
+    if type(rec) is not dict or set(rec) != {'touched'} or type(rec['touched']) is not list or len(rec['touched']) > 8 \
+            or not all(type(t) is str and SOURCE.fullmatch(t) for t in rec['touched']):
+        return {'unreported'}
+    return set(rec['touched'])
+
+
 def run_job(job, spares):
     """Run the job's probes, then its calls, each in a spare process of its own (forked before the
-    job was read); a part the job does not have leaves its spare for the next job, untouched."""
-    reply = {'id': job['id'], 'load': None, 'probes': [], 'timedOut': False, 'exit': None, 'violation': None}
+    job was read); a part the job does not have leaves its spare for the next job, untouched.
+    `touched`: the sources of nondeterminism the candidate touched in either part."""
+    reply = {'id': job['id'], 'load': None, 'probes': [], 'timedOut': False, 'exit': None, 'violation': None, 'touched': []}
+    touched = set()
     wall = job.get('wallMs') or WALL_FACTOR * job['timeoutMs']
     for kind, runner in (('probe', run_probes), ('call', run_calls)):
         if not job.get(kind + 's'):
@@ -687,6 +734,7 @@ def run_job(job, spares):
         budget = Budget(child['pid'], job['timeoutMs'] / 1000, wall / 1000)
         try:
             runner(job, child, budget, reply)
+            touched |= ask_touched(child, budget, reply['violation'])
         except BaseException:
             end_child(child)  # Node went away mid-job: the candidate's process ends with it
             raise
@@ -696,6 +744,7 @@ def run_job(job, spares):
         reply['timedOut'] = reply['timedOut'] or timed_out
         if not timed_out and reply['exit'] is None:
             reply['exit'] = exit_info(status)
+    reply['touched'] = sorted(touched)
     return reply
 
 
