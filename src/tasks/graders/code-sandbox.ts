@@ -80,7 +80,7 @@ export function createSandboxPool(opts: SandboxOptions = {}): SandboxPool {
       if (pool.closing) return resolve(failed(spec, 'sandbox closed', true));
       if (pool.broken) return resolve(failed(spec, pool.broken, true));
       const job = { code: spec.code, setup: spec.setup ?? '', probes: [...(spec.probes ?? [])], scripts: [...(spec.scripts ?? [])], helpers: spec.helpers ?? '' };
-      pool.queue.push({ id: pool.nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none' });
+      pool.queue.push({ id: pool.nextId++, ...job, resolve, relay: job.scripts.length > 0 ? 'loading' : 'none', nested: [] });
       pool.pump();
     }),
     workerPids: () => pool.workers.filter((w) => !w.dead && w.proc.pid !== undefined).map((w) => w.proc.pid!),

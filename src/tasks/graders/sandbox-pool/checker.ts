@@ -26,8 +26,16 @@ export function onLoaded(pool: PoolState, w: Worker, job: Job, loaded: unknown):
 /** The candidate's answer to the checker's call: plain JSON, decoded strictly by the checker. */
 export function relayAnswer(pool: PoolState, w: Worker, job: Job, msg: { ret?: unknown; out?: unknown }): void {
   if (!w.checker || w.checker.dead) return failJob(pool, w, 'test checker ended during the job');
-  job.relay = 'checking';
+  job.relay = job.nested.pop() ?? 'checking';
   w.checker.proc.stdin.write(`${JSON.stringify({ ret: msg.ret, out: typeof msg.out === 'string' ? msg.out : '' })}\n`);
+}
+
+/** The candidate's call of a test's function (a callable the test passed it): the checker runs it. */
+export function relayCallBack(pool: PoolState, w: Worker, job: Job, msg: { cb?: unknown }): void {
+  if (!w.checker || w.checker.dead) return failJob(pool, w, 'test checker ended during the job');
+  job.nested.push('calling');
+  job.relay = 'callback';
+  w.checker.proc.stdin.write(`${JSON.stringify({ cb: msg.cb })}\n`);
 }
 
 /** Start the worker's checker (on its first script job); it lives as long as the worker. */
@@ -67,7 +75,7 @@ function spawnChecker(pool: PoolState, w: Worker): Checker {
 
 /** One line from the checker: ready, a call for the candidate, or its verdicts. False once the job has failed. */
 function onCheckerLine(pool: PoolState, w: Worker, c: Checker, line: string): boolean {
-  let msg: { job?: unknown; call?: unknown; done?: unknown; ready?: unknown };
+  let msg: { job?: unknown; call?: unknown; cbret?: unknown; done?: unknown; ready?: unknown };
   try {
     msg = JSON.parse(line) as typeof msg;
   } catch {
@@ -79,10 +87,14 @@ function onCheckerLine(pool: PoolState, w: Worker, c: Checker, line: string): bo
   }
   const job = w.job;
   if (!job || w.checker !== c || msg.job !== job.id) return true;
-  if ('call' in msg && job.relay === 'checking') {
+  if ('call' in msg && (job.relay === 'checking' || job.relay === 'callback')) {
+    job.nested.push(job.relay);
     job.relay = 'calling';
     w.proc.stdin.write(`${JSON.stringify({ id: job.id, call: msg.call })}\n`);
-  } else if (Array.isArray(msg.done) && job.relay === 'checking') {
+  } else if ('cbret' in msg && job.relay === 'callback') {
+    job.relay = job.nested.pop() ?? 'calling';
+    w.proc.stdin.write(`${JSON.stringify({ id: job.id, cbret: msg.cbret })}\n`);
+  } else if (Array.isArray(msg.done) && job.relay === 'checking' && job.nested.length === 0) {
     job.relay = 'ending';
     job.checked = msg.done as unknown[];
     w.proc.stdin.write(`${JSON.stringify({ id: job.id, end: true })}\n`);

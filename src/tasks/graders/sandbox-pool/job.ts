@@ -64,8 +64,11 @@ export interface Job extends Required<SandboxJob> {
   /**
    * Where the relay between worker and checker stands: `none` (no scripts), `loading` (the
    * worker is loading the candidate), `checking` (the checker runs the tests; `calling` while
-   * one call awaits the candidate's answer), `ending` (the final reply is due). A worker line
-   * that does not fit the state fails the job: no message can be slipped in out of turn.
+   * one call awaits the candidate's answer, `callback` while the candidate's call waits on a
+   * test's function the checker runs), `ending` (the final reply is due). A worker line that
+   * does not fit the state fails the job: no message can be slipped in out of turn.
    */
-  relay: 'none' | 'loading' | 'checking' | 'calling' | 'ending';
+  relay: 'none' | 'loading' | 'checking' | 'calling' | 'callback' | 'ending';
+  /** The states under the current one while calls nest (a call-back calling the candidate again), innermost last. */
+  readonly nested: ('checking' | 'calling' | 'callback')[];
 }

@@ -20,6 +20,7 @@ export interface WorkerReply {
   id?: unknown;
   loaded?: unknown;
   ret?: unknown;
+  cb?: unknown;
   out?: unknown;
   error?: unknown;
   load?: unknown;

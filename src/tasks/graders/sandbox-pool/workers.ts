@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { onLoaded, relayAnswer } from './checker';
+import { onLoaded, relayAnswer, relayCallBack } from './checker';
 import { failed, toResult, type WorkerReply } from './results';
 import { hold, killChecker, killGroup, MAX_LINE, MAX_START_FAILURES, takeLines, type Job, type PoolState, type Worker } from './state';
 
@@ -100,7 +100,10 @@ function onWorkerLine(pool: PoolState, w: Worker, msg: WorkerReply & { ready?: u
   } else if (ours && 'ret' in msg && job.relay === 'calling') {
     relayAnswer(pool, w, job, msg);
     if (w.job !== job) return false;
-  } else if (ours && !('loaded' in msg) && !('ret' in msg) && (job.relay === 'none' || job.relay === 'ending')) {
+  } else if (ours && 'cb' in msg && job.relay === 'calling') {
+    relayCallBack(pool, w, job, msg);
+    if (w.job !== job) return false;
+  } else if (ours && !('loaded' in msg) && !('ret' in msg) && !('cb' in msg) && (job.relay === 'none' || job.relay === 'ending')) {
     w.job = null;
     clearTimeout(job.timer);
     hold(w, false);

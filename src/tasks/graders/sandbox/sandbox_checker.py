@@ -32,11 +32,12 @@ import resource
 import signal
 
 from trusted_plain import decode as decode_plain, encode_trusted, task_helpers  # noqa: E402 - from this file's own directory, before it goes off sys.path
+from checker_handles import Handle, LazyIter, sync_into  # noqa: E402
 
 # The sandbox's other modules sit next to this file: tests never import them.
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != _HERE]
-del sys.modules['trusted_plain']
+del sys.modules['trusted_plain'], sys.modules['checker_handles']
 
 # Loaded here once, so tests get them without paying for the import each time.
 for _name in ('math', 'random', 'collections', 'itertools', 'functools', 're', 'string', 'heapq', 'fractions', 'decimal'):
@@ -116,12 +117,9 @@ def receive():
     return json.loads(line)
 
 
-def encode(value):
-    """Tagged plain JSON of one of the test's own arguments (an exact builtin type)."""
-    try:
-        return encode_trusted(value)
-    except TypeError as exc:
-        raise TypeError(f'{exc}: an argument cannot be sent to the candidate (plain data only)') from None
+def builtin_base(exc):
+    """The name of the nearest builtin class of an exception (what the candidate's side raises)."""
+    return next((c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c), 'Exception')
 
 
 def decode(raw):
@@ -130,59 +128,152 @@ def decode(raw):
     return decode_plain(raw)
 
 
+# Uses of a candidate's objects, generators and the test's functions it calls back, per job: past
+# this the candidate is gone for the job's remaining tests (plain calls are not counted: they are bounded as before).
+MAX_HANDLE_OPS = 100_000
+
+
 class Run:
-    """One job: the stubs share whether the candidate is still there to answer."""
+    """One job: the stubs share whether the candidate is still there to answer, the test's functions
+    it was handed (call-backs) and how many uses of handles are left (checker_handles.py)."""
 
     def __init__(self, job):
         self.job = job
         self.gone = None
         self.not_plain = None  # why the current test fails, once an answer was not plain data
+        self.callbacks = []  # k -> a test's function the candidate may call back
+        self.stubs = {}  # id -> (name, stub): a stub passed as an argument is the candidate's own function
+        self.ops = 0
 
     def stub(self, name):
         run = self
 
         def call(*args, **kwargs):
-            if run.gone is not None:
-                raise CandidateGone(run.gone)
-            # What is left of the test's stdin (empty unless the test replaced sys.stdin).
-            stdin = sys.stdin.read() if sys.stdin is not None else ''
-            send({'job': run.job, 'call': {'fn': name, 'args': [encode(a) for a in args],
-                           'kwargs': [[k, encode(v)] for k, v in kwargs.items()], 'stdin': stdin or None}})
-            msg = receive()
-            ret = msg.get('ret') if type(msg) is dict else None
-            out = msg.get('out') if type(msg) is dict else None
-            if type(ret) is not dict:
-                run.gone = 'malformed answer'
-                raise CandidateGone(run.gone)
-            if type(out) is str and out:
-                sys.stdout.write(out)
-            if 'gone' in ret:
-                run.gone = str(ret['gone'])
-                raise CandidateGone(run.gone)
-            if 'v' in ret:
-                try:
-                    return decode(ret['v'])
-                except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-                    run.not_plain = f'not plain data: {name}() returned something else ({exc})'
-                    raise NotPlain(run.not_plain) from None
-            err, etype = str(ret.get('err', 'error')), ret.get('etype')
-            if etype == NOT_PLAIN:
-                run.not_plain = err if err.startswith('not plain data') else f'not plain data: {err}'
-                raise NotPlain(run.not_plain)
-            if etype in STEERING:
-                raise CandidateError(f'{err} (raised by the candidate\'s {name}())')
-            bases = ret.get('ebases')
-            cls = EXCEPTIONS.get(etype) if type(etype) is str else None
-            if cls is None and type(bases) is list and type(etype) is str and etype.isidentifier():
-                cls = derived(etype, [b for b in bases if type(b) is str])
-            if cls is None:
-                raise CandidateError(err)
-            # The worker sends "Name: message" (or "Name"): raise Name(message), as the candidate did.
-            text = err[len(etype) + 2:] if err.startswith(etype + ': ') else '' if err == etype else err
-            raise cls(text) if text else cls()
+            # A name that starts with a capital letter is a class by Python's naming: its answer may be an object.
+            return run.request({'fn': name}, args, kwargs, name, name[:1].isupper())
 
         call.__name__ = call.__qualname__ = name
+        self.stubs[id(call)] = (name, call)
         return call
+
+    def refuse(self, why):
+        """The NotPlain that fails the current test, whatever it catches."""
+        self.not_plain = why
+        return NotPlain(why)
+
+    def count(self):
+        self.ops += 1
+        if self.ops > MAX_HANDLE_OPS:
+            self.gone = self.gone or f'was used through handles and call-backs more than {MAX_HANDLE_OPS} times'
+            raise CandidateGone(self.gone)
+
+    def handle_of(self, value):
+        """How a test's value that is not plain data crosses: a handle, a stub, or a function to call back."""
+        if type(value) is Handle:
+            return ['obj', value._k]
+        stub = self.stubs.get(id(value))
+        if stub is not None and stub[1] is value:
+            return ['cand', stub[0]]
+        if callable(value) and type(value) is not LazyIter:
+            self.callbacks.append(value)
+            return ['fn', len(self.callbacks) - 1]
+        raise TypeError(f'a {type(value).__name__} is not plain data')
+
+    def encode(self, value):
+        try:
+            return encode_trusted(value, 0, self.handle_of)
+        except TypeError as exc:
+            raise TypeError(f'{exc}: an argument cannot be sent to the candidate (plain data only)') from None
+
+    def decode(self, raw, label, objects):
+        """The candidate's answer: fresh plain values, and handles where `objects` lets it send them."""
+        def ext(tag, rest):
+            if tag == 'obj' and objects and len(rest) == 2 and type(rest[0]) is int and type(rest[1]) is str:
+                return Handle(self, rest[0], f'{label}() returned a {rest[1]}')
+            if tag == 'lazy' and len(rest) == 2 and type(rest[0]) is int and type(rest[1]) is list:
+                return LazyIter(self, rest[0], decode_plain(['list', rest[1]], 0, None, ext), objects, f'{label}()')
+            raise ValueError(f'{tag} is not plain data')
+        try:
+            return decode_plain(raw, 0, None, ext)
+        except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
+            raise self.refuse(f'not plain data: {label}() returned something else ({exc})') from None
+
+    def request(self, target, args, kwargs, label, objects):
+        """Ask the candidate's process one call (`fn`) or one use of a handle (`h`, `op`), serve the
+        call-backs it makes meanwhile, and return its answer (or raise what it raised)."""
+        if self.gone is not None:
+            raise CandidateGone(self.gone)
+        if 'h' in target:
+            self.count()
+        # What is left of the test's stdin (empty unless the test replaced sys.stdin).
+        stdin = sys.stdin.read() if sys.stdin is not None else ''
+        send({'job': self.job, 'call': {**target, 'args': [self.encode(a) for a in args],
+                                        'kwargs': [[k, self.encode(v)] for k, v in kwargs.items()], 'stdin': stdin or None}})
+        msg = receive()
+        while type(msg) is dict and type(msg.get('cb')) is dict:
+            self.call_back(msg['cb'])
+            msg = receive()
+        ret = msg.get('ret') if type(msg) is dict else None
+        out = msg.get('out') if type(msg) is dict else None
+        if type(ret) is not dict:
+            self.gone = 'malformed answer'
+            raise CandidateGone(self.gone)
+        if type(out) is str and out:
+            sys.stdout.write(out)
+        if 'gone' in ret:
+            self.gone = self.gone or str(ret['gone'])
+            raise CandidateGone(self.gone)
+        self.sync(args, kwargs, ret.get('mut'))
+        if 'v' in ret:
+            return self.decode(ret['v'], label, objects)
+        err, etype = str(ret.get('err', 'error')), ret.get('etype')
+        if etype == NOT_PLAIN:
+            raise self.refuse(err if err.startswith('not plain data') else f'not plain data: {err}')
+        if etype in STEERING:
+            raise CandidateError(f'{err} (raised by the candidate\'s {label}())')
+        bases = ret.get('ebases')
+        cls = EXCEPTIONS.get(etype) if type(etype) is str else None
+        if cls is None and type(bases) is list and type(etype) is str and etype.isidentifier():
+            cls = derived(etype, [b for b in bases if type(b) is str])
+        if cls is None:
+            raise CandidateError(err)
+        # The worker sends "Name: message" (or "Name"): raise Name(message), as the candidate did.
+        text = err[len(etype) + 2:] if err.startswith(etype + ': ') else '' if err == etype else err
+        raise cls(text) if text else cls()
+
+    def call_back(self, cb):
+        """Run the test's function the candidate called, on its plain arguments, and answer it."""
+        try:
+            self.count()
+            k = cb.get('k')
+            if type(k) is not int or not 0 <= k < len(self.callbacks) or type(cb.get('args')) is not list or type(cb.get('kwargs')) is not list:
+                raise self.refuse('not plain data: a call-back out of shape')
+            args = [self.decode(a, 'a call-back\'s argument', True) for a in cb['args']]
+            kwargs = {p[0]: self.decode(p[1], 'a call-back\'s argument', True) for p in cb['kwargs'] if type(p) is list and len(p) == 2 and type(p[0]) is str}
+            ret = {'v': self.encode(self.callbacks[k](*args, **kwargs))}
+        except CandidateGone as exc:
+            ret = {'gone': str(exc)}
+        except NotPlain as exc:
+            ret = {'err': str(exc), 'etype': 'TypeError'}  # the test fails whatever the candidate makes of it
+        except BaseException as exc:  # noqa: BLE001 - the test's function raised: the candidate sees it, as in Python
+            ret = {'err': describe(exc), 'etype': builtin_base(exc)}
+        send({'job': self.job, 'cbret': ret})
+
+    def sync(self, args, kwargs, mut):
+        """Put what the candidate's call did to the test's lists, dicts and sets into them."""
+        for entry in mut if type(mut) is list else ():
+            if type(entry) is not list or len(entry) != 2:
+                continue
+            key, raw = entry
+            target = args[key] if type(key) is int and 0 <= key < len(args) else kwargs.get(key) if type(key) is str else None
+            if type(target) not in (list, dict, set):
+                continue
+            try:
+                new = decode_plain(raw)
+            except (ValueError, OverflowError, RecursionError, MemoryError):
+                continue
+            if type(new) is type(target):
+                sync_into(target, new)
 
 
 def referenced(tree):

@@ -34,7 +34,7 @@ learns its part, before it reads the candidate's code.
 """
 import json
 import os
-import select
+import re
 import shutil
 import signal
 import sys
@@ -43,57 +43,25 @@ import time
 
 # The policy sits next to this script: import it, then never let candidates import files that sit
 # next to this script (its audit hook also refuses to open them), then preload their modules.
-from sandbox_policy import MB, confine, preload  # noqa: E402
+from sandbox_policy import confine, preload  # noqa: E402
 from sandbox_nondeterminism import Watch  # noqa: E402
+from sandbox_wire import (CALL_OUTPUT_CAP, CappedText, MONOTONIC, OUTPUT_CAP, RECORD_CAP, Wall, decode_plain, describe,  # noqa: E402
+                          encode_plain, read_line, report_touched, wait_end, write_all)
+from sandbox_calls import call_child  # noqa: E402
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != _HERE]
 preload()
 import contextlib  # noqa: E402
-import io  # noqa: E402
 
 WALL_FACTOR = 10  # wall backstop when a job does not send wallMs: this many times timeoutMs
 POLL = (0.01, 0.05)  # shortest and longest wait between two looks at the candidate's CPU time
 CLOCK_TICKS = os.sysconf('SC_CLK_TCK')
-# The harness's own clock, bound before a candidate's Watch wraps time.monotonic: the child's own
-# reads of its request pipe never count as the candidate reading the clock.
-MONOTONIC = time.monotonic
-OUTPUT_CAP = 2000
-RECORD_CAP = 4 * MB
-CALL_OUTPUT_CAP = 1 * MB  # what a call may print (a stdin/stdout test's answer)
-PLAIN_DEPTH = 100
-NOT_PLAIN = 'NotPlainData'  # the etype of an answer that is not plain data (sandbox_checker.py)
 
 
 def send(obj):
     sys.stdout.buffer.write(json.dumps(obj).encode() + b'\n')
     sys.stdout.buffer.flush()
-
-
-class CappedText(io.StringIO):
-    """stdout/stderr stand-in that keeps only the first `cap` characters."""
-
-    def __init__(self, cap=OUTPUT_CAP):
-        super().__init__()
-        self.cap = cap
-
-    def write(self, s):
-        room = self.cap - self.tell()
-        if room > 0:
-            super().write(str(s)[:room])
-        return len(s)
-
-
-def describe(exc):
-    if isinstance(exc, SyntaxError):
-        return f'SyntaxError: {exc.msg} (line {exc.lineno})'
-    text = str(exc)
-    return f'{type(exc).__name__}: {text}'[:300] if text else type(exc).__name__
-
-
-def write_all(fd, data):
-    while data:
-        data = data[os.write(fd, data):]
 
 
 def process_cpu(pid):
@@ -112,16 +80,6 @@ def process_cpu(pid):
         return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
     except (OSError, ValueError):
         return None
-
-
-class Wall:
-    """A plain wall-clock limit (for the worker's own reads, never for a candidate)."""
-
-    def __init__(self, seconds):
-        self.end = MONOTONIC() + seconds
-
-    def wait(self):
-        return self.end - MONOTONIC()
 
 
 class Budget:
@@ -152,152 +110,7 @@ class Budget:
         return self.wait() <= 0
 
 
-def read_line(fd, buf, limit):
-    """One newline-terminated record from fd (bytes without the newline), or None on EOF, once
-    `limit` (a Wall or a Budget) is spent, or on an oversized record. `buf` is a one-element
-    list holding leftover bytes."""
-    while True:
-        nl = buf[0].find(b'\n')
-        if nl >= 0:
-            line, buf[0] = buf[0][:nl], buf[0][nl + 1:]
-            return line
-        if len(buf[0]) > RECORD_CAP:
-            return None
-        remaining = limit.wait()
-        if remaining <= 0:
-            return None
-        ready, _, _ = select.select([fd], [], [], remaining)
-        if not ready:
-            continue
-        data = os.read(fd, 65536)
-        if not data:
-            return None
-        buf[0] += data
-
-
-# --- values crossing back as data -------------------------------------------------------------
-
-# Iterators a function may return (a test then reads them with list(), sorted(), set(), ...).
-ITERATOR_TYPES = tuple({type(x) for x in (
-    iter([]), iter(()), iter(''), iter(range(0)), iter(set()), iter({}), iter({}.values()), iter({}.items()),
-    (x for x in ()), map(abs, ()), filter(None, ()), zip(), enumerate(()), reversed([]), reversed(range(0)))})
-DICT_VIEWS = {type({}.keys()): 'keys', type({}.values()): 'values', type({}.items()): 'items'}
-MAX_ITEMS = 10 ** 6
-
-
-import decimal  # noqa: E402
-import fractions  # noqa: E402
-import re  # noqa: E402
-
-FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
-DECIMAL_BITS = 14000  # larger ints cross as hex (linear, no int_max_str_digits): trusted_plain.py
-INT_BITS = 1 << 20  # an int past this is not plain data (the checker never parses a giant)
-SURROGATE = re.compile('[\ud800-\udfff]')
-# Builtin types whose subclasses cross as their builtin data (an IntEnum member as its int, a
-# namedtuple as its tuple, a Counter or OrderedDict as its dict), read by the builtin's own C slots:
-# the subclass's methods are never called, and the checker compares the data with Python's ==.
-DATA_BASES = (int, float, complex, str, bytes, tuple, list, frozenset, set, dict)
-
-
-def encode_int(value):
-    if int.bit_length(value) <= DECIMAL_BITS:
-        return ['int', int.__repr__(value)]
-    if int.bit_length(value) > INT_BITS:
-        raise TypeError(f'returned an int of more than {INT_BITS} bits')
-    text = int.__format__(value, 'x')
-    return ['int', '-0x' + text[1:] if text[:1] == '-' else '0x' + text]
-
-
-def encode_str(value):
-    # JSON merges a surrogate pair with the astral character it spells: such strings cross as code points.
-    if SURROGATE.search(value) is None:
-        return ['str', value]
-    return ['strcp', [ord(c) for c in value]]
-
-
-def data_type(t):
-    """The builtin type whose data a value of type `t` crosses as, or None."""
-    if t in DATA_BASES or t is bool or t is FRACTION or t is DECIMAL:
-        return t
-    for base in DATA_BASES:
-        if type.__subclasscheck__(base, t):
-            return base
-    return None
-
-
-def encode_plain(value, depth=0, wide=False):
-    """Tagged plain JSON for a value of a builtin type (or a subclass's builtin data), Fraction or
-    Decimal; raises TypeError otherwise. Never calls a method of the value's own class (only the
-    builtin types' own slots). `wide` (answers to calls) also takes ranges, dict views and builtin
-    iterators, which cross as their own tags (an iterator as the items it yields), never as lists."""
-    t = type(value)
-    if depth > PLAIN_DEPTH:
-        raise TypeError('value nested too deeply')
-    if value is None:
-        return ['none']
-    b = data_type(t)
-    if b is bool:
-        return ['bool', value is True]
-    if b is int:
-        return encode_int(value)
-    if b is float:
-        return ['float', float.__repr__(value)]
-    if b is str:
-        return encode_str(str.__str__(value))
-    if b is bytes:
-        return ['bytes', bytes.hex(value)]
-    if b is complex:
-        return ['complex', float.__repr__(complex.real.__get__(value)), float.__repr__(complex.imag.__get__(value))]
-    if b is FRACTION:
-        return ['fraction', encode_int(int(value.numerator))[1], encode_int(int(value.denominator))[1]]
-    if b is DECIMAL:
-        return ['decimal', DECIMAL.__str__(value)]
-    if b is list or b is tuple:
-        return ['list' if b is list else 'tuple', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
-    if b is set or b is frozenset:
-        return ['set', [encode_plain(v, depth + 1, wide) for v in b.__iter__(value)]]
-    if b is dict:
-        return ['dict', [[encode_plain(k, depth + 1, wide), encode_plain(v, depth + 1, wide)] for k, v in dict.items(value)]]
-    if wide and t is range:
-        return ['range', int.__repr__(value.start), int.__repr__(value.stop), int.__repr__(value.step)]
-    if wide and t in DICT_VIEWS:
-        return [DICT_VIEWS[t], [encode_plain(v, depth + 1, wide) for v in t.__iter__(value)]]
-    if wide and t in ITERATOR_TYPES:
-        items = []
-        for v in value:
-            if len(items) >= MAX_ITEMS:
-                raise TypeError('returned an iterator of more than a million items')
-            items.append(encode_plain(v, depth + 1, wide))
-        return ['iter', items]
-    raise TypeError(f'returned a {t.__name__}')
-
-
-def exception_bases(exc):
-    """Names of the builtin exception classes the candidate's exception derives from, nearest first."""
-    try:
-        return [c.__name__ for c in type.__getattribute__(type(exc), '__mro__')[1:]
-                if type(c) is type and c.__module__ == 'builtins' and issubclass(c, BaseException)][:8]
-    except Exception:  # noqa: BLE001
-        return []
-
-
 # --- the forked candidate process -------------------------------------------------------------
-
-def wait_end(req, rep, buf, watch):
-    """After a failed load: answer the worker's {"end"} with what the load touched, then return."""
-    while True:
-        line = read_line(req, buf, Wall(3600))
-        if line is None:
-            return
-        if json.loads(line).get('end') is True:
-            return report_touched(rep, watch)
-
-
-def report_touched(rep, watch):
-    """The child's last record: the sources of nondeterminism its candidate touched (the worker asks
-    with {"end": true}; the grader runs the program again when there are any)."""
-    write_all(rep, (json.dumps({'touched': watch.touched()}) + '\n').encode())
-
 
 def probe_child(req, rep, buf, tmp, watch):
     """Load the candidate, then answer probes one by one: each is a call {"i", "fn", "args",
@@ -344,143 +157,6 @@ def probe_child(req, rep, buf, tmp, watch):
         if len(data) > RECORD_CAP:
             data = (json.dumps({'i': msg['i'], 'err': 'value too large'}) + '\n').encode()
         write_all(rep, data)
-
-
-def decode_plain(raw, depth=0):
-    """Values from the checker's tagged arguments (the task's own test data)."""
-    tag, rest = raw[0], raw[1:]
-    if depth > PLAIN_DEPTH:
-        raise ValueError('argument nested too deeply')
-    if tag == 'none':
-        return None
-    if tag == 'bool':
-        return bool(rest[0])
-    if tag == 'int':
-        return int(rest[0], 16) if 'x' in rest[0] else int(rest[0])
-    if tag == 'float':
-        return float(rest[0])
-    if tag == 'str':
-        return str(rest[0])
-    if tag == 'strcp':
-        return ''.join(chr(c) for c in rest[0])
-    if tag == 'fraction':
-        return FRACTION(int(rest[0], 0), int(rest[1], 0))
-    if tag == 'decimal':
-        return DECIMAL(rest[0])
-    if tag == 'bytes':
-        return bytes.fromhex(rest[0])
-    if tag == 'complex':
-        return complex(float(rest[0]), float(rest[1]))
-    if tag in ('list', 'tuple', 'set'):
-        items = [decode_plain(v, depth + 1) for v in rest[0]]
-        return items if tag == 'list' else tuple(items) if tag == 'tuple' else set(items)
-    if tag == 'dict':
-        return {decode_plain(k, depth + 1): decode_plain(v, depth + 1) for k, v in rest[0]}
-    raise ValueError('unknown tag ' + str(tag))
-
-
-def call_child(req, rep, buf, tmp, watch):
-    """Load the candidate, list the names it defines, then answer the checker's calls one by one:
-    {"n", "fn", "args", "kwargs", "stdin"} in, {"n", "v"|"err"+"etype", "out"} out, plain data only.
-    This process never holds a test: the tests run in the checker, in another process tree.
-    Runs once `confine` is in (see `candidate_process`)."""
-    start = json.loads(read_line(req, buf, Wall(3600)) or b'null')
-    env = {'__name__': '__candidate__', '__builtins__': __builtins__}
-    out = CappedText()
-    load = None
-    watch.start()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            exec(compile(start['code'], 'candidate.py', 'exec'), env)
-    except BaseException as exc:  # noqa: BLE001
-        load = describe(exc)
-    names, values = [], {}
-    for k, v in list(env.items())[:1000]:
-        if type(k) is not str or k.startswith('__'):
-            continue
-        if type(v) is type(sys):
-            values[k] = ['module', str(getattr(v, '__name__', ''))]  # the checker imports its own copy
-        elif callable(v):
-            names.append(k)
-        else:
-            try:  # a constant the tests may read (`N`, `MOD`): its value, as plain data
-                values[k] = encode_plain(v)
-            except (TypeError, ValueError, RecursionError):
-                pass
-    rec = json.dumps({'load': load, 'out': out.getvalue(), 'names': names, 'values': values})
-    if len(rec) > RECORD_CAP:
-        rec = json.dumps({'load': load, 'out': '', 'names': names, 'values': {}})
-    write_all(rep, (rec + '\n').encode())
-    if load is not None:
-        return wait_end(req, rep, buf, watch)
-    saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
-    while True:
-        line = read_line(req, buf, Wall(3600))
-        if line is None:
-            return
-        msg = json.loads(line)
-        if msg.get('end') is True:
-            return report_touched(rep, watch)
-        # The call's stdin and stdout are real files in its temp dir on fds 0 and 1, so a stdin
-        # program may read sys.stdin(.buffer), input() or open(0), and write with print,
-        # sys.stdout.buffer or os.write(1, ...): what the call wrote, in order, is its answer to a
-        # stdin/stdout test.
-        out = call_stdio(tmp, (msg.get('stdin') or '').encode('utf-8', 'surrogatepass'))
-        saved_in = sys.stdin
-        try:
-            fn = env[msg['fn']]
-            args = [decode_plain(a) for a in msg['args']]
-            kwargs = {k: decode_plain(v) for k, v in msg['kwargs']}
-            sys.stdin = io.TextIOWrapper(io.FileIO(0, 'r', closefd=False), encoding='utf-8')
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-                value = fn(*args, **kwargs)
-        except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
-            rec = {'n': msg['n'], 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
-        else:
-            try:
-                rec = {'n': msg['n'], 'v': encode_plain(value, 0, True)}
-            except (TypeError, ValueError, RecursionError) as exc:
-                # Not an exception the test may catch: the checker fails the test (NOT_PLAIN).
-                rec = {'n': msg['n'], 'err': f'not plain data: {msg["fn"]}() {exc}', 'etype': NOT_PLAIN}
-        sys.stdin = saved_in
-        rec['out'] = call_output(out, saved_fds).decode('utf-8', 'replace')
-        data = (json.dumps(rec) + '\n').encode()
-        if len(data) > RECORD_CAP:
-            data = (json.dumps({'n': msg['n'], 'err': 'value too large', 'etype': 'MemoryError', 'out': ''}) + '\n').encode()
-        write_all(rep, data)
-
-
-def call_stdio(tmp, stdin):
-    """Put a file holding `stdin` on fd 0 and an empty file on fd 1 (both in the candidate's temp
-    dir); returns the text stream for the call's sys.stdout, writing through to fd 1."""
-    for fd, name, data in ((0, '.call-stdin', stdin), (1, '.call-stdout', b'')):
-        f = os.open(os.path.join(tmp, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-        write_all(f, data)
-        os.lseek(f, 0, os.SEEK_SET)
-        os.dup2(f, fd)
-        os.close(f)
-    return io.TextIOWrapper(io.FileIO(1, 'w', closefd=False), encoding='utf-8', errors='replace', write_through=True)
-
-
-def call_output(out, saved_fds):
-    """What the call wrote to fd 1 (its first CALL_OUTPUT_CAP bytes); fds 0 and 1 put back."""
-    try:
-        out.flush()
-    except BaseException:  # noqa: BLE001 - a candidate may have closed or broken it
-        pass
-    data = b''
-    try:
-        os.lseek(1, 0, os.SEEK_SET)
-        while len(data) < CALL_OUTPUT_CAP:
-            chunk = os.read(1, CALL_OUTPUT_CAP - len(data))
-            if not chunk:
-                break
-            data += chunk
-    except OSError:
-        pass
-    os.dup2(saved_fds[0], 0)
-    os.dup2(saved_fds[1], 1)
-    return data
 
 
 PARENT_FDS = set()  # the worker's ends of every live child's pipes: no child may hold another's
@@ -652,10 +328,43 @@ def run_probes(job, child, budget, reply):
     reply['probes'] = results
 
 
+CALL_KEYS = ('fn', 'h', 'op', 'name', 'args', 'kwargs', 'stdin')
+MAX_NESTING = 50  # calls open at once (a test's function calling the candidate calling it back ...)
+
+
+def checked_answer(rec, n):
+    """A call's final answer as Node gets it ({v | err, etype, ebases?; mut?}, out), or None when the
+    record is out of shape."""
+    if type(rec) is not dict or rec.get('n') != n or type(rec.get('out')) is not str:
+        return None
+    keys = set(rec) - {'mut'}
+    if 'mut' in rec and type(rec['mut']) is not list:
+        return None
+    if keys == {'n', 'v', 'out'}:
+        ret = {'v': rec['v']}
+    elif keys in ({'n', 'err', 'etype', 'out'}, {'n', 'err', 'etype', 'ebases', 'out'}) and type(rec['err']) is str and type(rec['etype']) is str:
+        ret = {'err': rec['err'][:OUTPUT_CAP], 'etype': rec['etype'][:100]}
+        if type(rec.get('ebases')) is list:
+            ret['ebases'] = [b[:100] for b in rec['ebases'][:8] if type(b) is str]
+    else:
+        return None
+    if 'mut' in rec:
+        ret['mut'] = rec['mut']
+    return ret, rec['out'][:CALL_OUTPUT_CAP]
+
+
+def is_call_back(rec, n):
+    return type(rec) is dict and set(rec) == {'n', 'cb', 'args', 'kwargs'} and rec['n'] == n and type(rec['cb']) is int \
+        and type(rec['args']) is list and type(rec['kwargs']) is list
+
+
 def run_calls(job, child, budget, reply):
     """Load the candidate, tell Node its names, then relay Node's calls (from the checker) to it
-    and its answers back, until Node says the tests are done. Answers are checked for shape
-    only: the candidate's answers are data, and the verdict is the checker's."""
+    and its answers back, until Node says the tests are done. A call may be answered by a call-back
+    (the candidate calling a test's function: sandbox_calls.py), relayed to Node, whose answer
+    ({cbret}) goes back to the candidate; the checker may call the candidate again meanwhile, so
+    calls nest. Answers are checked for shape only: the candidate's answers are data, and the
+    verdict is the checker's."""
     send_to(child, {'part': 'call', 'timeoutMs': job['timeoutMs'], 'memoryMb': job['memoryMb']})
     send_to(child, {'code': job['code']})
     rec = read_record(child, budget)
@@ -672,6 +381,7 @@ def run_calls(job, child, budget, reply):
         reply['load'] = load
     send({'id': job['id'], 'loaded': {'load': load, 'names': names, 'values': values}})
     n = 0
+    open_calls = []  # [call number, whether it waits on a call-back], innermost last
     while True:
         line = read_line(0, STDIN_BUF, Wall(10 ** 9))
         if line is None:
@@ -679,26 +389,35 @@ def run_calls(job, child, budget, reply):
         msg = json.loads(line)
         if msg.get('end') is True:
             return
-        call = msg['call']
-        ret = None
+        if 'cbret' in msg and open_calls and open_calls[-1][1]:
+            open_calls[-1][1] = False
+            payload = {'cbret': msg['cbret']}
+        elif type(msg.get('call')) is dict and (not open_calls or open_calls[-1][1]):
+            payload = {'n': n, **{k: msg['call'][k] for k in CALL_KEYS if k in msg['call']}}
+            open_calls.append([n, False])
+            n += 1
+        else:
+            raise EOFError('Node sent a line out of turn')
+        ret, out = None, ''
         if gone is None and load is None:
-            if not send_to(child, {'n': n, 'fn': call['fn'], 'args': call['args'], 'kwargs': call['kwargs'], 'stdin': call.get('stdin')}):
-                gone = 'ended'
+            if len(open_calls) > MAX_NESTING or not send_to(child, payload):
+                gone = 'nested its calls too deeply' if len(open_calls) > MAX_NESTING else 'ended'
             else:
                 rec = read_record(child, budget)
                 if rec is None:
                     gone = 'timed out' if budget.spent() else 'ended'
-                elif rec == 'malformed' or rec.get('n') != n or type(rec.get('out')) is not str or not (
-                        set(rec) == {'n', 'v', 'out'} or (set(rec) in ({'n', 'err', 'etype', 'out'}, {'n', 'err', 'etype', 'ebases', 'out'})
-                                                          and type(rec['err']) is str and type(rec['etype']) is str)):
-                    gone = 'broke the protocol'
-                    reply['violation'] = f'unexpected record for call {n}'
+                elif is_call_back(rec, open_calls[-1][0]):
+                    open_calls[-1][1] = True
+                    send({'id': job['id'], 'cb': {'k': rec['cb'], 'args': rec['args'], 'kwargs': rec['kwargs']}})
+                    continue
                 else:
-                    ret = {'v': rec['v']} if 'v' in rec else {'err': rec['err'][:OUTPUT_CAP], 'etype': rec['etype'][:100]}
-                    if type(rec.get('ebases')) is list:
-                        ret['ebases'] = [b[:100] for b in rec['ebases'][:8] if type(b) is str]
-                    out = rec['out'][:CALL_OUTPUT_CAP]
-        n += 1
+                    answer = checked_answer(rec, open_calls[-1][0])
+                    if answer is None:
+                        gone = 'broke the protocol'
+                        reply['violation'] = f'unexpected record for call {open_calls[-1][0]}'
+                    else:
+                        ret, out = answer
+        open_calls.pop()
         if ret is None:
             ret, out = {'gone': gone or 'did not load'}, ''
         send({'id': job['id'], 'ret': ret, 'out': out})

@@ -44,8 +44,9 @@ def encode_str(value):
     return ['strcp', [ord(c) for c in value]]
 
 
-def encode_trusted(value, depth=0):
-    """Tagged plain JSON of a value of an exact type the wire knows; TypeError for anything else."""
+def encode_trusted(value, depth=0, ext=None):
+    """Tagged plain JSON of a value of an exact type the wire knows; anything else is `ext(value)`
+    (the checker's handles: sandbox_checker.py), else a TypeError."""
     t = type(value)
     if depth > LIMITS['depth']:
         raise TypeError('value nested too deeply')
@@ -68,11 +69,13 @@ def encode_trusted(value, depth=0):
     if t is DECIMAL:
         return ['decimal', str(value)]
     if t is list or t is tuple:
-        return ['list' if t is list else 'tuple', [encode_trusted(v, depth + 1) for v in value]]
+        return ['list' if t is list else 'tuple', [encode_trusted(v, depth + 1, ext) for v in value]]
     if t is set or t is frozenset:
-        return ['set', [encode_trusted(v, depth + 1) for v in value]]
+        return ['set', [encode_trusted(v, depth + 1, ext) for v in value]]
     if t is dict:
-        return ['dict', [[encode_trusted(k, depth + 1), encode_trusted(v, depth + 1)] for k, v in value.items()]]
+        return ['dict', [[encode_trusted(k, depth + 1, ext), encode_trusted(v, depth + 1, ext)] for k, v in value.items()]]
+    if ext is not None:
+        return ext(value)
     raise TypeError(f'a {t.__name__} is not plain data')
 
 
@@ -111,9 +114,11 @@ def decode_float(s):
     return float(s)
 
 
-def decode(raw, depth=0, budget=None):
+def decode(raw, depth=0, budget=None, ext=None):
     """Fresh values of exact types from tagged plain JSON; ValueError when it is anything else or
-    past a limit. Nothing of the sender survives but the data itself."""
+    past a limit. Nothing of the sender survives but the data itself. `ext(tag, rest)` reads the
+    tags of handles (`obj`, `lazy`: sandbox_checker.py) where the caller takes them; else they are
+    malformed like any unknown tag."""
     budget = budget or Budget()
     if depth > LIMITS['depth']:
         raise ValueError('value nested too deeply')
@@ -151,7 +156,7 @@ def decode(raw, depth=0, budget=None):
     if tag == 'range' and n == 3:
         return range(decode_int(rest[0]), decode_int(rest[1]), decode_int(rest[2]) or 1)
     if tag in ('list', 'tuple', 'set', 'iter', 'keys', 'values', 'items') and n == 1 and type(rest[0]) is list:
-        items = [decode(v, depth + 1, budget) for v in rest[0]]
+        items = [decode(v, depth + 1, budget, ext) for v in rest[0]]
         try:
             if tag == 'set':
                 return set(items)
@@ -170,10 +175,12 @@ def decode(raw, depth=0, budget=None):
             if type(pair) is not list or len(pair) != 2:
                 raise ValueError('malformed dict')
             try:
-                out[decode(pair[0], depth + 1, budget)] = decode(pair[1], depth + 1, budget)
+                out[decode(pair[0], depth + 1, budget, ext)] = decode(pair[1], depth + 1, budget, ext)
             except TypeError as exc:
                 raise ValueError('malformed dict') from exc
         return out
+    if ext is not None and tag in ('obj', 'lazy'):
+        return ext(tag, rest)
     raise ValueError('malformed')
 
 
