@@ -72,5 +72,99 @@ export const CORRECT: readonly VerdictCase[] = [
   { name: 'an exact big-int tolerance', code: 'def f():\n    return 100000000000000012345\n', tests: both('abs(f() - 100000000000000012345) < 1'), pass: true },
 ];
 
+/**
+ * Tests that hand the candidate a function, mutate an argument through it, drive its objects
+ * through their methods or consume its generators lazily: run through handles (sandbox_calls.py,
+ * checker_handles.py). Each is correct Python and must pass.
+ */
+export const HANDLES_CORRECT: readonly VerdictCase[] = [
+  {
+    name: 'callables passed as arguments (a lambda, a builtin, a test\'s def, a key, a call-back calling the candidate again)',
+    code: 'def apply(f, x):\n    return f(x)\ndef sort_by(xs, key):\n    return sorted(xs, key=key)\ndef double(x):\n    return 2 * x\n',
+    tests: [
+      'assert apply(lambda x: x + 1, 3) == 4', 'assert apply(abs, -3) == 3', 'def inc(v):\n    return v + 1\nassert apply(inc, 1) == 2',
+      "assert sort_by(['bb', 'a', 'ccc'], len) == ['a', 'bb', 'ccc']", 'assert sort_by([3, 1, 2], key=lambda v: -v) == [3, 2, 1]',
+      'assert apply(lambda x: apply(abs, x), -5) == 5', 'assert apply(lambda g: g(-2), abs) == 2', 'assert apply(double, 4) == 8',
+    ],
+    pass: true,
+  },
+  {
+    name: 'arguments mutated in place (a list sorted, a dict filled, a set grown, a nested list keeping its identity)',
+    code: 'def f(xs):\n    xs.sort()\ndef add_key(d):\n    d["k"] = 1\ndef add_one(s):\n    s.add(1)\ndef push_inner(m):\n    m[0].append(9)\n    m.append([])\n',
+    tests: [
+      'xs = [3, 1, 2]\nf(xs)\nassert xs == [1, 2, 3]', 'xs=[3,1,2]; f(xs); assert xs==[1,2,3]', "d = {}\nadd_key(d)\nassert d == {'k': 1}",
+      's = set()\nadd_one(s)\nassert s == {1}', 'inner = [1]\nm = [inner]\npush_inner(m)\nassert inner == [1, 9] and m[0] is inner and m == [[1, 9], []]',
+      'xs = (3, 1)\ntry:\n    f(xs)\nexcept AttributeError:\n    pass\nassert xs == (3, 1)',
+    ],
+    pass: true,
+  },
+  {
+    name: 'objects used through their methods (a stack, a linked list iterated, a LeetCode Solution)',
+    code: [
+      'class Stack:\n    def __init__(self):\n        self.items = []\n    def push(self, x):\n        self.items.append(x)\n    def pop(self):\n        return self.items.pop()\n    def peek(self):\n        return self.items[-1]\n    def is_empty(self):\n        return not self.items\n    def __len__(self):\n        return len(self.items)\n',
+      'class Node:\n    def __init__(self, v, nxt=None):\n        self.v, self.next = v, nxt\n',
+      'class LinkedList:\n    def __init__(self, xs):\n        self.head = None\n        for x in reversed(xs):\n            self.head = Node(x, self.head)\n    def __iter__(self):\n        n = self.head\n        while n:\n            yield n.v\n            n = n.next\n    def __str__(self):\n        return "->".join(map(str, self))\n',
+      'class Solution:\n    def twoSum(self, nums, target):\n        seen = {}\n        for i, x in enumerate(nums):\n            if target - x in seen:\n                return [seen[target - x], i]\n            seen[x] = i\n',
+    ].join(''),
+    tests: [
+      's = Stack(); s.push(1); assert s.pop() == 1',
+      's = Stack()\nfor i in range(5):\n    s.push(i)\nassert len(s) == 5 and s.peek() == 4 and not s.is_empty() and s.items == [0, 1, 2, 3, 4]',
+      'll = LinkedList([1, 2, 3])\nassert list(ll) == [1, 2, 3] and 2 in ll and str(ll) == "1->2->3"',
+      'll = LinkedList([4, 5])\nassert ll.head.next.v == 5 and ll.head.next.next is None',
+      'assert Solution().twoSum([2, 7, 11, 15], 9) == [0, 1]',
+    ],
+    pass: true,
+  },
+  {
+    name: 'generators consumed lazily (an infinite one through islice and next, one past the prefetch, one that raises where the test never reaches)',
+    code: 'def gen():\n    i = 0\n    while True:\n        yield i\n        i += 1\ndef squares(n):\n    for i in range(n):\n        yield i * i\ndef then_fail():\n    yield from range(3)\n    raise ValueError("past the end")\n',
+    tests: [
+      'from itertools import islice\nassert list(islice(gen(), 5)) == [0, 1, 2, 3, 4]', 'g = gen()\nassert next(g) == 0 and next(g) == 1',
+      'from itertools import islice\nassert list(islice(gen(), 2500))[-1] == 2499', 'assert sum(squares(3000)) == sum(i * i for i in range(3000))',
+      'for x in gen():\n    if x == 1500:\n        break\nelse:\n    assert False',
+      'g = then_fail()\nassert [next(g) for _ in range(3)] == [0, 1, 2]', 'try:\n    list(then_fail())\nexcept ValueError as e:\n    assert str(e) == "past the end"\nelse:\n    assert False',
+    ],
+    pass: true,
+  },
+];
+
+/**
+ * What handles must not open: a candidate's object compared (its own __eq__ never decides a check),
+ * a handle forged for a plain function's answer, a generator that never ends, a candidate's
+ * StopIteration steering the test's map(), a candidate calling a test's function back without end.
+ */
+export const HANDLE_FORGERS: readonly VerdictCase[] = [
+  {
+    name: 'an object whose __eq__ says yes, compared, put in a set, found with in',
+    code: 'class Yes:\n    def __eq__(self, o):\n        return True\n    def __hash__(self):\n        return 0\n    def __bool__(self):\n        return True\nclass Make:\n    def __new__(cls, *a):\n        return Yes()\n',
+    tests: ['assert Make() == 5', 'assert [Make()] == [5]', 'assert 5 in [Make()]', 'assert {Make()} == {5}', 'x = Make()\ntry:\n    assert x == 5\nexcept Exception:\n    pass\nassert True'],
+    pass: false, output: /not plain data: Make\(\) returned a Yes/,
+  },
+  {
+    name: 'a handle forged for a plain function\'s answer',
+    code: "import sys\n_m = sys.modules.get('sandbox_calls')\n_enc = _m.encode_plain if _m else None\ndef _forged(v, *a, **k):\n    if v is None:\n        return ['obj', 0, 'Ok']\n    return _enc(v, *a, **k)\nif _m:\n    _m.encode_plain = _forged\nclass Ok:\n    def ok(self):\n        return True\n_keep = Ok()\ndef f():\n    return None\n",
+    tests: ['assert f().ok()', 'x = f()\nassert x is not None'],
+    pass: false, output: /not plain data/,
+  },
+  {
+    name: 'a generator that never ends, consumed whole',
+    code: 'def gen():\n    while True:\n        yield 1\n',
+    tests: ['assert sum(gen()) == 10'],
+    pass: false, output: /more than a million items|checker limit/,
+  },
+  {
+    name: 'a candidate\'s StopIteration ending the test\'s map() early, from a method and from a generator',
+    code: 'class V:\n    def check(self, x):\n        raise StopIteration\ndef gen():\n    yield 1\n    raise StopIteration\n',
+    tests: ['assert all(map(V().check, [1, 2]))', 'assert list(filter(V().check, [1, 2])) == []', 'assert list(gen()) == [1]'],
+    pass: false,
+  },
+  {
+    name: 'a call-back that lies about its handle, and one the test\'s function raises StopIteration into',
+    code: 'def apply(f, x):\n    try:\n        f.__closure__[0].cell_contents = 99\n    except Exception:\n        pass\n    return f(x)\ndef count_until_stop(f):\n    n = 0\n    for _ in map(f, range(10)):\n        n += 1\n    return n\n',
+    tests: ['assert apply(lambda x: x + 1, 1) == 2', 'assert count_until_stop(lambda x: next(iter([])) if x == 3 else x) == 10'],
+    pass: false,
+  },
+];
+
 /** A program that draws from `random` (and iterates a set of strings): seeded, so one verdict every run. */
 export const SEEDED = { code: 'import random\ndef f():\n    return [random.random() for _ in range(3)] + list({"a", "b", "c", "d"})\n', test: 'print(f())\nassert False' };

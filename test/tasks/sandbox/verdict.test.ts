@@ -8,7 +8,7 @@ import { stdioAssert } from '../../../src/tasks/datasets/codecontests';
 import { createCodeGrader, type CodeGrader, type TestRunReport } from '../../../src/tasks/graders';
 import { taskOf } from '../graders/completions.fixtures';
 import { fenced } from './hostile-suite';
-import { SEEDED, CANONICAL32, CANONICAL38, CORRECT, FORGER32, FORGER38, FORGERS, PROMPT32, PROMPT38, TEST32, TEST38 } from './verdict-cases';
+import { SEEDED, CANONICAL32, CANONICAL38, CORRECT, FORGER32, FORGER38, FORGERS, HANDLE_FORGERS, HANDLES_CORRECT, PROMPT32, PROMPT38, TEST32, TEST38 } from './verdict-cases';
 
 for (const isolation of ['auto', 'fallback'] as const) {
   describe(`verdicts by Python's semantics (${isolation})`, () => {
@@ -17,11 +17,11 @@ for (const isolation of ['auto', 'fallback'] as const) {
 
     beforeAll(async () => {
       grader = createCodeGrader({ workers: 2, timeoutMs: 2000, allowUnsandboxed: true, isolation, verdictCache: false });
-      await Promise.all([...FORGERS, ...CORRECT].map(async (c) => { reports.set(c.name, await grader.runTests(c.code, c.tests)); }));
+      await Promise.all([...FORGERS, ...HANDLE_FORGERS, ...CORRECT, ...HANDLES_CORRECT].map(async (c) => { reports.set(c.name, await grader.runTests(c.code, c.tests)); }));
     }, 120_000);
     afterAll(() => grader?.close());
 
-    for (const c of FORGERS) {
+    for (const c of [...FORGERS, ...HANDLE_FORGERS]) {
       it(`fails a forger: ${c.name}`, () => {
         const r = reports.get(c.name)!;
         expect(r.results.filter((t) => t.passed).map((t) => t.test)).toEqual([]);
@@ -29,7 +29,7 @@ for (const isolation of ['auto', 'fallback'] as const) {
         if (c.output) expect(r.results[0]!.output).toMatch(c.output);
       });
     }
-    for (const c of CORRECT) {
+    for (const c of [...CORRECT, ...HANDLES_CORRECT]) {
       it(`passes a correct program: ${c.name}`, () => {
         const r = reports.get(c.name)!;
         expect(r.results.filter((t) => !t.passed).map((t) => `${t.test} -> ${t.output}`)).toEqual([]);

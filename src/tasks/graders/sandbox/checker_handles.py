@@ -24,14 +24,17 @@ from trusted_plain import LIMITS
 class Handle:
     """One of the candidate's objects, used through what it does (see the module's doc)."""
 
-    __slots__ = ('_run', '_k', '_what')
+    __slots__ = ('_run', '_k', '_path', '_what')
 
-    def __init__(self, run, k, what):
-        self._run, self._k, self._what = run, k, what
+    def __init__(self, run, k, path, type_name):
+        # `path`: how the test reached it (`Stack()`, `LinkedList().head`), for failures.
+        self._run, self._k, self._path = run, k, path
+        self._what = f'{path} returned a {type_name}'
 
     def _op(self, op, args=(), kwargs=None, name=None):
         target = {'h': self._k, 'op': op, **({'name': name} if name is not None else {})}
-        return self._run.request(target, args, kwargs or {}, f'{self._what}: .{name or op}', True)
+        label = f'{self._path}.{name}' if op == 'getattr' else f'{self._path}()' if op == 'call' else f'{op}({self._path})'
+        return self._run.request(target, args, kwargs or {}, label, True)
 
     def __getattr__(self, name):
         if name.startswith('__'):
@@ -43,7 +46,7 @@ class Handle:
 
     def __iter__(self):
         it = self._op('iter')
-        return LazyIter(self._run, it._k, [], True, self._what) if type(it) is Handle else it
+        return LazyIter(self._run, it._k, [], True, f'iter({self._path})') if type(it) is Handle else it
 
     def __next__(self):
         raise TypeError('a handle is iterated through iter()')
@@ -80,8 +83,8 @@ class Handle:
 class LazyIter:
     """A candidate's iterator, its items pulled ahead first, the rest pulled as the test asks."""
 
-    def __init__(self, run, k, items, objects, what):
-        self._run, self._k, self._objects, self._what = run, k, objects, what
+    def __init__(self, run, k, items, objects, path):
+        self._run, self._k, self._objects, self._path = run, k, objects, path
         self._buf = collections.deque(items)
         self._pulled = len(items)
         self._more = True
@@ -93,13 +96,13 @@ class LazyIter:
         while not self._buf:
             if not self._more:
                 raise StopIteration
-            batch = self._run.request({'h': self._k, 'op': 'next'}, (), {}, f'{self._what}: next', self._objects)
+            batch = self._run.request({'h': self._k, 'op': 'next'}, (), {}, f'next({self._path})', self._objects)
             if type(batch) is not tuple or len(batch) != 2 or type(batch[0]) is not list or type(batch[1]) is not bool:
-                raise self._run.refuse(f'not plain data: {self._what}: a batch of items out of shape')
+                raise self._run.refuse(f'not plain data: {self._path} returned a batch of items out of shape')
             items, self._more = batch
             self._pulled += len(items)
             if self._pulled > LIMITS['items']:
-                raise self._run.refuse(f'not plain data: {self._what}: an iterator of more than a million items')
+                raise self._run.refuse(f'not plain data: {self._path} returned an iterator of more than a million items')
             if not items:
                 self._more = False
             self._buf.extend(items)

@@ -32,7 +32,8 @@ import sys
 from sandbox_wire import (CALL_OUTPUT_CAP, NOT_PLAIN, RECORD_CAP, CappedText, Wall, decode_plain, describe,
                           encode_plain, exception_bases, read_line, report_touched, wait_end, write_all)
 
-PREFETCH = 1000  # items an iterator answer is pulled ahead, and per batch after
+PREFETCH = 1000  # items an iterator answer is pulled ahead; each later batch doubles, up to BATCH_MAX
+BATCH_MAX = 64 * 1024
 MUTABLE = (list, dict, set)
 OPS = frozenset(('call', 'getattr', 'iter', 'next', 'len', 'bool', 'str', 'repr', 'getitem', 'contains'))
 _exit = os._exit  # bound before any candidate runs: a call-back the checker refuses ends the process
@@ -69,7 +70,8 @@ class Server:
     def __init__(self, req, rep, buf, tmp, env):
         self.req, self.rep, self.buf, self.tmp, self.env = req, rep, buf, tmp, env
         self.objects = []  # handle k -> the candidate's object (or iterator)
-        self.pending = {}  # handle k -> the exception its iterator raised while pulled ahead
+        self.pending = {}  # id(iterator) -> the exception it raised while pulled ahead
+        self.batch = {}  # id(iterator) -> the size of its next batch
         self.open = []  # numbers of the calls being answered, innermost last
         self.saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
 
@@ -174,7 +176,9 @@ class Server:
         exc = self.pending.pop(id(it), None)
         if exc is not None:
             raise exc
-        items, more = self.pull(it, 0, PREFETCH)
+        size = self.batch.get(id(it), PREFETCH)
+        self.batch[id(it)] = min(BATCH_MAX, 2 * size)
+        items, more = self.pull(it, 0, size)
         return Batch(items, more)
 
     def serve(self, msg):

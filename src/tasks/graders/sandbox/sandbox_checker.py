@@ -150,7 +150,7 @@ class Run:
 
         def call(*args, **kwargs):
             # A name that starts with a capital letter is a class by Python's naming: its answer may be an object.
-            return run.request({'fn': name}, args, kwargs, name, name[:1].isupper())
+            return run.request({'fn': name}, args, kwargs, f'{name}()', name[:1].isupper())
 
         call.__name__ = call.__qualname__ = name
         self.stubs[id(call)] = (name, call)
@@ -189,14 +189,14 @@ class Run:
         """The candidate's answer: fresh plain values, and handles where `objects` lets it send them."""
         def ext(tag, rest):
             if tag == 'obj' and objects and len(rest) == 2 and type(rest[0]) is int and type(rest[1]) is str:
-                return Handle(self, rest[0], f'{label}() returned a {rest[1]}')
+                return Handle(self, rest[0], label, rest[1])
             if tag == 'lazy' and len(rest) == 2 and type(rest[0]) is int and type(rest[1]) is list:
-                return LazyIter(self, rest[0], decode_plain(['list', rest[1]], 0, None, ext), objects, f'{label}()')
+                return LazyIter(self, rest[0], decode_plain(['list', rest[1]], 0, None, ext), objects, label)
             raise ValueError(f'{tag} is not plain data')
         try:
             return decode_plain(raw, 0, None, ext)
         except (ValueError, OverflowError, RecursionError, MemoryError) as exc:
-            raise self.refuse(f'not plain data: {label}() returned something else ({exc})') from None
+            raise self.refuse(f'not plain data: {label} returned something else ({exc})') from None
 
     def request(self, target, args, kwargs, label, objects):
         """Ask the candidate's process one call (`fn`) or one use of a handle (`h`, `op`), serve the
@@ -230,7 +230,7 @@ class Run:
         if etype == NOT_PLAIN:
             raise self.refuse(err if err.startswith('not plain data') else f'not plain data: {err}')
         if etype in STEERING:
-            raise CandidateError(f'{err} (raised by the candidate\'s {label}())')
+            raise CandidateError(f'{err} (raised by the candidate\'s {label})')
         bases = ret.get('ebases')
         cls = EXCEPTIONS.get(etype) if type(etype) is str else None
         if cls is None and type(bases) is list and type(etype) is str and etype.isidentifier():
