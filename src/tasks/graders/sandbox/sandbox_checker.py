@@ -16,7 +16,10 @@ Protocol with Node (JSON lines; the checker's own stdout is kept for it, tests p
   Node -> checker  {"job": id, "tests": [source, ...], "names": [name, ...], "values": {name: tagged},
                     "helpers": JSON [source, entry] | "", "cpuMs": n}
   checker -> Node  {"job": id, "call": {"fn": name, "args": [tagged], "kwargs": [[name, tagged]], "stdin": str|null}}
-  Node -> checker  {"ret": {"v": tagged} | {"err": str, "etype": str} | {"gone": str}, "out": str}
+  Node -> checker  {"ret": {"v": tagged, "mut"?} | {"err": str, "etype": str, "mut"?} | {"gone": str}, "out": str}
+  Node -> checker  {"cb": {"k", "args", "kwargs"}} (the candidate calls a test's function back, meanwhile)
+  checker -> Node  {"job": id, "cbret": {"v": tagged} | {"err", "etype"} | {"gone": str}}
+  A call may also be a use of a handle: {"h": k, "op": ..., "name"?, "args", "kwargs"} (checker_handles.py).
   checker -> Node  {"job": id, "done": [{"ok": bool, "out": str}, ...]}
 """
 import ast
@@ -130,7 +133,7 @@ def decode(raw):
 
 # Uses of a candidate's objects, generators and the test's functions it calls back, per job: past
 # this the candidate is gone for the job's remaining tests (plain calls are not counted: they are bounded as before).
-MAX_HANDLE_OPS = 100_000
+MAX_HANDLE_OPS = 10_000
 
 
 class Run:

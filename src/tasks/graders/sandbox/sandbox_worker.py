@@ -22,8 +22,10 @@ No verdict is computed here, nor anywhere the candidate runs (docs/sandbox-threa
   expected value, which never enters the sandbox. No expression is evaluated here.
 - Every other test (loops of asserts, HumanEval check(), stdin/stdout) runs in the checker
   (sandbox_checker.py), a trusted process outside this sandbox. Each call the test makes to a
-  candidate function reaches the candidate's own forked child (`call_child`) as plain data,
-  through Node and this worker; the answer, and what the call printed, go back as plain data.
+  candidate function reaches the candidate's own forked child (`call_child`, sandbox_calls.py)
+  as plain data, through Node and this worker; the answer, and what the call printed, go back as
+  plain data. Handles (objects, lazy generators, call-backs to a test's functions, mutated
+  arguments: sandbox_calls.py) cross the same relay; a call-back {cb} answered by Node's {cbret}.
 This worker holds no expected value and no verdict: a candidate that took it over could only
 answer its own calls, which it does anyway.
 
