@@ -1,6 +1,6 @@
 import { isCompletionAborted, type Completion, type CompletionRequest, type LanguageModel, type Stage } from './model';
 import type { ModelPrice, Prices } from './pricing';
-import { isTruncatedReply } from './truncation-policy';
+import { isTruncatedReply, spentBeforeFailure } from './truncation-policy';
 
 /** Per-stage totals: calls made and tokens spent. */
 export interface StageUsage {
@@ -87,6 +87,9 @@ export class AccountingModel implements LanguageModel {
       if (isCompletionAborted(err)) this.countAbort(req, err.tokensSaved, err.tokensGenerated, err.estimated === true);
       // Failed under `onTruncated: fail`, after spending tokens: the call and its tokens count.
       if (isTruncatedReply(err)) this.count(req, { text: '', usage: err.usage, timing: { ttftMs: 0, totalMs: 0 }, model: err.model, truncated: err.truncated });
+      // A retry of a cut-off reply failed: the cut-off replies it had spent still count, as a call.
+      const spent = spentBeforeFailure(err);
+      if (spent) this.count(req, { text: '', usage: spent.usage, timing: { ttftMs: 0, totalMs: 0 }, model: spent.model, truncated: spent.truncated });
       throw err;
     }
     this.count(req, out);

@@ -36,6 +36,33 @@ export function truncatedWithoutAnswer(req: CompletionRequest, out: Completion):
   return cutOff(out) && req.holdsAnswer?.(out.text) !== true;
 }
 
+/** What a call had spent on cut-off replies when one of its retries failed (`spentBeforeFailure`). */
+export interface SpentBeforeFailure {
+  readonly usage: Usage;
+  readonly truncated: number;
+  readonly model: string;
+}
+
+const SPENT = Symbol.for('evochamber.spentBeforeFailure');
+
+/**
+ * The tokens a call spent on cut-off replies before its retry failed (an outage, a refusal, an
+ * abort), carried on that failure's own error, which keeps its type (callers read it as before):
+ * the accounting counts them, as it counts a TruncatedReplyError's.
+ */
+export function spentBeforeFailure(err: unknown): SpentBeforeFailure | undefined {
+  return typeof err === 'object' && err !== null ? (err as { [SPENT]?: SpentBeforeFailure })[SPENT] : undefined;
+}
+
+function markSpent(err: unknown, spent: SpentBeforeFailure): void {
+  if (typeof err !== 'object' || err === null || SPENT in err) return;
+  try {
+    Object.defineProperty(err, SPENT, { value: spent, enumerable: false });
+  } catch {
+    // a frozen error: its tokens go uncounted, as they did before
+  }
+}
+
 const sumUsage = (a: Usage, b: Usage): Usage => ({
   promptTokens: a.promptTokens + b.promptTokens,
   completionTokens: a.completionTokens + b.completionTokens,
@@ -53,7 +80,8 @@ const sumUsage = (a: Usage, b: Usage): Usage => ({
  * - `fail`: the call rejects with TruncatedReplyError (the task fails, as it does when its endpoint fails).
  * - `grade`: the reply is returned as the answer.
  * Every returned completion counts its cut-off replies in `truncated`, and its `usage` holds the
- * tokens of all of them. A retry's own failure (an outage, a refusal, an abort) rejects the call.
+ * tokens of all of them. A retry's own failure (an outage, a refusal, an abort) rejects the call,
+ * its error carrying the tokens the cut-off replies spent (`spentBeforeFailure`).
  */
 export class TruncationModel implements LanguageModel {
   readonly name: string;
@@ -69,7 +97,13 @@ export class TruncationModel implements LanguageModel {
     let truncated = 1;
     const { onTruncated, truncatedRetries, truncatedBudgetFactor } = this.policy;
     for (let i = 0; onTruncated === 'retry' && i < truncatedRetries && out.maxTokens !== undefined; i++) {
-      out = await this.inner.complete({ ...req, maxTokens: Math.ceil(out.maxTokens * truncatedBudgetFactor) });
+      const cut = out;
+      try {
+        out = await this.inner.complete({ ...req, maxTokens: Math.ceil(cut.maxTokens! * truncatedBudgetFactor) });
+      } catch (err) {
+        markSpent(err, { usage, truncated, model: cut.model });
+        throw err;
+      }
       usage = sumUsage(usage, out.usage);
       if (!truncatedWithoutAnswer(req, out)) return { ...out, usage, truncated };
       truncated += 1;

@@ -115,6 +115,19 @@ describe('accounting of truncated replies', () => {
     expect(failing.report().solve).toMatchObject({ calls: 1, truncated: 1, completionTokens: 100 });
   });
 
+  it('counts the cut-off reply\'s tokens when its retry fails (the retry\'s error keeps its type)', async () => {
+    const inner = thinker(150);
+    const outage = new Error('endpoint down');
+    const failingRetry: LanguageModel = { ...inner, complete: (r) => (r.maxTokens !== undefined ? Promise.reject(outage) : inner.complete(r)) };
+    const m = new AccountingModel(new TruncationModel(failingRetry, policy({})));
+    await expect(m.complete(req('solve'))).rejects.toBe(outage);
+    expect(m.report().solve).toMatchObject({ calls: 1, truncated: 1, promptTokens: 10, completionTokens: 100 });
+    // A call that failed without a cut-off reply before it counts nothing, as before.
+    const plain = new AccountingModel({ ...inner, complete: () => Promise.reject(new Error('down')) });
+    await expect(plain.complete(req('solve'))).rejects.toThrow('down');
+    expect(plain.report().solve).toBeUndefined();
+  });
+
   it('leaves the field absent when no reply was cut off (summaries of backends that never cut stay as they were)', async () => {
     const m = new AccountingModel(new TruncationModel(thinker(50), policy({})));
     await m.complete(req('solve'));
