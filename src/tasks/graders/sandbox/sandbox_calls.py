@@ -55,8 +55,11 @@ class Answer:
         self.server, self.objects = server, objects
 
     def iterator(self, it, depth):
-        items, more = self.server.pull(it, depth, PREFETCH)
-        return ['lazy', self.server.keep(it), items] if more else ['iter', items]
+        items, more = self.server.pull(it, depth, PREFETCH, self.objects)
+        if not more:
+            return ['iter', items]
+        self.server.iter_objects[id(it)] = self.objects  # its later batches follow the same rule
+        return ['lazy', self.server.keep(it), items]
 
     def other(self, value):
         if not self.objects:
@@ -72,6 +75,7 @@ class Server:
         self.objects = []  # handle k -> the candidate's object (or iterator)
         self.pending = {}  # id(iterator) -> the exception it raised while pulled ahead
         self.batch = {}  # id(iterator) -> the size of its next batch
+        self.iter_objects = {}  # id(iterator) -> whether its items may be objects (see Answer)
         self.open = []  # numbers of the calls being answered, innermost last
         self.saved_fds = (os.dup(0), os.dup(1))  # /dev/null and the child's .stdio, put back after each call
 
@@ -89,11 +93,11 @@ class Server:
         self.objects.append(obj)
         return len(self.objects) - 1
 
-    def pull(self, it, depth, n):
+    def pull(self, it, depth, n, objects):
         """Up to n items of `it`, encoded, and whether it may have more. An exception it raises is
         kept for the next pull (raised when the test reaches it), unless it is the first item."""
         items = []
-        ext = Answer(self, True)
+        ext = Answer(self, objects)
         while len(items) < n:
             try:
                 item = next(it)
@@ -178,7 +182,7 @@ class Server:
             raise exc
         size = self.batch.get(id(it), PREFETCH)
         self.batch[id(it)] = min(BATCH_MAX, 2 * size)
-        items, more = self.pull(it, 0, size)
+        items, more = self.pull(it, 0, size, self.iter_objects.get(id(it), True))
         return Batch(items, more)
 
     def serve(self, msg):
