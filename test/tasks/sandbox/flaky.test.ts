@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCodeGrader, type CodeGrader } from '../../../src/tasks/graders';
-import { VERDICTS } from '../../../src/tasks/graders/code-grader';
+import { loadVerdict, storeVerdict, validVerdict, VERDICTS } from '../../../src/tasks/graders/code-grader';
 import { taskOf } from '../graders/completions.fixtures';
 import { fenced } from './hostile-suite';
 
@@ -98,6 +98,17 @@ for (const isolation of ['auto', 'fallback'] as const) {
       }
     });
 
+    it('a process that cannot say what it touched (it ended itself) is run twice, and its agreeing verdict kept', async () => {
+      const code = 'import os\ndef f(x):\n    os._exit(0)\n';
+      const before = { ...grader.sandboxRuns };
+      const r = await grader.runTests(code, ['assert f(1) == 1', '_v = 0\nassert f(1) == 1']);
+      expect(r.passed).toBe(0);
+      expect(r.flaky).toBeUndefined();
+      expect(grader.sandboxRuns.reruns - before.reruns).toBe(1);
+      await grader.runTests(code, ['assert f(1) == 1', '_v = 0\nassert f(1) == 1']);
+      expect(grader.sandboxRuns.runs - before.runs).toBe(2);
+    });
+
     it('seeded random and string hashes are not sources: one run', async () => {
       const code = 'import random\ndef f():\n    return [random.random() for _ in range(2)] + sorted({"a", "b"})\n';
       const before = { ...grader.sandboxRuns };
@@ -107,6 +118,18 @@ for (const isolation of ['auto', 'fallback'] as const) {
     });
   });
 }
+
+describe('a flaky verdict as the cache would hold it', () => {
+  it('reads back with its mark, and is never taken from disk', () => {
+    const tests = ['assert f(1) == 1'];
+    const report = { passed: 1, total: 1, results: [{ test: tests[0]!, passed: true, output: '' }], timedOut: false, error: null, detail: '1/1 tests passed [flaky: …]', flaky: ['time'] };
+    const stored = storeVerdict({ report, infrastructure: null });
+    expect(loadVerdict(stored, tests).report).toEqual(report);
+    expect(validVerdict(stored, tests)).toBe(false);
+    const { flaky: _, ...steady } = report;
+    expect(validVerdict(storeVerdict({ report: steady, infrastructure: null }), tests)).toBe(true);
+  });
+});
 
 describe('the process-wide cache never holds a flaky verdict', () => {
   it('is not in VERDICTS after grading', async () => {
