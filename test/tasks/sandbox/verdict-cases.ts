@@ -164,6 +164,12 @@ export const HANDLE_FORGERS: readonly VerdictCase[] = [
     tests: ['assert apply(lambda x: x + 1, 1) == 2', 'assert count_until_stop(lambda x: next(iter([])) if x == 3 else x) == 10'],
     pass: false,
   },
+  {
+    name: 'a test that hands the candidate eval, open or an os function: never called back in the checker',
+    code: "def run(f):\n    return f(\"__import__('builtins').__dict__.update(AssertionError=None) or 2\")\n",
+    tests: ['assert run(eval) == 2', 'assert run(open) is not None', 'import os\nassert run(os.getenv) is None', 'import functools\nassert run(functools.partial(eval)) == 2'],
+    pass: false, output: /is not plain data: an argument cannot be sent to the candidate/,
+  },
 ];
 
 /** A program that draws from `random` (and iterates a set of strings): seeded, so one verdict every run. */

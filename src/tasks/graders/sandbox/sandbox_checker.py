@@ -24,6 +24,7 @@ Protocol with Node (JSON lines; the checker's own stdout is kept for it, tests p
 """
 import ast
 import builtins
+import functools
 import importlib
 import io
 import json
@@ -120,6 +121,18 @@ def receive():
     return json.loads(line)
 
 
+def never_called_back(fn):
+    """True for a function that may run code or reach state the checker must keep (NEVER_CALLED_BACK)."""
+    while type(fn) is functools.partial:
+        fn = fn.func
+    if id(fn) in NEVER_CALLED_BACK:
+        return True
+    module = getattr(fn, '__module__', None)
+    if type(module) is not str:
+        module = getattr(type(fn), '__module__', None) or ''
+    return module.split('.')[0] in NEVER_CALLED_BACK_MODULES
+
+
 def builtin_base(exc):
     """The name of the nearest builtin class of an exception (what the candidate's side raises)."""
     return next((c.__name__ for c in type(exc).__mro__ if getattr(builtins, c.__name__, None) is c), 'Exception')
@@ -134,6 +147,13 @@ def decode(raw):
 # Uses of a candidate's objects, generators and the test's functions it calls back, per job: past
 # this the candidate is gone for the job's remaining tests (plain calls are not counted: they are bounded as before).
 MAX_HANDLE_OPS = 10_000
+# Functions a test may pass that would run the candidate's text as code, or reach files, modules or
+# this process's state, in the checker: never handed to the candidate to call back.
+NEVER_CALLED_BACK = frozenset(id(getattr(builtins, n)) for n in (
+    'eval', 'exec', 'compile', 'open', '__import__', 'getattr', 'setattr', 'delattr', 'globals', 'locals',
+    'vars', 'breakpoint', 'input', 'exit', 'quit', 'help', 'memoryview') if hasattr(builtins, n))
+NEVER_CALLED_BACK_MODULES = frozenset(('os', 'posix', 'sys', 'importlib', 'subprocess', 'shutil', 'pathlib', 'io', '_io',
+                                       'ctypes', 'signal', 'gc', 'inspect', 'pickle', 'marshal', 'socket', 'time'))
 
 
 class Run:
@@ -177,7 +197,7 @@ class Run:
         stub = self.stubs.get(id(value))
         if stub is not None and stub[1] is value:
             return ['cand', stub[0]]
-        if callable(value) and type(value) is not LazyIter:
+        if callable(value) and type(value) is not LazyIter and not never_called_back(value):
             self.callbacks.append(value)
             return ['fn', len(self.callbacks) - 1]
         raise TypeError(f'a {type(value).__name__} is not plain data')
