@@ -58,6 +58,21 @@ const stdioTask: Task = {
   id: 'bench-0002',
   hidden: { ...task.hidden, tests: [stdioAssert('1 2 3\n10\n', '6\n'), stdioAssert('5 6\n10\n', '10\n'), stdioAssert('-4 1\n0\n', '-3\n')] },
 };
+/** Tests through handles (docs/sandbox-threat-model.md, "Handles"): a class used through its methods, a callable passed, a lazy generator. */
+const handlesTask: Task = {
+  ...task,
+  id: 'bench-0003',
+  hidden: {
+    ...task.hidden,
+    tests: [
+      's = Acc()\nfor x in [1, 2, 3]:\n    s.add(x)\nassert s.total() == 6',
+      'assert clamp_sum(list(map(lambda v: v * 2, [1, 2])), 10) == 6 and Acc().apply(lambda v: v + 1, 1) == 2',
+      'from itertools import islice\nassert list(islice(Acc().running([1] * 2000), 1500))[-1] == 1500',
+    ],
+  },
+};
+const ACC = '\nclass Acc:\n    def __init__(self):\n        self.xs = []\n    def add(self, x):\n        self.xs.append(x)\n    def total(self):\n        return sum(self.xs)\n    def apply(self, f, x):\n        return f(x)\n    def running(self, xs):\n        t = 0\n        for x in xs:\n            t += x\n            yield t';
+const withAcc = (c: string) => c.replace(/\n```$/, `${ACC}\n\`\`\``);
 const MAIN = '\ndef main():\n    xs = [int(t) for t in input().split()]\n    print(clamp_sum(xs, int(input())))';
 const withMain = (c: string) => c.replace(/\n```$/, `${MAIN}\n\`\`\``);
 
@@ -113,6 +128,9 @@ export async function benchCodeGrader(): Promise<void> {
     await measure(grader, 'value checks', task, candidate, 200);
     await measure(grader, 'script tests', scriptTask, candidate, 100);
     await measure(grader, 'stdin/stdout', stdioTask, (i) => withMain(candidate(i)), 100);
+    await measure(grader, 'handles', handlesTask, (i) => withAcc(candidate(i)), 100);
+    const { runs, reruns, flaky } = grader.sandboxRuns;
+    console.log(`sandbox runs: ${runs}, second runs of programs that touched a source of nondeterminism: ${reruns}, flaky: ${flaky}`);
   } finally {
     await grader.close();
   }
