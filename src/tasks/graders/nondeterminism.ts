@@ -7,7 +7,15 @@
  * cannot see (below). A program whose two verdicts differ is flaky: its grade says so and it is
  * never cached. Every other program pays for one run, as before.
  */
-import type { TestRunReport } from './code-grader';
+
+/** What of a run's report (code-grader.ts `TestRunReport`) says whether two runs agree, and carries the mark. */
+interface VerdictOf {
+  readonly results: readonly { readonly passed: boolean }[];
+  readonly error: string | null;
+  readonly timedOut: boolean;
+  readonly detail: string;
+  readonly flaky?: readonly string[];
+}
 
 /**
  * Sources a candidate's process cannot note, found in the program's text instead: C code that
@@ -29,13 +37,13 @@ export function varyingSources(code: string, touched: readonly string[]): string
 }
 
 /** Two runs gave one verdict: each test passed or failed alike, and both runs errored or neither did. */
-export function sameVerdict(a: TestRunReport, b: TestRunReport): boolean {
+export function sameVerdict(a: VerdictOf, b: VerdictOf): boolean {
   return a.results.length === b.results.length && a.results.every((r, i) => r.passed === b.results[i]!.passed)
     && (a.error === null) === (b.error === null) && a.timedOut === b.timedOut;
 }
 
 /** The first run's report, marked flaky: `flaky` holds the sources, and the detail says so. */
-export function markFlaky(report: TestRunReport, sources: readonly string[]): TestRunReport {
+export function markFlaky<R extends VerdictOf>(report: R, sources: readonly string[]): R {
   const why = sources.length > 0 ? `; it touched ${sources.join(', ')}` : '';
   return { ...report, flaky: sources, detail: `${report.detail} [flaky: the verdict varied between two runs${why}]` };
 }
