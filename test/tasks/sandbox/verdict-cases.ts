@@ -136,8 +136,8 @@ export const HANDLES_CORRECT: readonly VerdictCase[] = [
 export const HANDLE_FORGERS: readonly VerdictCase[] = [
   {
     name: 'an object whose __eq__ says yes, compared, put in a set, found with in',
-    code: 'class Yes:\n    def __eq__(self, o):\n        return True\n    def __hash__(self):\n        return 0\n    def __bool__(self):\n        return True\nclass Make:\n    def __new__(cls, *a):\n        return Yes()\n',
-    tests: ['assert Make() == 5', 'assert [Make()] == [5]', 'assert 5 in [Make()]', 'assert {Make()} == {5}', 'x = Make()\ntry:\n    assert x == 5\nexcept Exception:\n    pass\nassert True'],
+    code: 'class Yes:\n    def __eq__(self, o):\n        return True\n    def __hash__(self):\n        return 0\n    def __bool__(self):\n        return True\n    def __contains__(self, o):\n        return True\n    def __iter__(self):\n        return iter([Yes()])\nclass Make:\n    def __new__(cls, *a):\n        return Yes()\n',
+    tests: ['assert Make() == 5', 'assert [Make()] == [5]', 'assert 5 in [Make()]', 'assert {Make()} == {5}', 'x = Make()\ntry:\n    assert x == 5\nexcept Exception:\n    pass\nassert True', 'assert 5 in Make()'],
     pass: false, output: /not plain data: Make\(\) returned a Yes/,
   },
   {

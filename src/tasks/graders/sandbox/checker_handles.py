@@ -6,9 +6,10 @@ the candidate's process (`run.request`, sandbox_checker.py) answered with plain 
 another handle: no object of the candidate's ever exists here, and nothing here runs its code.
 
 - `Handle` forwards what a test does to an object through its methods: attributes, calls, items,
-  `in`, `len`, truth, `str`/`repr`, iteration. It refuses to be compared, ordered or hashed: a
+  `len`, truth, `str`/`repr`, iteration. It refuses to be compared, ordered or hashed: a
   candidate's own `__eq__` never decides a check, so comparing one fails the test as an answer that
-  is not plain data (as it did before handles), also inside the test's own `try`.
+  is not plain data (as it did before handles), also inside the test's own `try`. `in` iterates it
+  and compares each item with the checker's `==` (a candidate's `__contains__` is never asked).
 - `LazyIter` yields the items pulled ahead, then pulls the rest in batches as the test consumes
   it, at most LIMITS['items'] in all. A candidate's iterator ends only by saying it is exhausted:
   a StopIteration it raises is the candidate's error (sandbox_checker.STEERING), never the end of
@@ -58,7 +59,12 @@ class Handle:
         return self._answer(self._op('bool'), bool)
 
     def __contains__(self, item):
-        return self._answer(self._op('contains', (item,)), bool)
+        # By its items, with the checker's own `==` (Python's rule for a container without
+        # __contains__): the candidate's own __contains__ would be its __eq__ by another name.
+        for x in self:
+            if x is item or x == item:
+                return True
+        return False
 
     def __getitem__(self, key):
         return self._op('getitem', (key,))

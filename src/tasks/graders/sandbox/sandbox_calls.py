@@ -8,7 +8,7 @@ plain calls, four things a test does need more than values (docs/sandbox-threat-
 - Objects used through their methods: calling a candidate name that starts with a capital letter
   (a class, by Python's naming) may answer with an object; it stays here, and crosses as a handle
   `['obj', k, type name]`. The checker then asks for its attributes, calls, items, length, truth,
-  `str`/`repr` and iteration (`{"h": k, "op": ...}`), each answered with plain data or another
+  `str`/`repr` and iteration (never for `in`, `==` or a hash: those are the checker's own) (`{"h": k, "op": ...}`), each answered with plain data or another
   handle. What a method or attribute returns may be a handle too. A plain function's answer never
   is: it must be plain data, as before.
 - Lazily consumed generators: an iterator answer is pulled up to PREFETCH items; if it has more, it
@@ -35,7 +35,7 @@ from sandbox_wire import (CALL_OUTPUT_CAP, NOT_PLAIN, RECORD_CAP, CappedText, Wa
 PREFETCH = 1000  # items an iterator answer is pulled ahead; each later batch doubles, up to BATCH_MAX
 BATCH_MAX = 64 * 1024
 MUTABLE = (list, dict, set)
-OPS = frozenset(('call', 'getattr', 'iter', 'next', 'len', 'bool', 'str', 'repr', 'getitem', 'contains'))
+OPS = frozenset(('call', 'getattr', 'iter', 'next', 'len', 'bool', 'str', 'repr', 'getitem'))
 _exit = os._exit  # bound before any candidate runs: a call-back the checker refuses ends the process
 
 
@@ -172,9 +172,7 @@ class Server:
         single = {'iter': iter, 'len': len, 'bool': bool, 'str': str, 'repr': repr}.get(op)
         if single is not None:
             return (lambda: single(obj)), label, True
-        if op == 'getitem':
-            return (lambda key: obj[key]), label, True
-        return (lambda item: item in obj), label, True
+        return (lambda key: obj[key]), label, True
 
     def next_batch(self, it):
         exc = self.pending.pop(id(it), None)
