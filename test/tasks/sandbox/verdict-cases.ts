@@ -117,12 +117,13 @@ export const HANDLES_CORRECT: readonly VerdictCase[] = [
   },
   {
     name: 'generators consumed lazily (an infinite one through islice and next, one past the prefetch, one that raises where the test never reaches)',
-    code: 'def gen():\n    i = 0\n    while True:\n        yield i\n        i += 1\ndef squares(n):\n    for i in range(n):\n        yield i * i\ndef then_fail():\n    yield from range(3)\n    raise ValueError("past the end")\n',
+    code: 'def gen():\n    i = 0\n    while True:\n        yield i\n        i += 1\ndef squares(n):\n    for i in range(n):\n        yield i * i\ndef then_fail():\n    yield from range(3)\n    raise ValueError("past the end")\ndef boom():\n    raise TypeError("no")\n    yield 1\n',
     tests: [
       'from itertools import islice\nassert list(islice(gen(), 5)) == [0, 1, 2, 3, 4]', 'g = gen()\nassert next(g) == 0 and next(g) == 1',
       'from itertools import islice\nassert list(islice(gen(), 2500))[-1] == 2499', 'assert sum(squares(3000)) == sum(i * i for i in range(3000))',
       'for x in gen():\n    if x == 1500:\n        break\nelse:\n    assert False',
       'g = then_fail()\nassert [next(g) for _ in range(3)] == [0, 1, 2]', 'try:\n    list(then_fail())\nexcept ValueError as e:\n    assert str(e) == "past the end"\nelse:\n    assert False',
+      'try:\n    list(boom())\nexcept TypeError as e:\n    assert str(e) == "no"\nelse:\n    assert False',
     ],
     pass: true,
   },

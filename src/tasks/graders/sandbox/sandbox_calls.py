@@ -47,6 +47,14 @@ def builtin_exceptions():
 EXCEPTIONS = builtin_exceptions()
 
 
+class Raised(Exception):
+    """An exception an iterator raised while pulled: the candidate's own, never a value's failure to encode."""
+
+    def __init__(self, exc):
+        super().__init__()
+        self.exc = exc
+
+
 class Answer:
     """How one answer's values that are not plain data cross: iterators (lazily past PREFETCH) and,
     when `objects` is true, any other value as a handle; else the TypeError of old."""
@@ -105,7 +113,7 @@ class Server:
                 return items, False
             except BaseException as exc:  # noqa: BLE001 - the iterator's own, raised in turn
                 if not items:
-                    raise
+                    raise Raised(exc) from None
                 self.pending[id(it)] = exc
                 return items, True
             items.append(encode_plain(item, depth + 1, True, ext))
@@ -204,15 +212,15 @@ class Server:
                     stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
                 value = fn(*args, **kwargs)
         except BaseException as exc:  # noqa: BLE001 - SystemExit from main() is an answer too
-            rec = {'n': n, 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
+            rec = raised(n, exc.exc if type(exc) is Raised else exc)
         else:
             try:
                 rec = {'n': n, 'v': value.wire if type(value) is Batch else encode_plain(value, 0, True, Answer(self, objects))}
+            except Raised as r:  # the iterator it returned raised before its first item
+                rec = raised(n, r.exc)
             except (TypeError, ValueError, RecursionError) as exc:
                 # Not an exception the test may catch: the checker fails the test (NOT_PLAIN).
                 rec = {'n': n, 'err': f'not plain data: {label}() {exc}', 'etype': NOT_PLAIN}
-            except BaseException as exc:  # noqa: BLE001 - an iterator's first item raised
-                rec = {'n': n, 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
         mut = mutations(msg, args, kwargs)
         if mut:
             rec['mut'] = mut
@@ -220,6 +228,10 @@ class Server:
         rec['out'] = call_output(out, self.saved_fds).decode('utf-8', 'replace') if top else ''
         self.open.pop()
         self.write(rec)
+
+
+def raised(n, exc):
+    return {'n': n, 'err': describe(exc), 'etype': type(exc).__name__, 'ebases': exception_bases(exc)}
 
 
 class Batch:
