@@ -41,12 +41,20 @@ export function profileInterval(profile: readonly { value: number; chi2: number 
   return { interval: [lo, hi], open: [openLo, openHi], pinned: rise >= 1 && !(openLo && openHi) };
 }
 
-/** The points (unit box) of a parameter's profile: moved by multiples of its standard error, the others along the surface's valley. */
+/**
+ * The points (unit box) of a parameter's profile: moved by multiples of its standard error, the
+ * others along the surface's valley. A parameter at a bound has one side to explore: every point
+ * goes there, twice as dense (a point beyond the bound would be the bound again, a paid evaluation
+ * that tells nothing).
+ */
 export function profilePoints(surface: Surface | null, fit: readonly number[], i: number, sd: number, count: number): number[][] {
   const half = Math.max(1, Math.floor(count / 2));
-  const multiples = Array.from({ length: half }, (_, n) => (3 * (n + 1)) / half);
   const scale = Math.min(0.25, Math.max(0.01, Number.isFinite(sd) ? sd : 0.25));
-  return [...multiples.map((m) => -m), ...multiples].map((m) => {
+  const inward = fit[i]! <= 0 ? 1 : fit[i]! >= 1 ? -1 : 0;
+  const moves = inward !== 0
+    ? Array.from({ length: 2 * half }, (_, n) => (inward * 3 * (n + 1)) / (2 * half))
+    : [-1, 1].flatMap((sign) => Array.from({ length: half }, (_, n) => (sign * 3 * (n + 1)) / half));
+  return moves.map((m) => {
     const move = surface ? ridgeStep(surface, i, m * scale) : fit.map((_, j) => (j === i ? m * scale : 0));
     return fit.map((x, j) => clamp01(x + move[j]!));
   });

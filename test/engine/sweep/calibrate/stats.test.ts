@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chi2PValue, cholesky, invert, leastSquares } from '../../../../src/engine/sweep/calibrate/stats';
 import { responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
 import { figure } from '../../../../src/engine/sweep/calibrate/prediction';
+import { profileInterval, profilePoints } from '../../../../src/engine/sweep/calibrate/fit-analysis';
 
 describe('calibration statistics', () => {
   it('χ² p-values match the tables', () => {
@@ -51,5 +52,19 @@ describe('calibration statistics', () => {
     expect(f.sdRun).toBeCloseTo(0.1 * 4.303 / 1.96, 3);
     expect(f.sdParameters).toBeCloseTo(Math.sqrt((0.0009 + 0.0016) / 2) * 4.303 / 1.96, 3);
     expect(f.hi - f.mean).toBeCloseTo(1.96 * Math.sqrt(f.sdParameters ** 2 + f.sdRun ** 2 / 4), 3);
+  });
+
+  it('a profile explores both sides of an inner fit, and only the open side of a fit at a bound', () => {
+    const inner = profilePoints(null, [0.5, 0.5], 0, 0.05, 4).map((x) => x[0]!);
+    expect(inner).toEqual([0.425, 0.35, 0.575, 0.65].map((v) => expect.closeTo(v, 9)));
+    // At 0 (a form parameter's default, where a search starts), nothing lies below: four points above, none clamped back to 0.
+    const atLow = profilePoints(null, [0, 0.5], 0, 0.05, 4).map((x) => x[0]!);
+    expect(atLow).toEqual([0.0375, 0.075, 0.1125, 0.15].map((v) => expect.closeTo(v, 9)));
+    const atHigh = profilePoints(null, [0.5, 1], 1, 0.05, 4).map((x) => x[1]!);
+    expect(atHigh).toEqual([0.9625, 0.925, 0.8875, 0.85].map((v) => expect.closeTo(v, 9)));
+    // Its interval is open at the bound and closed where the profile rises 3.84.
+    const prof = profileInterval([{ value: 0, chi2: 10 }, { value: 0.1, chi2: 11 }, { value: 0.2, chi2: 12 }, { value: 0.3, chi2: 15 }, { value: 0.4, chi2: 20 }], 0);
+    expect(prof.open).toEqual([true, false]);
+    expect(prof.interval[1]).toBeCloseTo(0.3 - (15 - 13.84) / 3 * 0.1, 6);
   });
 });
