@@ -48,10 +48,11 @@ Options:
                     another stream length (its "tasks") is refused
   --budget N        evaluations in all: the search's, then 2 a parameter for the response
                     surface, Gauss–Newton steps while room is left (one kept in reserve:
-                    2 a parameter + 1), the profile's points a parameter, and one a target
-                    left out (default 40 + the rest)
+                    2 a parameter + 1), the profile's points a parameter, and at most one
+                    a target left out (a refit near the fit is read off the response
+                    surface and pays none; default 40 + the rest)
   --profile-points N  points of each parameter's profile (default 4: ±1.5 and ±3 se)
-  --no-cross-validation  skip leaving each target out (saves one evaluation a target)
+  --no-cross-validation  skip leaving each target out (saves up to one evaluation a target)
   --jobs N          worker processes (default: the core count; 1 runs in this process)
   --world FILE      the world to start from (default: the scenario's sim.world)
   --name NAME       the world's name (default: the --out file's name)

@@ -8,7 +8,7 @@ import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
 import { chi2PValue, invert } from './stats';
-import { responseSurface } from './surface';
+import { planeValue, responseSurface } from './surface';
 import type { Target } from './targets';
 
 export type { CalibrationResult, FitParameter, FittedParameter, FittedTarget, HeldOutTarget, Convergence } from './fit-types';
@@ -36,7 +36,7 @@ export interface CalibrateOptions {
   readonly stop?: AbortSignal;
   /** Points per parameter of the profile that gives its interval (default 4: ±1.5 and ±3 standard errors). */
   readonly profilePoints?: number;
-  /** Leave-one-target-out cross-validation, one evaluation per target (default true). */
+  /** Leave-one-target-out cross-validation, at most one evaluation per target (default true). */
   readonly leaveOneOut?: boolean;
   /** Anything that must change the calibration's identity besides what determines its evaluations (identity.ts). */
   readonly identity?: unknown;
@@ -57,7 +57,7 @@ export function unmovableTarget(targets: readonly Target[], parameters: readonly
   });
 }
 
-/** Evaluations a calibration spends after its search: the design (2 a parameter), the profiles, and one per target left out. */
+/** Evaluations a calibration may spend after its search: the design (2 a parameter), the profiles, and up to one per target left out (a refit near the fit is read off the surface). */
 export function postSearchEvaluations(parameters: number, targets: number, opts: { readonly profilePoints?: number; readonly leaveOneOut?: boolean } = {}): number {
   return parameters * (2 + profileCount(opts.profilePoints)) + (opts.leaveOneOut === false ? 0 : targets);
 }
@@ -189,7 +189,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       const se = surface?.covariance ? round9(sdUnit[i]! * range(i)) : Infinity;
       return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, se, ...prof, pinned: prof.pinned && Number.isFinite(se), profile };
     });
-    const heldOut = doLoo && surface ? await crossValidate(surface, x0, evaluateAll, opts, toUnit) : [];
+    const heldOut = doLoo && surface ? await crossValidate(surface, x0, atFit.sims, evaluateAll, opts, toUnit, toValues) : [];
     const convergence = convergenceOf(fit.converged, surface?.predictedDecrease ?? null, atFit.chi2, [...seen.values()].slice(searchCount), values, opts.parameters);
     const covariance = surface?.covariance ? surface.covariance.map((row, i) => row.map((v, j) => round9(v * range(i) * range(j)))) : null;
     const dof = opts.targets.length - k;
@@ -210,16 +210,29 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
   }
 }
 
-/** Each target left out in turn: refitted on the surface without it, evaluated there, its measurement against the prediction's interval. */
+/**
+ * Each target left out in turn: refitted on the surface without it, its measurement against the
+ * prediction's interval. The simulated value at a refit inside the region the planes were fitted
+ * over is its plane's (the evaluations that fitted it are paid already); a refit outside it is
+ * evaluated, all such refits at once.
+ */
 async function crossValidate(
-  surface: NonNullable<ReturnType<typeof responseSurface>>, x0: readonly number[],
+  surface: NonNullable<ReturnType<typeof responseSurface>>, x0: readonly number[], atFit: readonly SimulatedTarget[],
   evaluateAll: (points: readonly (readonly number[])[]) => Promise<{ values: number[]; sims: readonly SimulatedTarget[] }[]>,
-  opts: CalibrateOptions, toUnit: (v: number, i: number) => number,
+  opts: CalibrateOptions, toUnit: (v: number, i: number) => number, toValues: (x: readonly number[]) => number[],
 ) {
   const start = opts.parameters.map((p, i) => toUnit(p.start, i));
   const refits = heldOutPoints(surface, opts.targets, x0, start);
-  const evaluated = await evaluateAll(refits.map((r) => r.x));
-  return opts.targets.map((t, j) => heldOutRow(t, j, surface, refits[j]!, evaluated[j]!.values, evaluated[j]!.sims[j]!));
+  const planes = refits.map((r, j) => planeValue(surface, j, x0, r.x, atFit[j]!));
+  const outside = refits.filter((_, j) => planes[j] === null);
+  const evaluated = await evaluateAll(outside.map((r) => r.x));
+  let next = 0;
+  return opts.targets.map((t, j) => {
+    const plane = planes[j];
+    if (plane) return heldOutRow(t, j, surface, refits[j]!, toValues(refits[j]!.x), plane, 'surface');
+    const e = evaluated[next++]!;
+    return heldOutRow(t, j, surface, refits[j]!, e.values, e.sims[j]!, 'evaluation');
+  });
 }
 
 /** The convergence rule (CONVERGENCE_RULE) applied to the fit and the evaluations after the search. */

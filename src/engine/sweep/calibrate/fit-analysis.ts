@@ -85,13 +85,13 @@ export function heldOutPoints(surface: Surface, targets: readonly Target[], fit:
 }
 
 /** A held-out target's row: the simulated value at its refit, with the refit's parameter uncertainty, the simulator's noise and the target's error. */
-export function heldOutRow(t: Target, j: number, surface: Surface, refit: { covariance: number[][] }, values: readonly number[], sim: SimulatedTarget): HeldOutTarget {
+export function heldOutRow(t: Target, j: number, surface: Surface, refit: { covariance: number[][] }, values: readonly number[], sim: SimulatedTarget, by: HeldOutTarget['by']): HeldOutTarget {
   const sd = Math.sqrt(predictionVariance(surface.jacobian[j]!, refit.covariance) + simVariance(sim) + t.se ** 2);
   const lo = Math.max(0, sim.value - Z95 * sd);
   const hi = Math.min(1, sim.value + Z95 * sd);
   return {
     index: t.index, variant: t.variant, niche: t.niche, scenario: t.loaded.scenario.name, target: t.accuracy,
-    predicted: round9(sim.value), interval: [round9(lo), round9(hi)], inside: t.accuracy >= lo && t.accuracy <= hi, values,
+    predicted: round9(sim.value), interval: [round9(lo), round9(hi)], inside: t.accuracy >= lo && t.accuracy <= hi, values, by,
   };
 }
 

@@ -62,6 +62,12 @@ export interface HeldOutTarget {
   readonly inside: boolean;
   /** The refit's parameter values. */
   readonly values: readonly number[];
+  /**
+   * How the simulated value at the refit was had: `surface`, the target's plane (the refit lies in
+   * the region the planes were fitted over, so no new runs are paid), or `evaluation`, runs at the
+   * refit (it lies outside, where a plane would extrapolate).
+   */
+  readonly by: 'surface' | 'evaluation';
 }
 
 /** The convergence rule and whether the fit met it (docs/calibration.md). */

@@ -27,7 +27,7 @@ export interface Surface {
 }
 
 /** Evaluations this far from the fit (in the unit box, on every axis) shape the surface. */
-const RADIUS = 0.15;
+export const RADIUS = 0.15;
 
 /**
  * The χ² surface near the fit as Gauss–Newton sees it: each target's simulated value a plane in
@@ -96,6 +96,17 @@ export function leaveOneOut(s: Surface, j: number, fit: readonly number[], start
   const g = Array.from({ length: k }, (_, p) => s.jacobian.reduce((sum, row, t) => sum + w[t]! * row[p]! * s.residuals[t]!, 0) + priorPrecision * (start[p]! - fit[p]!));
   const covariance = invert(info, 1e-12)!;
   return { step: mulVec(covariance, g), covariance };
+}
+
+/**
+ * Target `t`'s simulated value at `x` as its plane says (the value at the fit plus J·dx, within
+ * [0, 1]), or null when `x` lies outside the region the planes were fitted over (RADIUS on some
+ * axis): there the plane would extrapolate, and only an evaluation says.
+ */
+export function planeValue(s: Surface, t: number, fit: readonly number[], x: readonly number[], atFit: SimulatedTarget): SimulatedTarget | null {
+  if (x.some((v, p) => Math.abs(v - fit[p]!) > RADIUS + 1e-12)) return null;
+  const value = atFit.value + s.jacobian[t]!.reduce((sum, slope, p) => sum + slope * (x[p]! - fit[p]!), 0);
+  return { value: Math.min(1, Math.max(0, value)), n: atFit.n, se: atFit.se };
 }
 
 /** The variance of a plane's prediction J·dx under a covariance of dx. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chi2PValue, cholesky, invert, leastSquares } from '../../../../src/engine/sweep/calibrate/stats';
-import { responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
+import { planeValue, responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
 import { figure } from '../../../../src/engine/sweep/calibrate/prediction';
 import { profileInterval, profilePoints } from '../../../../src/engine/sweep/calibrate/fit-analysis';
 
@@ -43,6 +43,9 @@ describe('calibration statistics', () => {
     expect(s.predictedDecrease).toBeCloseTo(0, 9);
     // Along the valley of x0, x1 moves to keep χ² least: −info01/info11 per unit.
     expect(ridgeStep(s, 0, 0.1)[1]).toBeCloseTo(-0.1 * info[0]![1]! / info[1]![1]!, 6);
+    // A linear model's plane gives the value anywhere it was fitted; beyond that region it says nothing.
+    expect(planeValue(s, 1, [0.5, 0.5], [0.6, 0.4], sim([0.5, 0.5])[1]!)!.value).toBeCloseTo(sim([0.6, 0.4])[1]!.value, 9);
+    expect(planeValue(s, 1, [0.5, 0.5], [0.7, 0.5], sim([0.5, 0.5])[1]!)).toBeNull();
   });
 
   it('a predicted figure carries both the parameters\' spread and the run noise over the seeds to be averaged', () => {

@@ -8,6 +8,7 @@ import { withOverrides } from '../../../../src/engine/scenario/scenario';
 import { calibrate } from '../../../../src/engine/sweep/calibrate/calibrate';
 import { loadTargets, nicheOutcomes, targetsFromRuns } from '../../../../src/engine/sweep/calibrate/targets';
 import { loadPrediction } from '../../../../src/engine/sweep/calibrate/scorecard';
+import { RADIUS } from '../../../../src/engine/sweep/calibrate/surface';
 
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'evo-twin-'));
 const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', timeout: 90_000 });
@@ -79,6 +80,12 @@ describe('the twin workflow without leaks', () => {
     expect(r.covariance).not.toBeNull();
     expect(r.dof).toBe(0);
     expect(r.heldOut).toHaveLength(2);
+    // A refit inside the region the planes were fitted over is read off its plane (no runs paid); one outside is evaluated.
+    const ranges = r.parameters.map((p) => p.hi - p.lo);
+    for (const h of r.heldOut) {
+      const inside = h.values.every((v, i) => Math.abs(v - r.values[i]!) <= RADIUS * ranges[i]! + 1e-9);
+      expect(h.by).toBe(inside ? 'surface' : 'evaluation');
+    }
     expect(r.evaluations.total).toBeLessThanOrEqual(28);
   });
 
