@@ -69,6 +69,8 @@ export class Evaluator {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly slots: number;
+  /** How long each (group, seed) run took last, in ms: the next evaluation starts the longest first. */
+  private readonly lastMs = new Map<string, number>();
   readonly runsPerEvaluation: number;
 
   constructor(private readonly opts: EvaluatorOptions) {
@@ -95,23 +97,31 @@ export class Evaluator {
   async evaluate(patch: ScenarioPatch, key: string): Promise<SimulatedTarget[]> {
     const dir = path.join(this.opts.workDir, key);
     rmSync(dir, { recursive: true, force: true });
-    const jobs = this.groups.flatMap((g, gi) => this.opts.seeds.map((seed) => ({ g, gi, seed })));
+    const jobs = this.groups.flatMap((g, gi) => this.opts.seeds.map((seed) => ({ g, gi, seed, key: `${gi}/${seed}` })));
     const outcomes = this.groups.map(() => [] as Map<string, NicheOutcome>[]);
-    const one = async ({ g, gi, seed }: (typeof jobs)[number]) => {
+    const one = async ({ g, gi, seed, key }: (typeof jobs)[number]) => {
       await this.acquire();
       try {
         if (this.opts.stop?.aborted) throw new EvaluationInterrupted();
         const outDir = path.join(dir, `${gi}-${g.variant}-s${seed}`);
+        const t0 = performance.now();
         const r = await this.runOne(g.loaded, mergePatches(this.opts.patch, patch, { variant: g.variant, seed }), outDir);
+        this.lastMs.set(key, performance.now() - t0);
         if (r.interrupted) throw new EvaluationInterrupted();
         return { gi, seed, outcome: nicheOutcomes(outDir) };
       } finally {
         this.release();
       }
     };
+    // The longest runs start first (as long as they took last time), so an evaluation does not end with
+    // one worker busy on a long run and the other idle. Only the start order moves: results are read in
+    // the jobs' own order below, so the pooled figures are the same whatever order the runs took.
+    const started = new Map<(typeof jobs)[number], ReturnType<typeof one>>();
+    const took = (j: (typeof jobs)[number]) => this.lastMs.get(j.key) ?? Number.MAX_VALUE;
+    for (const j of [...jobs].sort((a, b) => took(b) - took(a))) started.set(j, one(j));
     try {
       // Settle every run before reading any (a failed one must not leave others writing into a removed directory).
-      const settled = await Promise.allSettled(jobs.map(one));
+      const settled = await Promise.allSettled(jobs.map((j) => started.get(j)!));
       const failed = settled.find((s) => s.status === 'rejected');
       if (failed) throw (failed as PromiseRejectedResult).reason;
       // Pooled in seed order, whatever order the runs finished in.
