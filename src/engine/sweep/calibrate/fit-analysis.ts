@@ -42,20 +42,29 @@ export function profileInterval(profile: readonly { value: number; chi2: number 
 }
 
 /**
- * The points (unit box) of a parameter's profile: moved by multiples of its standard error, the
- * others along the surface's valley. A parameter at a bound has one side to explore: every point
- * goes there, twice as dense (a point beyond the bound would be the bound again, a paid evaluation
- * that tells nothing).
+ * The points (unit box) of a parameter's profile: moved by multiples of its standard error (±1.5
+ * and ±3 with four points), the others along the surface's valley. A side that reaches a bound
+ * keeps one point there (none when the fit is at it) and hands the rest to the other side, which
+ * goes on at the same spacing (4.5, 6 …): a point beyond a bound would be the bound again, a paid
+ * evaluation that tells nothing.
  */
 export function profilePoints(surface: Surface | null, fit: readonly number[], i: number, sd: number, count: number): number[][] {
   const half = Math.max(1, Math.floor(count / 2));
   const scale = Math.min(0.25, Math.max(0.01, Number.isFinite(sd) ? sd : 0.25));
-  const inward = fit[i]! <= 0 ? 1 : fit[i]! >= 1 ? -1 : 0;
-  const moves = inward !== 0
-    ? Array.from({ length: 2 * half }, (_, n) => (inward * 3 * (n + 1)) / (2 * half))
-    : [-1, 1].flatMap((sign) => Array.from({ length: half }, (_, n) => (sign * 3 * (n + 1)) / half));
-  return moves.map((m) => {
-    const move = surface ? ridgeStep(surface, i, m * scale) : fit.map((_, j) => (j === i ? m * scale : 0));
+  const multiple = (n: number) => (3 * (n + 1)) / half;
+  // How many of a side's points lie inside the box (the first to reach the bound counts, unless the fit is on it).
+  const usable = (sign: number) => {
+    let n = 0;
+    while (n < half && fit[i]! + sign * multiple(n) * scale > 0 && fit[i]! + sign * multiple(n) * scale < 1) n++;
+    return n < half && fit[i]! > 0 && fit[i]! < 1 ? n + 1 : n;
+  };
+  const down = usable(-1);
+  const up = usable(1);
+  const side = (sign: number, own: number, other: number) => Array.from({ length: own + (half - other) }, (_, n) => sign * multiple(n));
+  // The others follow the valley for the value actually evaluated (a move clamped at the bound is that much shorter).
+  const deltas = [...side(-1, down, up), ...side(1, up, down)].map((m) => clamp01(fit[i]! + m * scale) - fit[i]!);
+  return deltas.filter((d, n) => d !== 0 && deltas.indexOf(d) === n).map((d) => {
+    const move = surface ? ridgeStep(surface, i, d) : fit.map((_, j) => (j === i ? d : 0));
     return fit.map((x, j) => clamp01(x + move[j]!));
   });
 }

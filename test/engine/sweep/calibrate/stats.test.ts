@@ -57,14 +57,20 @@ describe('calibration statistics', () => {
     expect(f.hi - f.mean).toBeCloseTo(1.96 * Math.sqrt(f.sdParameters ** 2 + f.sdRun ** 2 / 4), 3);
   });
 
-  it('a profile explores both sides of an inner fit, and only the open side of a fit at a bound', () => {
+  it('a profile explores both sides of an inner fit; a side that reaches a bound hands its other points to the far side', () => {
     const inner = profilePoints(null, [0.5, 0.5], 0, 0.05, 4).map((x) => x[0]!);
     expect(inner).toEqual([0.425, 0.35, 0.575, 0.65].map((v) => expect.closeTo(v, 9)));
     // At 0 (a form parameter's default, where a search starts), nothing lies below: four points above, none clamped back to 0.
     const atLow = profilePoints(null, [0, 0.5], 0, 0.05, 4).map((x) => x[0]!);
-    expect(atLow).toEqual([0.0375, 0.075, 0.1125, 0.15].map((v) => expect.closeTo(v, 9)));
+    expect(atLow).toEqual([0.075, 0.15, 0.225, 0.3].map((v) => expect.closeTo(v, 9)));
     const atHigh = profilePoints(null, [0.5, 1], 1, 0.05, 4).map((x) => x[1]!);
-    expect(atHigh).toEqual([0.9625, 0.925, 0.8875, 0.85].map((v) => expect.closeTo(v, 9)));
+    expect(atHigh).toEqual([0.925, 0.85, 0.775, 0.7].map((v) => expect.closeTo(v, 9)));
+    // Near a bound: one point at it, the other goes on above; the others follow the valley for the move actually made.
+    const s = responseSurface([0.04, 0.5], [[0.04, 0.5], [0.09, 0.5], [0.14, 0.5], [0.04, 0.45], [0.04, 0.55]].map((x) => ({ x, sims: [{ value: x[0]! + x[1]!, n: 100, se: 0 }] })), [{ accuracy: 0.54, se: 0.1 }], [{ value: 0.54, n: 100, se: 0 }])!;
+    const near = profilePoints(s, [0.04, 0.5], 0, 0.05, 4);
+    expect(near.map((x) => x[0]!)).toEqual([0, 0.115, 0.19, 0.265].map((v) => expect.closeTo(v, 9)));
+    // sim = x0 + x1 held at the target: x1 moves opposite to x0 by what x0 really moved (0.04 down to the bound, not 0.075).
+    expect(near[0]![1]).toBeCloseTo(0.54, 9);
     // Its interval is open at the bound and closed where the profile rises 3.84.
     const prof = profileInterval([{ value: 0, chi2: 10 }, { value: 0.1, chi2: 11 }, { value: 0.2, chi2: 12 }, { value: 0.3, chi2: 15 }, { value: 0.4, chi2: 20 }], 0);
     expect(prof.open).toEqual([true, false]);
