@@ -24,6 +24,8 @@ export interface FitReportData {
   readonly heldOut: readonly {
     readonly index: number; readonly variant: string; readonly niche: string; readonly scenario: string;
     readonly target: number; readonly predicted: number; readonly interval: readonly [number, number]; readonly inside: boolean;
+    /** The value at the refit: its plane's (`surface`) or runs there (`evaluation`); absent in reports from before. */
+    readonly by?: 'surface' | 'evaluation';
   }[];
   readonly evaluations: { readonly total: number; readonly paid: number; readonly fromJournal: number; readonly search: number; readonly budget: number };
   /** Wall time of this session and its pace; absent from the world file (it is not deterministic). */
@@ -69,8 +71,8 @@ export function heldOutTable(d: Pick<FitReportData, 'heldOut'>): string {
   const inside = d.heldOut.filter((t) => t.inside).length;
   return [
     `leave-one-target-out: ${inside} of ${d.heldOut.length} held-out targets inside their 95% prediction interval (refitted without each)`,
-    `${'held out'.padEnd(w)}  measured   predicted [95% for the measurement]   inside`,
-    ...d.heldOut.map((t) => `${`${t.variant} / ${t.niche}`.padEnd(w)}  ${f3(t.target)}      ${f3(t.predicted)} [${f3(t.interval[0])}, ${f3(t.interval[1])}]           ${t.inside ? 'yes' : 'NO'}`),
+    `${'held out'.padEnd(w)}  measured   predicted [95% for the measurement]   inside   by`,
+    ...d.heldOut.map((t) => `${`${t.variant} / ${t.niche}`.padEnd(w)}  ${f3(t.target)}      ${f3(t.predicted)} [${f3(t.interval[0])}, ${f3(t.interval[1])}]           ${(t.inside ? 'yes' : 'NO').padEnd(6)}   ${t.by ?? '-'}`),
   ].join('\n');
 }
 
@@ -157,8 +159,8 @@ function sections(d: FitReportData): Section[] {
         rows: d.parameters.map((p) => [p.name, `${p.lo} – ${p.hi}`, f3(p.start), f3(p.value), seText(p.se), interval(p), p.pinned ? 'yes' : 'no']),
       }, {
         caption: 'Leave-one-target-out: each target refitted without it, its measurement against the prediction',
-        headers: ['variant', 'niche', 'scenario', 'measured', 'predicted', '95% interval', 'inside'],
-        rows: d.heldOut.map((t) => [t.variant, t.niche, t.scenario, f3(t.target), f3(t.predicted), `${f3(t.interval[0])} – ${f3(t.interval[1])}`, t.inside ? 'yes' : 'no']),
+        headers: ['variant', 'niche', 'scenario', 'measured', 'predicted', '95% interval', 'inside', 'predicted by'],
+        rows: d.heldOut.map((t) => [t.variant, t.niche, t.scenario, f3(t.target), f3(t.predicted), `${f3(t.interval[0])} – ${f3(t.interval[1])}`, t.inside ? 'yes' : 'no', t.by === 'surface' ? 'the response surface' : t.by === 'evaluation' ? 'runs at the refit' : '-']),
       }],
       notes: d.notPinned.length ? [`Not pinned down by the targets: ${d.notPinned.join(', ')}.`] : [],
     },
