@@ -36,7 +36,8 @@ interface FitJson {
  * and the covariance's ± 1.96 se) covers the truth, the first replication's fit table (χ², p,
  * leave-one-out), the prediction it writes for EVO_CALIBRATE_PREDICT, and the scorecard of an
  * ablation run under the truth at seeds 500…; evaluations per minute and wall times.
- * EVO_CALIBRATE_SCENARIO (hard), _TASKS (60), _SEEDS (2), _BUDGET (default: the CLI's), _JOBS.
+ * EVO_CALIBRATE_SCENARIO (hard), _TASKS (60), _SEEDS (2), _BUDGET (default: the CLI's), _JOBS,
+ * _PROFILE_REFIT (any value: calibrate --profile-refit).
  * With EVO_CALIBRATE_TARGETS=FILE it fits those targets once instead (the paper world:
  * EVO_CALIBRATE_SCENARIO=hard-math EVO_CALIBRATE_TARGETS=scenarios/worlds/paper-qwen3-8b.targets.json
  * EVO_CALIBRATE_FIT=… EVO_CALIBRATE_OUT=…). Printed, never asserted.
@@ -77,7 +78,8 @@ export async function benchCalibrate(): Promise<void> {
     writeFileSync(targets, JSON.stringify({ schemaVersion: 1, targets: rows }));
     const out = path.join(dir, `fit-${r}`, 'world.json');
     const args = ['calibrate', scenario, '--targets', targets, '--out', out, '--seeds', String(seeds), '--seed', '1', '--tasks', String(tasks), '--fit', Object.keys(truth).join(','), '--quiet', '--json',
-      ...(env('BUDGET') ? ['--budget', env('BUDGET')!] : []), ...(env('JOBS') ? ['--jobs', env('JOBS')!] : []), ...(r > 0 ? ['--no-cross-validation'] : [])];
+      ...(env('BUDGET') ? ['--budget', env('BUDGET')!] : []), ...(env('JOBS') ? ['--jobs', env('JOBS')!] : []), ...(r > 0 ? ['--no-cross-validation'] : []),
+      ...(env('PROFILE_REFIT') ? ['--profile-refit'] : [])];
     if (r === 0) console.log(`evochamber ${args.join(' ')}`);
     const c = cli(args);
     if (c.status !== 0) { console.log(`replication ${r}: calibrate exited ${c.status}`); continue; }

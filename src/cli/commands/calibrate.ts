@@ -52,6 +52,9 @@ Options:
                     a target left out (a refit near the fit is read off the response
                     surface and pays none; default 40 + the rest)
   --profile-points N  points of each parameter's profile (default 4: ±1.5 and ±3 se)
+  --profile-refit   re-fit the other parameters at each profile point (one Gauss–Newton step
+                    from its own evaluation: one more evaluation a point); default: they
+                    follow the valley the fit's response surface predicts
   --no-cross-validation  skip leaving each target out (saves up to one evaluation a target)
   --jobs N          worker processes (default: the core count; 1 runs in this process)
   --world FILE      the world to start from (default: the scenario's sim.world)
@@ -73,7 +76,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
       targets: { type: 'string' }, 'from-runs': { type: 'string', multiple: true }, out: { type: 'string' }, fit: { type: 'string' },
       seeds: { type: 'string' }, seed: { type: 'string' }, tasks: { type: 'string' }, budget: { type: 'string' }, jobs: { type: 'string' },
       name: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...WORLD_FLAG_OPTIONS,
-      variants: { type: 'string' }, 'profile-points': { type: 'string' }, 'no-cross-validation': { type: 'boolean' },
+      variants: { type: 'string' }, 'profile-points': { type: 'string' }, 'profile-refit': { type: 'boolean' }, 'no-cross-validation': { type: 'boolean' },
     },
   });
   if (values.help) { process.stdout.write(CALIBRATE_HELP); return; }
@@ -88,6 +91,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   if (values.variants !== undefined && fromRuns.length === 0) throw new UsageError('--variants applies to --from-runs (a targets file names its own)', CALIBRATE_HELP);
   const profilePoints = intFlag(values['profile-points'], '--profile-points', 2) ?? 4;
   const leaveOneOut = !values['no-cross-validation'];
+  const profileRefit = values['profile-refit'] === true;
   const out = path.resolve(values.out);
   const stem = out.replace(/\.json$/, '');
   const loaded = applyWorldFlag(loadScenario(positionals[0]!), values.world);
@@ -111,7 +115,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   }
   const tasks = intFlag(values.tasks, '--tasks', 1);
   checkStreamLengths(targets, values.targets ?? '--from-runs', tasks);
-  const after = postSearchEvaluations(fit.length, targets.length, { profilePoints, leaveOneOut });
+  const after = postSearchEvaluations(fit.length, targets.length, { profilePoints, profileRefit, leaveOneOut });
   const budget = intFlag(values.budget, '--budget', 3) ?? 40 + after + 2 * fit.length + 1;
   const least = after + 3 * fit.length + 3;
   if (budget < least) throw new UsageError(`--budget ${budget} is too small for ${fit.length} parameters and ${targets.length} targets: the surface, profiles and cross-validation take ${after}, one Gauss–Newton step ${2 * fit.length + 1}, the search at least ${fit.length + 2} (give ${least} or more)`);
@@ -146,7 +150,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
   let result: CalibrationResult;
   try {
     result = await calibrate({
-      targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal, profilePoints, leaveOneOut,
+      targets, parameters: fit, seeds, budget, jobs, childEntry: RUN_CHILD_ENTRY, stop: stop.signal, profilePoints, profileRefit, leaveOneOut,
       ...(tasks !== undefined ? { patch: { 'stream.tasks': tasks } } : {}),
       journal: `${stem}.journal.jsonl`, workDir: `${stem}.runs`,
       parameterPatch: (v) => ({ 'sim.world': { schemaVersion: WORLD_SCHEMA_VERSION, name: worldName, ...worldOf(v) } }),

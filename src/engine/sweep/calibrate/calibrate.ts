@@ -8,7 +8,7 @@ import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
 import { chi2PValue, invert } from './stats';
-import { planeValue, responseSurface } from './surface';
+import { planeValue, refitOthers, responseSurface } from './surface';
 import type { Target } from './targets';
 
 export type { CalibrationResult, FitParameter, FittedParameter, FittedTarget, HeldOutTarget, Convergence } from './fit-types';
@@ -36,6 +36,12 @@ export interface CalibrateOptions {
   readonly stop?: AbortSignal;
   /** Points per parameter of the profile that gives its interval (default 4: ±1.5 and ±3 standard errors). */
   readonly profilePoints?: number;
+  /**
+   * Re-fit the other parameters at each profile point (one Gauss–Newton step from that point's own
+   * evaluation, one more evaluation a point; the profile keeps the lower χ²). Default false: the
+   * others follow the valley the fit's surface predicts.
+   */
+  readonly profileRefit?: boolean;
   /** Leave-one-target-out cross-validation, at most one evaluation per target (default true). */
   readonly leaveOneOut?: boolean;
   /** Anything that must change the calibration's identity besides what determines its evaluations (identity.ts). */
@@ -58,8 +64,8 @@ export function unmovableTarget(targets: readonly Target[], parameters: readonly
 }
 
 /** Evaluations a calibration may spend after its search: the design (2 a parameter), the profiles, and up to one per target left out (a refit near the fit is read off the surface). */
-export function postSearchEvaluations(parameters: number, targets: number, opts: { readonly profilePoints?: number; readonly leaveOneOut?: boolean } = {}): number {
-  return parameters * (2 + profileCount(opts.profilePoints)) + (opts.leaveOneOut === false ? 0 : targets);
+export function postSearchEvaluations(parameters: number, targets: number, opts: { readonly profilePoints?: number; readonly profileRefit?: boolean; readonly leaveOneOut?: boolean } = {}): number {
+  return parameters * (2 + profileCount(opts.profilePoints) * (opts.profileRefit ? 2 : 1)) + (opts.leaveOneOut === false ? 0 : targets);
 }
 
 const profileCount = (n: number | undefined) => 2 * Math.max(1, Math.floor((n ?? 4) / 2));
@@ -182,7 +188,11 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     const unitCov = surface?.covariance ?? (surface ? invert(surface.information.map((row, i) => row.map((v, j) => v + (i === j ? 12 : 0))), 1e-12) : null);
     const sdUnit = x0.map((_, i) => (unitCov ? Math.sqrt(Math.max(0, unitCov[i]![i]!)) : Infinity));
     const profiles = await Promise.all(opts.parameters.map((_, i) => evaluateAll(profilePoints(surface, x0, i, sdUnit[i]!, opts.profilePoints ?? 4))
-      .then((es) => es.map((e) => ({ value: e.values[i]!, chi2: e.chi2 })))));
+      .then(async (es) => {
+        if (!opts.profileRefit || !surface) return es.map((e) => ({ value: e.values[i]!, chi2: e.chi2 }));
+        const refits = await evaluateAll(es.map((e) => refitOthers(surface!, e.values.map(toUnit), i, e.sims, opts.targets)));
+        return es.map((e, n) => ({ value: e.values[i]!, chi2: Math.min(e.chi2, refits[n]!.chi2) }));
+      })));
     const parameters: FittedParameter[] = opts.parameters.map((p, i) => {
       const profile = uniqueByValue([{ value: values[i]!, chi2: atFit.chi2 }, ...profiles[i]!]).sort((a, b) => a.value - b.value);
       const prof = profileInterval(profile, values[i]!);

@@ -82,6 +82,25 @@ export function ridgeStep(s: Surface, i: number, delta: number): number[] {
 }
 
 /**
+ * A profile point re-fitted: parameter `i` held where it is, the others moved by one Gauss–Newton
+ * step from the point's own simulated values (the residuals there, the fit's slopes), at most a
+ * quarter of a range on any axis. The valley the fit's surface predicts is a linearization; this
+ * step corrects it with what the point itself gave. Returns the new point (unit box).
+ */
+export function refitOthers(s: Surface, x: readonly number[], i: number, sims: readonly SimulatedTarget[], targets: readonly { readonly accuracy: number }[]): number[] {
+  const others = x.map((_, j) => j).filter((j) => j !== i);
+  if (others.length === 0) return [...x];
+  const sub = others.map((a) => others.map((b) => s.information[a]![b]!));
+  const rhs = others.map((a) => s.jacobian.reduce((sum, row, t) => sum + s.weights[t]! * row[a]! * (targets[t]!.accuracy - sims[t]!.value), 0));
+  const move = solve(sub, rhs, 1e-9);
+  if (!move) return [...x];
+  const scale = Math.min(1, 0.25 / Math.max(1e-12, ...move.map(Math.abs)));
+  const out = [...x];
+  others.forEach((j, n) => { out[j] = Math.min(1, Math.max(0, x[j]! + scale * move[n]!)); });
+  return out;
+}
+
+/**
  * Leave target `j` out and refit on the surface: one Gauss–Newton step from the fit over the other
  * targets, with a weak prior that keeps a parameter only `j` determined where the search started
  * (a normal at `start`, sd 0.29 of its range — the sd of a uniform over its bounds). Returns the

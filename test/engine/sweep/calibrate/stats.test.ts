@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chi2PValue, cholesky, invert, leastSquares } from '../../../../src/engine/sweep/calibrate/stats';
-import { planeValue, responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
+import { planeValue, refitOthers, responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
 import { figure } from '../../../../src/engine/sweep/calibrate/prediction';
 import { profileInterval, profilePoints } from '../../../../src/engine/sweep/calibrate/fit-analysis';
 
@@ -46,6 +46,11 @@ describe('calibration statistics', () => {
     // A linear model's plane gives the value anywhere it was fitted; beyond that region it says nothing.
     expect(planeValue(s, 1, [0.5, 0.5], [0.6, 0.4], sim([0.5, 0.5])[1]!)!.value).toBeCloseTo(sim([0.6, 0.4])[1]!.value, 9);
     expect(planeValue(s, 1, [0.5, 0.5], [0.7, 0.5], sim([0.5, 0.5])[1]!)).toBeNull();
+    // A profile point off the valley (x0 held at 0.6, x1 left at 0.5): one step from its own values lands on the valley.
+    const off = [0.6, 0.5];
+    const refit = refitOthers(s, off, 0, sim(off), targets);
+    expect(refit[0]).toBe(0.6);
+    expect(refit[1]).toBeCloseTo(0.5 + ridgeStep(s, 0, 0.1)[1]!, 9);
   });
 
   it('a predicted figure carries both the parameters\' spread and the run noise over the seeds to be averaged', () => {
