@@ -87,6 +87,20 @@ describe('the twin workflow without leaks', () => {
       expect(h.by).toBe(inside ? 'surface' : 'evaluation');
     }
     expect(r.evaluations.total).toBeLessThanOrEqual(28);
+    // --profile-refit over the same journal: the same fit, only each profile point's re-fit paid, and no profile point higher.
+    const again = await calibrate({
+      targets: loadTargets(targetsFile, loadScenario(file)), seeds: [1, 2], budget: 28 + 2 * 4, jobs: 1, profileRefit: true,
+      parameters: [{ name: 'base', lo: -4, hi: 5, start: 1.2 }, { name: 'coverage', lo: 0, hi: 6, start: 2.6 }],
+      parameterPatch: (v) => ({ 'sim.world': { schemaVersion: 1, name: 'fit', params: { base: v[0]!, coverage: v[1]! } } }),
+      journal: path.join(dir, 'j.jsonl'), workDir: path.join(dir, 'runs2'),
+    });
+    expect(again.values).toEqual(r.values);
+    expect(again.evaluations.paid).toBeGreaterThan(0);
+    expect(again.evaluations.paid).toBeLessThanOrEqual(2 * 4);
+    again.parameters.forEach((p, i) => {
+      expect(p.profile.map((x) => x.value)).toEqual(r.parameters[i]!.profile.map((x) => x.value));
+      p.profile.forEach((x, n) => expect(x.chi2).toBeLessThanOrEqual(r.parameters[i]!.profile[n]!.chi2));
+    });
   });
 
   it('predict is deterministic, hashed, and a changed prediction file is refused', () => {
