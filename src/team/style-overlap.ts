@@ -39,6 +39,44 @@ export function vectorOverlap(a: CompetenceVector, b: CompetenceVector): number 
   return a.ss === 0 || b.ss === 0 ? 0 : dot / Math.sqrt(a.ss * b.ss);
 }
 
+/**
+ * A roster's competence vectors over the same niches, one row per agent in one array: what the
+ * roles assembler reads for every pair it scores (a row and an array per agent, each task, was
+ * the largest allocation of a 256-agent run).
+ */
+export interface CompetenceMatrix {
+  /** Row x is agent x's competence over the niches: `c[x * niches + i]`. */
+  readonly c: Float64Array;
+  /** Each row's sum of squares, summed in the niches' order. */
+  readonly ss: Float64Array;
+  readonly niches: number;
+}
+
+/** The competence vectors of `roster` over `niches` (as `competenceVector` of each agent). */
+export function competenceMatrix(roster: readonly AgentView[], niches: readonly string[], c0: number): CompetenceMatrix {
+  const m = niches.length;
+  const c = new Float64Array(roster.length * m);
+  const ss = new Float64Array(roster.length);
+  for (let x = 0; x < roster.length; x++) {
+    let s = 0;
+    for (let i = 0; i < m; i++) {
+      const v = competenceOf(roster[x]!, niches[i]!, c0);
+      c[x * m + i] = v;
+      s += v * v;
+    }
+    ss[x] = s;
+  }
+  return { c, ss, niches: m };
+}
+
+/** `vectorOverlap` of rows x and y of a matrix: the same operations in the same order, so the same number. */
+export function matrixOverlap(mat: CompetenceMatrix, x: number, y: number): number {
+  const { c, ss, niches: m } = mat;
+  let dot = 0;
+  for (let i = 0; i < m; i++) dot += c[x * m + i]! * c[y * m + i]!;
+  return ss[x] === 0 || ss[y] === 0 ? 0 : dot / Math.sqrt(ss[x]! * ss[y]!);
+}
+
 /** Every niche any agent of the roster has a competence for, sorted (the overlap's vector space). */
 export function rosterNiches(roster: readonly AgentView[]): string[] {
   const set = new Set<string>();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SynergyTable, synergyOf } from '../../src/population/synergy';
 import { roleAssembler } from '../../src/team/assemblers/role-assembler';
 import type { AssemblyWeights } from '../../src/team/assemblers/assembler';
-import { competenceVector, styleOverlap, vectorOverlap } from '../../src/team/style-overlap';
+import { competenceMatrix, competenceVector, matrixOverlap, styleOverlap, vectorOverlap } from '../../src/team/style-overlap';
 import { agentView, mathTask, testRng } from '../fakes/agents';
 
 const W: AssemblyWeights = { wc: 1, ws: 0.5, wo: 0.5, wx: 1 };
@@ -80,9 +80,13 @@ describe('style overlap and synergy', () => {
     const views = Array.from({ length: 30 }, (_, i) => agentView(`x${i}`, Object.fromEntries(niches.filter(() => rng.next() < 0.8).map((n) => [n, rng.next()]))));
     views.push(agentView('zero', Object.fromEntries(niches.map((n) => [n, 0]))));
     const vectors = views.map((v) => competenceVector(v, niches, 0.5));
+    // The roles assembler's one-array form of the same vectors.
+    const matrix = competenceMatrix(views, niches, 0.5);
     for (let i = 0; i < views.length; i++) {
       for (let j = 0; j < views.length; j++) {
-        expect(Object.is(vectorOverlap(vectors[i]!, vectors[j]!), styleOverlap(views[i]!, views[j]!, niches, 0.5))).toBe(true);
+        const want = styleOverlap(views[i]!, views[j]!, niches, 0.5);
+        expect(Object.is(vectorOverlap(vectors[i]!, vectors[j]!), want)).toBe(true);
+        expect(Object.is(matrixOverlap(matrix, i, j), want)).toBe(true);
       }
     }
   });

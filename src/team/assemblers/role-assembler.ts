@@ -1,5 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import { competenceVector, rosterNiches, vectorOverlap } from '../style-overlap';
+import { competenceMatrix, matrixOverlap, rosterNiches } from '../style-overlap';
 import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
@@ -14,8 +14,8 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
   const n = task.niche;
   const niches = rosterNiches(roster);
   // Each agent's competence over the roster's niches, read once: the overlaps below take 3 per agent.
-  const vectors = roster.map((x) => competenceVector(x, niches, c0));
-  const overlap = (x: number, y: number) => vectorOverlap(vectors[x]!, vectors[y]!);
+  const vectors = competenceMatrix(roster, niches, c0);
+  const overlap = (x: number, y: number) => matrixOverlap(vectors, x, y);
 
   const anchorScores = roster.map((x) => competenceOf(x, n, c0));
   const a = argmaxRandomTie(anchorScores, rng);
