@@ -77,10 +77,40 @@ export function matrixOverlap(mat: CompetenceMatrix, x: number, y: number): numb
   return ss[x] === 0 || ss[y] === 0 ? 0 : dot / Math.sqrt(ss[x]! * ss[y]!);
 }
 
+/**
+ * Each competence record's niches, as one shared list per distinct set of niches: a record is never
+ * changed (an observation makes a new one), so it is listed once, and a roster of 256 agents that
+ * have met the same niches yields one list to merge, not 256 (the roles assembler asks every task).
+ */
+const nichesOfRecord = new WeakMap<object, readonly string[]>();
+const sharedLists = new Map<string, readonly string[]>();
+/**
+ * Distinct niche sets kept for sharing: at most 2^niches (64 for six niches), but an endless
+ * stream over many niches could meet more; past this the table starts again (lists already handed
+ * out stay valid, only their sharing is lost).
+ */
+const SHARED_LISTS_CAP = 4096;
+
+function nichesOf(competence: Readonly<Record<string, number>>): readonly string[] {
+  let list = nichesOfRecord.get(competence);
+  if (list === undefined) {
+    const keys = Object.keys(competence).sort();
+    const id = keys.join('\u0000');
+    list = sharedLists.get(id);
+    if (list === undefined) {
+      if (sharedLists.size >= SHARED_LISTS_CAP) sharedLists.clear();
+      sharedLists.set(id, list = keys);
+    }
+    nichesOfRecord.set(competence, list);
+  }
+  return list;
+}
+
 /** Every niche any agent of the roster has a competence for, sorted (the overlap's vector space). */
 export function rosterNiches(roster: readonly AgentView[]): string[] {
+  const lists = new Set<readonly string[]>();
+  for (const a of roster) lists.add(nichesOf(a.competence));
   const set = new Set<string>();
-  // for…in, not Object.keys: no array per agent (a roster of 256 is read once per task).
-  for (const a of roster) for (const n in a.competence) set.add(n);
+  for (const list of lists) for (const n of list) set.add(n);
   return [...set].sort();
 }
