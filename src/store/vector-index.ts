@@ -25,6 +25,9 @@ const TIE_SLACK = 8;
  */
 export const EXACT_SEARCH_LIMIT = 2048;
 
+/** The tails of an index without a head (none): one empty array shared by every such index (an archive has one per bucket). */
+const NO_TAILS = new Float32Array(0);
+
 /** Options of a `VectorIndex`. */
 export interface VectorIndexOptions<T = never> {
   /** Slots an hnswlib index starts with once built; it doubles when full. Default 64. */
@@ -91,7 +94,7 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
    * scan of a thousand of them between other work missed the cache at every one (the leadership
    * bank's scan was a quarter of a 256-agent run's CPU at 5,000 tasks).
    */
-  private tails = new Float32Array(0);
+  private tails = NO_TAILS;
   /** Each item's stamp (VectorIndexOptions.stamp), by insertion order; empty without one. */
   private readonly stamps: number[] = [];
   private readonly stamp: ((item: T) => number) | undefined;
