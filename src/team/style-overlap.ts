@@ -45,26 +45,30 @@ export function vectorOverlap(a: CompetenceVector, b: CompetenceVector): number 
  * the largest allocation of a 256-agent run).
  */
 export interface CompetenceMatrix {
-  /** Row x is agent x's competence over the niches: `c[x * niches + i]`. */
-  readonly c: Float64Array;
+  /**
+   * Row x is agent x's competence over the niches: `c[x * niches + i]`. Plain arrays of doubles,
+   * on V8's heap: a typed array this size lives in its own malloc'ed buffer, and one a task per
+   * roster left the process's RSS growing twice as fast at 256 agents.
+   */
+  readonly c: readonly number[];
   /** Each row's sum of squares, summed in the niches' order. */
-  readonly ss: Float64Array;
+  readonly ss: readonly number[];
   readonly niches: number;
 }
 
 /** The competence vectors of `roster` over `niches` (as `competenceVector` of each agent). */
 export function competenceMatrix(roster: readonly AgentView[], niches: readonly string[], c0: number): CompetenceMatrix {
   const m = niches.length;
-  const c = new Float64Array(roster.length * m);
-  const ss = new Float64Array(roster.length);
+  const c: number[] = [];
+  const ss: number[] = [];
   for (let x = 0; x < roster.length; x++) {
     let s = 0;
     for (let i = 0; i < m; i++) {
       const v = competenceOf(roster[x]!, niches[i]!, c0);
-      c[x * m + i] = v;
+      c.push(v);
       s += v * v;
     }
-    ss[x] = s;
+    ss.push(s);
   }
   return { c, ss, niches: m };
 }

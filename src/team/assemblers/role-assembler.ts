@@ -23,12 +23,12 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
 
   // O[a][i], kept for the scout's terms: the cosine is symmetric bit for bit (its products and
   // sums are the same whichever side comes first), so O[i][a] is the same number.
-  const withAnchor = new Float64Array(roster.length);
+  const withAnchor: number[] = [];
   const rest1: number[] = [];
   const compScores: number[] = [];
   for (let i = 0; i < roster.length; i++) {
+    withAnchor.push(i === a ? 0 : overlap(a, i));
     if (i === a) continue;
-    withAnchor[i] = overlap(a, i);
     rest1.push(i);
     compScores.push(weights.wc * anchorScores[i]! + weights.ws * synergy(anchor.id, roster[i]!.id) - weights.wo * withAnchor[i]!);
   }
