@@ -6,10 +6,21 @@ export interface Clock {
   isoNow(): string;
 }
 
+/** The last wall-clock millisecond formatted, and its text: events come ten to a millisecond, and formatting a Date is most of the stamp. */
+let isoMs = Number.NaN;
+let isoText = '';
+
 /** The real clock: the one place EvoChamber reads wall time (progress rates and run metadata). */
 export const systemClock: Clock = {
   now: () => performance.now(),
-  isoNow: () => new Date().toISOString(),
+  isoNow: () => {
+    const ms = Date.now();
+    if (ms !== isoMs) {
+      isoText = new Date(ms).toISOString();
+      isoMs = ms;
+    }
+    return isoText;
+  },
 };
 
 /** A clock that only moves when told to; for tests and virtual-time simulation. */

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 
-const cache = new Map<string, string>();
+/** Template texts by caller's base URL, then name: a prompt is built per model call, so a hit must not parse a URL. */
+const cache = new Map<string, Map<string, string>>();
 
 /** Load a prompt template that lives beside the code (`src/<folder>/prompts/<name>.txt`). */
 export function loadTemplate(baseUrl: string, name: string): string {
-  const url = new URL(`./prompts/${name}.txt`, baseUrl);
-  const key = url.href;
-  let text = cache.get(key);
+  let byName = cache.get(baseUrl);
+  if (byName === undefined) cache.set(baseUrl, byName = new Map());
+  let text = byName.get(name);
   if (text === undefined) {
-    text = readFileSync(url, 'utf8');
-    cache.set(key, text);
+    text = readFileSync(new URL(`./prompts/${name}.txt`, baseUrl), 'utf8');
+    byName.set(name, text);
   }
   return text;
 }

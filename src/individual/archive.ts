@@ -272,9 +272,14 @@ export class Archive {
 
   /** Whether an entry with this normalized text is in the bucket for `niche` (`null` = meta pool), and not forgotten. */
   has(text: string, niche: string | null): boolean {
+    return this.hasNormalized(normalizeArchiveText(text), niche);
+  }
+
+  /** `has` for a text already normalized (`normalizeArchiveText`): a delivery to many agents normalizes its text once. */
+  hasNormalized(normalized: string, niche: string | null): boolean {
     this.refuseRetired('has');
     const bucket = this.store.buckets.get(niche);
-    const at = bucket?.texts.get(normalizeArchiveText(text));
+    const at = bucket?.texts.get(normalized);
     if (at === undefined || at >= this.length) return false;
     return this.capacityOf(niche) === Infinity || this.isHeld(bucket!, niche, at);
   }

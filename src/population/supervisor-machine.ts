@@ -255,18 +255,27 @@ export const supervisorMachine = setup({
       }
       // An archive keeps one entry per normalized text and bucket; entries of this update are not
       // in it yet (the agents add them after this action), so they are tracked here.
-      const pending = new Set<string>();
+      // By normalized text, then receiver and bucket: the texts are the strings normalized once
+      // below (a handful per update), so a lookup hashes a string whose hash it already knows and a
+      // short key, not a fresh concatenation of the whole text per delivery.
+      const pending = new Map<string, Set<string>>();
       const entries: EntryChange[] = [];
+      // A CoDream insight goes to every agent below the median: its text is normalized once, not once per receiver.
+      const normalized = new Map<string, string>();
       for (const x of update.experiences) {
         const ref = liveAgent(context.agents, x.agentId);
         if (!ref) { entries.push({ ...x, status: 'retired', receiver: null }); continue; }
         const to = ref.getSnapshot().context.id;
-        const slot = `${to}\u0000${x.entry.niche === null ? 'meta' : `niche:${x.entry.niche}`}\u0000${normalizeArchiveText(x.entry.text)}`;
-        if (pending.has(slot) || ref.getSnapshot().context.archive.has(x.entry.text, x.entry.niche)) {
+        let text = normalized.get(x.entry.text);
+        if (text === undefined) normalized.set(x.entry.text, text = normalizeArchiveText(x.entry.text));
+        const slot = `${to}\u0000${x.entry.niche === null ? 'meta' : `niche:${x.entry.niche}`}`;
+        let slots = pending.get(text);
+        if (slots === undefined) pending.set(text, slots = new Set());
+        if (slots.has(slot) || ref.getSnapshot().context.archive.hasNormalized(text, x.entry.niche)) {
           entries.push({ ...x, status: 'duplicate', receiver: to });
           continue;
         }
-        pending.add(slot);
+        slots.add(slot);
         enqueue.sendTo(ref, { type: 'ADD_EXPERIENCE', entry: x.entry, poolVersion: version });
         entries.push({ ...x, status: 'stored', receiver: to });
       }

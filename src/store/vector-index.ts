@@ -25,8 +25,11 @@ const TIE_SLACK = 8;
  */
 export const EXACT_SEARCH_LIMIT = 2048;
 
+/** The tails of an index without a head (none): one empty array shared by every such index (an archive has one per bucket). */
+const NO_TAILS = new Float32Array(0);
+
 /** Options of a `VectorIndex`. */
-export interface VectorIndexOptions {
+export interface VectorIndexOptions<T = never> {
   /** Slots an hnswlib index starts with once built; it doubles when full. Default 64. */
   readonly initialCapacity?: number;
   /** Item count from which searches go through hnswlib instead of an exact scan (default `EXACT_SEARCH_LIMIT`). */
@@ -39,7 +42,18 @@ export interface VectorIndexOptions {
    * a niche's embedding followed by three numbers, so a niche's records score in 3 steps, not 259.
    */
   readonly head?: number;
+  /**
+   * A number per item, read once when it is added (the leadership bank's commit version): a search
+   * may then admit items by an upper bound on it (`{ upTo }`) without reading the items themselves.
+   */
+  readonly stamp?: (item: T) => number;
 }
+
+/**
+ * Which items a search admits: a predicate over each item, or `{ upTo }`, every item whose
+ * `stamp` (VectorIndexOptions) is at most `upTo`.
+ */
+export type IndexFilter<T> = ((item: T) => boolean) | { readonly upTo: number };
 
 /** The sum of squares of a key, summed as `cosine` sums it (so scores here equal `cosine`'s bit for bit). */
 function sumSquares(v: Float32Array): number {
@@ -74,14 +88,25 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
   private readonly groups: number[] = [];
   /** The first key of each head group. */
   private readonly groupKeys: Float32Array[] = [];
+  /**
+   * With a head: every item's key past the head, one after another (`dim − head` numbers an item).
+   * A search reads these, not the keys: each key is its own buffer somewhere in the heap, and a
+   * scan of a thousand of them between other work missed the cache at every one (the leadership
+   * bank's scan was a quarter of a 256-agent run's CPU at 5,000 tasks).
+   */
+  private tails = NO_TAILS;
+  /** Each item's stamp (VectorIndexOptions.stamp), by insertion order; empty without one. */
+  private readonly stamps: number[] = [];
+  private readonly stamp: ((item: T) => number) | undefined;
 
-  constructor(readonly dim: number, opts: VectorIndexOptions = {}) {
+  constructor(readonly dim: number, opts: VectorIndexOptions<T> = {}) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`VectorIndex: dim must be a positive integer, got ${dim}`);
     this.initialCapacity = opts.initialCapacity ?? 64;
     this.exactLimit = opts.exactLimit ?? EXACT_SEARCH_LIMIT;
     const head = opts.head ?? 0;
     if (!Number.isInteger(head) || head < 0 || head > dim) throw new RangeError(`VectorIndex: head must be an integer from 0 to dim (${dim}), got ${head}`);
     this.head = head;
+    this.stamp = opts.stamp;
     this.items = [];
     this.norms = [];
   }
@@ -107,7 +132,16 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     if (this.index) this.addPoint(this.index, item.key, this.items.length);
     this.items.push(item);
     this.norms.push(sumSquares(item.key));
+    if (this.stamp) this.stamps.push(this.stamp(item));
     if (this.head > 0) {
+      const tail = this.dim - this.head;
+      const at = (this.items.length - 1) * tail;
+      if (at + tail > this.tails.length) {
+        const grown = new Float32Array(Math.max(64 * tail, this.tails.length * 2));
+        grown.set(this.tails);
+        this.tails = grown;
+      }
+      this.tails.set(item.key.subarray(this.head), at);
       const last = this.groupKeys.length - 1;
       if (last >= 0 && sameHead(this.groupKeys[last]!, item.key, this.head)) this.groups.push(last);
       else {
@@ -126,30 +160,39 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
    * The `k` items most similar to `query` among those `accept` admits (all by default), with their
    * cosine similarity. The filter lets readers see the index as of an earlier version.
    */
-  search(query: Float32Array, k: number, accept: (item: T) => boolean = () => true): { item: T; sim: number }[] {
+  search(query: Float32Array, k: number, filter: IndexFilter<T> = () => true): { item: T; sim: number }[] {
     if (query.length !== this.dim) throw new RangeError(`VectorIndex.search: query length ${query.length} does not match dim ${this.dim}`);
     const n = this.items.length;
     const want = Math.min(Math.max(0, Math.floor(k)), n);
     if (want === 0) return [];
+    const admits = this.admits(filter);
     // A zero query is equally far from everything; take the oldest.
-    if (query.every((x) => x === 0)) return this.items.filter(accept).slice(0, want).map((item) => ({ item, sim: 0 }));
-    return n < this.exactLimit ? this.exact(query, want, accept) : this.approximate(query, want, accept);
+    if (query.every((x) => x === 0)) return this.items.filter((_, label) => admits(label)).slice(0, want).map((item) => ({ item, sim: 0 }));
+    return n < this.exactLimit ? this.exact(query, want, admits) : this.approximate(query, want, admits);
+  }
+
+  /** The filter as a test of an item's label. */
+  private admits(filter: IndexFilter<T>): (label: number) => boolean {
+    if (typeof filter === 'function') return (label) => filter(this.items[label]!);
+    if (!this.stamp) throw new Error('VectorIndex.search: { upTo } needs an index made with a stamp');
+    const { upTo } = filter;
+    const stamps = this.stamps;
+    return (label) => stamps[label]! <= upTo;
   }
 
   /** Every admitted item scored, the best `want` kept (most similar first, ties in insertion order). */
-  private exact(query: Float32Array, want: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
+  private exact(query: Float32Array, want: number, admits: (label: number) => boolean): { item: T; sim: number }[] {
     const qq = sumSquares(query);
     const dim = this.dim;
     const head = this.head;
     // Each head group's partial sum over the head, computed when first needed (NaN: not yet).
     const partial = head > 0 ? new Float64Array(this.groupKeys.length).fill(Number.NaN) : null;
     const best: { label: number; sim: number }[] = [];
+    const tails = this.tails;
+    const tail = dim - head;
     for (let label = 0; label < this.items.length; label++) {
-      const item = this.items[label]!;
-      if (!accept(item)) continue;
-      const key = item.key;
+      if (!admits(label)) continue;
       let dot = 0;
-      let from = 0;
       if (partial) {
         const g = this.groups[label]!;
         let p = partial[g]!;
@@ -159,10 +202,14 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
           for (let i = 0; i < head; i++) p += (query[i] as number) * (first[i] as number);
           partial[g] = p;
         }
+        // The tail's terms in the key's order, from the contiguous copy: the same sum as the key's.
         dot = p;
-        from = head;
+        const at = label * tail;
+        for (let i = 0; i < tail; i++) dot += (query[head + i] as number) * (tails[at + i] as number);
+      } else {
+        const key = this.items[label]!.key;
+        for (let i = 0; i < dim; i++) dot += (query[i] as number) * (key[i] as number);
       }
-      for (let i = from; i < dim; i++) dot += (query[i] as number) * (key[i] as number);
       const nn = this.norms[label]!;
       const sim = nn === 0 ? 0 : dot / Math.sqrt(qq * nn);
       // Kept sorted; a later label never displaces an equal score (insertion order breaks ties).
@@ -175,7 +222,7 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     return best.map(({ label, sim }) => ({ item: this.items[label]!, sim }));
   }
 
-  private approximate(query: Float32Array, want: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
+  private approximate(query: Float32Array, want: number, admits: (label: number) => boolean): { item: T; sim: number }[] {
     const index = this.index ?? this.build();
     const n = this.items.length;
     const q = Array.from(query);
@@ -183,7 +230,7 @@ export class VectorIndex<T extends { readonly key: Float32Array }> {
     // margin; widen the fetch until enough admitted items are found or everything was fetched.
     for (let fetch = Math.min(want + TIE_SLACK, n); ; fetch = Math.min(fetch * 2, n)) {
       index.setEf(Math.max(HNSW_EF_SEARCH, fetch));
-      const labels = index.searchKnn(q, fetch).neighbors.filter((label) => accept(this.items[label]!));
+      const labels = index.searchKnn(q, fetch).neighbors.filter(admits);
       if (labels.length >= want + Math.min(TIE_SLACK, n - want) || fetch === n) {
         // Re-score exactly: hnsw distances are float32 and its order among equals is not insertion order.
         return labels

@@ -83,6 +83,36 @@ describe('VectorIndex: keys with a shared head', () => {
     }
     expect(() => new VectorIndex(dim, { head: dim + 1 })).toThrow(RangeError);
   });
+
+  it('admits by a bound on each item\'s stamp exactly as the same test over the items', () => {
+    const rng = createRng(9);
+    const heads = items(3, 17).map((x) => x.key);
+    const dim = embedder.dim + 3;
+    // 300 items: the tails' contiguous copy grows past its first 64 slots.
+    const all = Array.from({ length: 300 }, (_, n) => {
+      const key = new Float32Array(dim);
+      key.set(heads[Math.floor(n / 41) % heads.length]!);
+      for (let i = 0; i < 3; i++) key[embedder.dim + i] = rng.next() - 0.5;
+      return { key, n, at: Math.floor(n / 3) };
+    });
+    const plain = new VectorIndex<{ key: Float32Array; n: number; at: number }>(dim);
+    const stamped = new VectorIndex<{ key: Float32Array; n: number; at: number }>(dim, { head: embedder.dim, stamp: (x) => x.at });
+    for (const x of all) { plain.add(x); stamped.add(x); }
+    for (const h of heads) {
+      const q = new Float32Array(dim);
+      q.set(h);
+      q[embedder.dim] = 0.3;
+      for (const upTo of [-1, 0, 40, 99, Infinity]) {
+        for (const k of [1, 12, 300]) {
+          const want = plain.search(q, k, (x) => x.at <= upTo);
+          const got = stamped.search(q, k, { upTo });
+          expect(got.map((r) => r.item.n)).toEqual(want.map((r) => r.item.n));
+          got.forEach((r, i) => expect(Object.is(r.sim, want[i]!.sim)).toBe(true));
+        }
+      }
+    }
+    expect(() => plain.search(all[0]!.key, 1, { upTo: 3 })).toThrow(/stamp/);
+  });
 });
 
 describe('Archive: entries stored once', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SynergyTable, synergyOf } from '../../src/population/synergy';
 import { roleAssembler } from '../../src/team/assemblers/role-assembler';
 import type { AssemblyWeights } from '../../src/team/assemblers/assembler';
-import { competenceVector, styleOverlap, vectorOverlap } from '../../src/team/style-overlap';
+import { competenceMatrix, competenceVector, matrixOverlap, rosterNiches, styleOverlap, vectorOverlap } from '../../src/team/style-overlap';
 import { agentView, mathTask, testRng } from '../fakes/agents';
 
 const W: AssemblyWeights = { wc: 1, ws: 0.5, wo: 0.5, wx: 1 };
@@ -74,15 +74,32 @@ describe('style overlap and synergy', () => {
     expect(styleOverlap(agentView('c', { x: 1 }), agentView('d', { y: 1 }), ['x', 'y'], 0.5)).toBeCloseTo(0.8);
   });
 
+  it('the roster\'s niches are the sorted union of its agents\' niches, as each agent\'s competence changes', () => {
+    const a = agentView('a', { y: 0.1, x: 0.2 });
+    const b = agentView('b', { x: 0.3, y: 0.4 });
+    expect(rosterNiches([a, b])).toEqual(['x', 'y']);
+    const c = agentView('c', { z: 1 });
+    expect(rosterNiches([a, b, c])).toEqual(['x', 'y', 'z']);
+    // A new record (an observation) with a niche more: read anew, not from the old record's list.
+    const a2 = agentView('a', { ...a.competence, w: 0.5 });
+    expect(rosterNiches([a2, b])).toEqual(['w', 'x', 'y']);
+    expect(rosterNiches([a, b])).toEqual(['x', 'y']);
+    expect(rosterNiches([])).toEqual([]);
+  });
+
   it('overlap from competence vectors is styleOverlap bit for bit, either way round', () => {
     const rng = testRng(3);
     const niches = ['a', 'b', 'c', 'd', 'e', 'f'];
     const views = Array.from({ length: 30 }, (_, i) => agentView(`x${i}`, Object.fromEntries(niches.filter(() => rng.next() < 0.8).map((n) => [n, rng.next()]))));
     views.push(agentView('zero', Object.fromEntries(niches.map((n) => [n, 0]))));
     const vectors = views.map((v) => competenceVector(v, niches, 0.5));
+    // The roles assembler's one-array form of the same vectors.
+    const matrix = competenceMatrix(views, niches, 0.5);
     for (let i = 0; i < views.length; i++) {
       for (let j = 0; j < views.length; j++) {
-        expect(Object.is(vectorOverlap(vectors[i]!, vectors[j]!), styleOverlap(views[i]!, views[j]!, niches, 0.5))).toBe(true);
+        const want = styleOverlap(views[i]!, views[j]!, niches, 0.5);
+        expect(Object.is(vectorOverlap(vectors[i]!, vectors[j]!), want)).toBe(true);
+        expect(Object.is(matrixOverlap(matrix, i, j), want)).toBe(true);
       }
     }
   });

@@ -2,7 +2,7 @@ import { viewAgent, type AgentView } from '../../individual/agent-view';
 import type { LanguageModel } from '../../llm/model';
 import { AppliedHistory } from '../../population/staleness/applied-history';
 import { getStalenessPolicy } from '../../population/staleness';
-import type { StaleItem } from '../../population/staleness/policy';
+import type { AppliedSinceEntry, StaleItem } from '../../population/staleness/policy';
 import { stalenessEvent } from '../../population/staleness/staleness-events';
 import type { ExperienceRequest, UpdateChanges } from '../../population/supervisor-machine';
 import type { Supervisor } from '../../population/supervisor-ops';
@@ -47,8 +47,12 @@ export function stalenessJudge(o: StalenessJudgeOptions): StalenessJudgeHandle {
     const { task } = evo.out.deps;
     const decided = await Promise.all(requests.map(async (request) => {
       const item: StaleItem = { request, version: evo.version, taskId: task.id, question: task.question, kind: request.routing ? 'insight' : 'lesson' };
+      // Read on demand: only a policy that examines the item reads it (reflective, past tau), and
+      // at 256 agents a CoDream session's hundred deliveries each collected their bucket's history.
+      // Versions in (item.version, current] are fixed once applied, so a late read sees the same.
+      let since: readonly AppliedSinceEntry[] | undefined;
       const decision = await policy.decide(item, {
-        current, tau, since: history.since(item, current, roster), roster, model: o.model, seedKey: `${task.id}/${request.agentId}/${request.entry.id}/stale`,
+        current, tau, get since() { return since ??= history.since(item, current, roster); }, roster, model: o.model, seedKey: `${task.id}/${request.agentId}/${request.entry.id}/stale`,
       });
       return { item, decision };
     }));

@@ -8,6 +8,8 @@ import type { StaleItem, StalenessDecision } from './policy';
  * addressed agent, the entry, the item's version, the version it was decided at and the gap.
  */
 export function stalenessEvent(item: StaleItem, decision: StalenessDecision, current: number): EventOf<'evolve.dropped' | 'evolve.patched' | 'evolve.fallback'> | null {
+  // A plain keep, nearly every decision: no event, and nothing built for one.
+  if (decision.action === 'keep' && !decision.fallback) return null;
   const { agentId, entry } = item.request;
   const base = { taskId: item.taskId, agentId, entryId: entry.id, kind: item.kind, version: item.version, current, gap: current - item.version };
   switch (decision.action) {

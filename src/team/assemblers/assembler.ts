@@ -45,7 +45,10 @@ export interface AssemblerDescriptor {
 /** Index of the maximum score; exact ties broken uniformly at random by `rng`. Throws on an empty list. */
 export function argmaxRandomTie(scores: readonly number[], rng: Rng): number {
   if (scores.length === 0) throw new Error('argmax of an empty list');
-  const best = Math.max(...scores);
-  const ties = scores.map((s, i) => (s === best ? i : -1)).filter((i) => i >= 0);
+  // Loops, not a spread and two arrays: a 256-agent roster scores every agent two or three times a task.
+  let best = -Infinity;
+  for (const s of scores) best = Math.max(best, s);
+  const ties: number[] = [];
+  for (let i = 0; i < scores.length; i++) if (scores[i] === best) ties.push(i);
   return ties.length === 1 ? ties[0]! : rng.pick(ties);
 }

@@ -1,5 +1,5 @@
 import { competenceOf } from '../../individual/competence';
-import { competenceVector, rosterNiches, vectorOverlap } from '../style-overlap';
+import { competenceMatrix, matrixOverlap, rosterNiches } from '../style-overlap';
 import { argmaxRandomTie, type Assembler, type AssemblerDescriptor } from './assembler';
 
 /**
@@ -14,21 +14,30 @@ export const roleAssembler: Assembler = ({ task, roster, rng, synergy, weights, 
   const n = task.niche;
   const niches = rosterNiches(roster);
   // Each agent's competence over the roster's niches, read once: the overlaps below take 3 per agent.
-  const vectors = roster.map((x) => competenceVector(x, niches, c0));
-  const overlap = (x: number, y: number) => vectorOverlap(vectors[x]!, vectors[y]!);
+  const vectors = competenceMatrix(roster, niches, c0);
+  const overlap = (x: number, y: number) => matrixOverlap(vectors, x, y);
 
   const anchorScores = roster.map((x) => competenceOf(x, n, c0));
   const a = argmaxRandomTie(anchorScores, rng);
   const anchor = roster[a]!;
 
-  const rest1 = roster.map((_, i) => i).filter((i) => i !== a);
-  const compScores = rest1.map((i) => weights.wc * competenceOf(roster[i]!, n, c0) + weights.ws * synergy(anchor.id, roster[i]!.id) - weights.wo * overlap(a, i));
+  // O[a][i], kept for the scout's terms: the cosine is symmetric bit for bit (its products and
+  // sums are the same whichever side comes first), so O[i][a] is the same number.
+  const withAnchor: number[] = [];
+  const rest1: number[] = [];
+  const compScores: number[] = [];
+  for (let i = 0; i < roster.length; i++) {
+    withAnchor.push(i === a ? 0 : overlap(a, i));
+    if (i === a) continue;
+    rest1.push(i);
+    compScores.push(weights.wc * anchorScores[i]! + weights.ws * synergy(anchor.id, roster[i]!.id) - weights.wo * withAnchor[i]!);
+  }
   const ci = argmaxRandomTie(compScores, rng);
   const c = rest1[ci]!;
   const complement = roster[c]!;
 
   const rest2 = rest1.filter((i) => i !== c);
-  const scoutScores = rest2.map((i) => weights.wx / Math.sqrt(1 + (roster[i]!.exposure[n] ?? 0)) - weights.wo * (overlap(i, a) + overlap(i, c)) / 2);
+  const scoutScores = rest2.map((i) => weights.wx / Math.sqrt(1 + (roster[i]!.exposure[n] ?? 0)) - weights.wo * (withAnchor[i]! + overlap(i, c)) / 2);
   const si = argmaxRandomTie(scoutScores, rng);
   const scout = roster[rest2[si]!]!;
 

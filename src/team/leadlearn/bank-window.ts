@@ -1,4 +1,4 @@
-import { VectorIndex } from '../../store/vector-index';
+import { VectorIndex, type IndexFilter } from '../../store/vector-index';
 
 /** What a window holds: a record with a niche and a retrieval key. */
 interface Windowed { readonly niche: string; readonly key: Float32Array }
@@ -17,8 +17,11 @@ export class BankWindow<T extends Windowed> {
   private readonly seq = new WeakMap<T, number>();
   private added = 0;
 
-  /** `head`: the length of the head a niche's keys share (`VectorIndexOptions.head`; 0: none). */
-  constructor(readonly dim: number, readonly window: number, readonly head = 0) {
+  /**
+   * `head`: the length of the head a niche's keys share (`VectorIndexOptions.head`; 0: none);
+   * `stamp`: a number per record that searches may bound (`VectorIndexOptions.stamp`).
+   */
+  constructor(readonly dim: number, readonly window: number, readonly head = 0, private readonly stamp?: (item: T) => number) {
     if (!(window >= 1)) throw new RangeError(`BankWindow: window must be at least 1, got ${window}`);
   }
 
@@ -32,22 +35,26 @@ export class BankWindow<T extends Windowed> {
   /** Add a record; returns the records its niche dropped to stay within the window (oldest first). */
   add(item: T): T[] {
     let index = this.niches.get(item.niche);
-    if (!index) this.niches.set(item.niche, index = new VectorIndex<T>(this.dim, { head: this.head }));
+    if (!index) this.niches.set(item.niche, index = this.newIndex());
     this.seq.set(item, this.added++);
     index.add(item);
     if (index.size <= this.window) return [];
     const held = index.all();
     const dropped = held.slice(0, Math.max(1, Math.floor(held.length / 4)));
-    const kept = new VectorIndex<T>(this.dim, { head: this.head });
+    const kept = this.newIndex();
     for (const e of held.slice(dropped.length)) kept.add(e);
     this.niches.set(item.niche, kept);
     return [...dropped];
   }
 
-  /** The `k` held records nearest `query` among those `accept` admits, most similar first, ties in the order added. */
-  search(query: Float32Array, k: number, accept: (item: T) => boolean): { item: T; sim: number }[] {
+  private newIndex(): VectorIndex<T> {
+    return new VectorIndex<T>(this.dim, { head: this.head, stamp: this.stamp });
+  }
+
+  /** The `k` held records nearest `query` among those `filter` admits, most similar first, ties in the order added. */
+  search(query: Float32Array, k: number, filter: IndexFilter<T>): { item: T; sim: number }[] {
     const found: { item: T; sim: number }[] = [];
-    for (const index of this.niches.values()) found.push(...index.search(query, k, accept));
+    for (const index of this.niches.values()) found.push(...index.search(query, k, filter));
     return found.sort((a, b) => b.sim - a.sim || this.seq.get(a.item)! - this.seq.get(b.item)!).slice(0, Math.max(0, Math.floor(k)));
   }
 

@@ -76,7 +76,7 @@ export class LeadershipBank {
 
   /** A niche's records share their key's head (its embedding, `leadershipKey`), so queries score each niche's head once. */
   constructor(readonly embeddingDim: number, store?: BankStore, upTo = Infinity, window = Infinity) {
-    this.store = store ?? { index: new BankWindow<LeadershipEntry>(embeddingDim + 3, window, embeddingDim), committed: [], stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
+    this.store = store ?? { index: new BankWindow<LeadershipEntry>(embeddingDim + 3, window, embeddingDim, (e) => e.committedAt ?? 0), committed: [], stats: new LeadershipStats(), byId: new Map(), notes: new Map() };
     this.upTo = upTo;
   }
 
@@ -138,7 +138,7 @@ export class LeadershipBank {
   /** The `k` entries nearest to a `leadershipKey`, among those committed by pool version `asOf` (a note applied later reads as empty). */
   query(key: Float32Array, k: number, asOf = Infinity): LeadershipEntry[] {
     const at = Math.min(asOf, this.upTo);
-    return this.store.index.search(key, k, (e) => (e.committedAt ?? 0) <= at).map((r) => this.asOf(r.item, at));
+    return this.store.index.search(key, k, { upTo: at }).map((r) => this.asOf(r.item, at));
   }
 
   /** True when an entry with this id is in the bank (committed by this bank's version). */
