@@ -15,6 +15,7 @@ export function formatSummary(s: RunSummary): string {
     'tokens by stage (calls, prompt / completion):',
     ...Object.entries(s.tokens).map(([st, u]) => `  ${st.padEnd(20)} ${String(u.calls).padStart(6)}  ${k(u.promptTokens)} / ${k(u.completionTokens)}${u.costNanoUsd !== undefined ? `  $${(u.costNanoUsd / 1e9).toFixed(4)}` : ''}`),
     ...(s.tokens.total?.unpriced ? [`  (${s.tokens.total.unpriced} calls answered by a model with no price, counted at $0)`] : []),
+    ...(s.flakyVerdicts ? [`FLAKY: ${s.flakyVerdicts} graded programs gave two verdicts on two runs (the first kept, not cached; task.graded flaky: true)`] : []),
     ...(s.tokens.total?.truncated ? [`TRUNCATED: ${s.tokens.total.truncated} replies cut off by the token limit with no answer (${Object.entries(s.tokens).filter(([st, u]) => st !== 'total' && u.truncated).map(([st, u]) => `${st} ${u.truncated}`).join(', ')}; see docs/backends.md, "Truncated replies")`] : []),
     ...(s.endpoints ? [
       'endpoints (requests, retries, failures, prompt / completion):',

@@ -127,6 +127,11 @@ export interface RunSummary {
   /** Structures set aside on a niche after failures that repeat (team/structure-cooldown.ts); absent when none was. */
   setAside?: SetAside[];
   /**
+   * Graded tasks whose team answer was a program the code grader found flaky (two runs, two
+   * verdicts: docs/sandbox-threat-model.md, "Determinism"); absent when none was.
+   */
+  flakyVerdicts?: number;
+  /**
    * Meta-editing (the `meta` and `no-meta` presets): segments run, edits accepted and rejected,
    * reverts, knob changes applied, the procedure version the run ended under, and knob values
    * outside their bounds over every procedure version (MetaTally).
@@ -158,11 +163,17 @@ export class SummaryBuilder {
   private readonly evolveFailed: Record<InfraStage, number> = Object.fromEntries(INFRA_STAGES.map((x) => [x, 0])) as Record<InfraStage, number>;
   private readonly evolveApplied = { applied: 0, gapSum: 0, gapMax: 0 };
   private readonly setAside: SetAside[] = [];
+  private flakyVerdicts = 0;
 
   /** `staleness`: the scenario's `engine.staleness` (default: `full`, which keeps everything). */
   constructor(nicheOrder: readonly string[], staleness: { readonly policy: string; readonly tau: number } = { policy: 'full', tau: DEFAULT_STALENESS_TAU }) {
     for (const n of nicheOrder) this.niches.set(n, { tasks: 0, rewardSum: 0, correct: 0 });
     this.stale = { policy: staleness.policy, tau: staleness.tau, kept: 0, patched: 0, dropped: 0, reflectiveCalls: 0, fallbacks: 0 };
+  }
+
+  /** Record a graded task whose verdict the grader marked flaky. */
+  addFlaky(): void {
+    this.flakyVerdicts += 1;
   }
 
   /** Record a structure set aside on a niche (failures that repeat). */
@@ -298,6 +309,7 @@ export class SummaryBuilder {
       },
       // Only when it happened, so summaries of runs without it stay as they were.
       ...(this.setAside.length > 0 ? { setAside: this.setAside.map((s) => ({ ...s })) } : {}),
+      ...(this.flakyVerdicts > 0 ? { flakyVerdicts: this.flakyVerdicts } : {}),
       ...tail,
     };
   }

@@ -35,3 +35,20 @@ describe('summary: virtual time in the text', () => {
     expect(formatSummary(new SummaryBuilder([]).build(rest))).not.toContain('virtual time');
   });
 });
+
+describe('summary: flaky verdicts', () => {
+  it('counts graded tasks whose verdict was flaky, absent when there was none, and says so in the text', () => {
+    const none = new SummaryBuilder(['code']);
+    none.add('code', 1, true);
+    expect('flakyVerdicts' in none.build(rest)).toBe(false);
+    expect(formatSummary(none.build(rest))).not.toContain('FLAKY');
+    const b = new SummaryBuilder(['code']);
+    b.add('code', 1, true);
+    b.addFlaky();
+    b.add('code', 0, false);
+    b.addFlaky();
+    const s = b.build(rest);
+    expect(s.flakyVerdicts).toBe(2);
+    expect(formatSummary(s)).toContain('FLAKY: 2 graded programs gave two verdicts on two runs');
+  });
+});
