@@ -14,8 +14,8 @@ export function addTaskToSummary(summary: SummaryBuilder, out: TaskOutcome): voi
   const failed = taskFailed(out);
   for (const f of solveFallbacksOf(out)) summary.addFallback(f.stage);
   if (!failed) summary.add(task.niche, out.grading!.team.reward, out.grading!.team.correct);
-  if (!failed && out.grading!.team.flaky) summary.addFlaky();
   else summary.addFailure(task.niche, out.error?.stage ?? 'other');
+  if (!failed && out.grading!.team.flaky) summary.addFlaky();
   if (out.result?.earlyStop) summary.addEarlyStop(out.result.earlyStop.roundsSkipped, out.result.earlyStop.tokensSaved);
   summary.addTeamwork(task.niche, out.choice?.structure ?? null, out.result?.disagreement ?? false, out.choice?.source === 'fallback');
 }
