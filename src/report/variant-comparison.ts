@@ -46,9 +46,6 @@ export interface ComparedRun {
   readonly lineage?: Readonly<Record<string, number>>;
 }
 
-/** Mean and sample sd (0 for one value), rounded to 4 decimals: the ablation's own statistic. */
-export const meanSd = meanAndSd;
-
 /** Build the comparison from each variant's runs (in variant order). */
 export function compareVariants(variants: readonly { readonly name: string; readonly runs: readonly ComparedRun[] }[]): Comparison {
   const rolling: Comparison['rolling'] = [];
@@ -66,13 +63,13 @@ export function compareVariants(variants: readonly { readonly name: string; read
     const ops = [...new Set(lineage.flatMap((l) => Object.keys(l)))];
     population.push({
       variant: v.name, runs: runs.length,
-      sessions: meanSd(codream.map((c) => c.sessions)), insights: meanSd(codream.map((c) => c.insights)), routed: meanSd(codream.map((c) => c.routed)),
-      lineage: Object.fromEntries(ops.map((op) => [op, meanSd(lineage.map((l) => l[op] ?? 0))])),
+      sessions: meanAndSd(codream.map((c) => c.sessions)), insights: meanAndSd(codream.map((c) => c.insights)), routed: meanAndSd(codream.map((c) => c.routed)),
+      lineage: Object.fromEntries(ops.map((op) => [op, meanAndSd(lineage.map((l) => l[op] ?? 0))])),
     });
     const hours = runs.map((r) => r.gpuHours);
-    const acc = meanSd(runs.map((r) => r.accuracy ?? r.trace?.accuracy ?? 0));
-    const tok = meanSd(runs.map((r) => r.tokens ?? r.trace?.tokens ?? 0));
-    const gpu = hours.every((h) => h !== undefined) ? meanSd(hours as number[]) : null;
+    const acc = meanAndSd(runs.map((r) => r.accuracy ?? r.trace?.accuracy ?? 0));
+    const tok = meanAndSd(runs.map((r) => r.tokens ?? r.trace?.tokens ?? 0));
+    const gpu = hours.every((h) => h !== undefined) ? meanAndSd(hours as number[]) : null;
     points.push({
       variant: v.name, accuracy: acc.mean, tokens: Math.round(tok.mean), gpuHours: gpu?.mean ?? null,
       accuracySd: acc.sd, tokensSd: Math.round(tok.sd), gpuHoursSd: gpu?.sd ?? null,

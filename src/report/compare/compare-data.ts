@@ -7,7 +7,8 @@ import { readRunTrace } from '../ablation-runs';
 import type { RunTrace } from '../collect/run-trace-collector';
 import { pairedFromTraces } from '../paired-stats';
 import { REPORT_DATA_SCHEMA_VERSION } from '../report-data';
-import { compareVariants, meanSd } from '../variant-comparison';
+import { compareVariants } from '../variant-comparison';
+import { stat } from '../../core/stats/mean-sd';
 import { RunStore } from '../../store/run-store';
 
 /** One input of `compare`: a run directory, or an ablation's. */
@@ -95,10 +96,10 @@ export async function buildCompareData(paths: readonly string[], clock: Clock, r
   const tokens = (r: OneRun) => (r.summary?.tokens?.total ? r.summary.tokens.total.promptTokens + r.summary.tokens.total.completionTokens : r.trace?.tokens ?? 0);
   const niches = [...new Set(entries.flatMap((e) => e.runs.flatMap((r) => Object.keys(r.summary?.perNiche ?? r.trace?.perNiche ?? {}))))];
   const variants: AblationReportData['variants'] = entries.map((e) => ({
-    name: e.name, accuracy: meanSd(e.runs.map(acc)),
-    perNiche: niches.map((niche) => ({ niche, ...meanSd(e.runs.map((r) => (r.summary?.perNiche ?? r.trace?.perNiche ?? {})[niche]).filter((x): x is number => x !== undefined)) })),
-    stableSpecialists: meanSd(e.runs.map((r) => r.summary?.stableSpecialists ?? 0)), runs: e.runs.map((r) => r.dir),
-    tokens: meanSd(e.runs.map(tokens)), completionTokens: meanSd(e.runs.map((r) => r.summary?.tokens?.total?.completionTokens ?? 0)), usd: null,
+    name: e.name, accuracy: stat(e.runs.map(acc)),
+    perNiche: niches.map((niche) => ({ niche, ...stat(e.runs.map((r) => (r.summary?.perNiche ?? r.trace?.perNiche ?? {})[niche]).filter((x): x is number => x !== undefined)) })),
+    stableSpecialists: stat(e.runs.map((r) => r.summary?.stableSpecialists ?? 0)), runs: e.runs.map((r) => r.dir),
+    tokens: stat(e.runs.map(tokens)), completionTokens: stat(e.runs.map((r) => r.summary?.tokens?.total?.completionTokens ?? 0)), usd: null,
     perSeed: e.runs.map((r) => ({ seed: r.seed, accuracy: acc(r), perNiche: r.summary?.perNiche ?? {}, stableSpecialists: r.summary?.stableSpecialists ?? 0, tokens: tokens(r), completionTokens: r.summary?.tokens?.total?.completionTokens ?? 0 })),
     notRun: [], failed: [],
   }));

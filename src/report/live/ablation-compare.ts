@@ -4,7 +4,8 @@ import { ablationSections, type AblationReportData } from '../ablation-report';
 import type { RunTrace } from '../collect/run-trace-collector';
 import { renderSections } from '../html/page';
 import { REPORT_DATA_SCHEMA_VERSION } from '../report-data';
-import { compareVariants, meanSd, type ComparedRun } from '../variant-comparison';
+import { compareVariants, type ComparedRun } from '../variant-comparison';
+import { stat } from '../../core/stats/mean-sd';
 import { pairedFromTraces, pairedStatsSchema } from '../paired-stats';
 import { readFileSync } from 'node:fs';
 import type { PairedStats } from '../../core/stats/paired-comparison';
@@ -58,9 +59,9 @@ export function liveAblationData(dir: string, variants: readonly string[], runs:
     const rs = byVariant.get(name)!;
     const t = rs.map((x) => x.run.trace);
     return {
-      name, accuracy: meanSd(t.map((x) => x.accuracy ?? 0)),
-      perNiche: niches.filter((n) => t.some((x) => x.perNiche[n] !== undefined)).map((niche) => ({ niche, ...meanSd(t.filter((x) => x.perNiche[niche] !== undefined).map((x) => x.perNiche[niche]!)) })),
-      stableSpecialists: { mean: 0, sd: 0 }, runs: rs.map((x) => x.run.dir), tokens: meanSd(t.map((x) => x.tokens)), completionTokens: null, usd: null,
+      name, accuracy: stat(t.map((x) => x.accuracy ?? 0)),
+      perNiche: niches.filter((n) => t.some((x) => x.perNiche[n] !== undefined)).map((niche) => ({ niche, ...stat(t.filter((x) => x.perNiche[niche] !== undefined).map((x) => x.perNiche[niche]!)) })),
+      stableSpecialists: { mean: 0, sd: 0 }, runs: rs.map((x) => x.run.dir), tokens: stat(t.map((x) => x.tokens)), completionTokens: null, usd: null,
       perSeed: [], notRun: [], failed: [],
     };
   });
