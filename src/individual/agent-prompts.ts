@@ -2,7 +2,7 @@ import type { ChatMessage } from '../llm/model';
 import type { NicheSpec } from '../tasks/niche';
 import type { Task } from '../tasks/task';
 import type { ArchiveEntry } from './archive';
-import { clip } from '../core/text';
+import { clip, stripThinking } from '../core/text';
 import { renderTemplate } from '../core/template';
 import { promptTemplate } from '../llm/prompt-kinds';
 
@@ -61,6 +61,12 @@ export interface ReflectionInput {
   readonly experience: Experience;
   readonly ownAnswer: string | null;
   readonly teamAnswer: string | null;
+  /**
+   * The team's final reply as written (its reasoning, clipped), so a member sees how the team got
+   * there, not only what it answered: a member whose own answer failed can contrast it with a
+   * teammate's that worked, as an LLM team reviewing a task does. Absent: '(not shown)'.
+   */
+  readonly teamWork?: string | null;
   readonly reward: number;
   readonly correct: boolean;
   /** Extra feedback the agent may see (e.g. public-test results); empty for none. */
@@ -77,6 +83,7 @@ export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
     experience: formatExperience(input.experience),
     ownAnswer: clip(input.ownAnswer ?? '(no answer)', 600),
     teamAnswer: clip(input.teamAnswer ?? '(no answer)', 600),
+    teamWork: input.teamWork ? clip(stripThinking(input.teamWork).trim() || '(nothing written)', 600) : '(not shown)',
     reward: input.reward.toFixed(2),
     verdict: input.correct ? 'solved' : input.reward > 0 ? 'partly solved' : 'not solved',
     feedback: input.feedback ? `Feedback: ${input.feedback}\n` : '',

@@ -14,7 +14,7 @@ const entry = (text: string): ArchiveEntry => ({
 });
 
 /** Reflections after a failure over `n` tasks: how many lessons name one of the task's required strategies. */
-async function discoveries(params: Partial<SimParams>, opts: { strong: boolean; teamAnswer?: (sim: SimModel, i: number) => string }, n = 200) {
+async function discoveries(params: Partial<SimParams>, opts: { strong: boolean; teamWork?: (sim: SimModel, i: number) => string; ownReward?: number }, n = 200) {
   const side = new SimSideChannel();
   const sim = new SimModel({ seed: 2, sideChannel: side, params: { malformed: 0, thinkBlock: 0, ...params } });
   let found = 0;
@@ -26,8 +26,10 @@ async function discoveries(params: Partial<SimParams>, opts: { strong: boolean; 
     const lessons = opts.strong ? required.slice(1).map((s) => entry(strategyLesson(s, 'Algebra'))) : [];
     const out = await sim.complete({
       messages: buildReflectPrompt({
-        persona, spec, task: t, experience: { lessons, meta: [] }, ownAnswer: '\\boxed{3}',
-        teamAnswer: opts.teamAnswer?.(sim, i) ?? '\\boxed{3}', reward: opts.teamAnswer ? 1 : 0, correct: opts.teamAnswer !== undefined,
+        // As the framework fills it: extracted answers, and the team's reply as written.
+        persona, spec, task: t, experience: { lessons, meta: [] }, ownAnswer: '3',
+        teamAnswer: opts.teamWork ? '4' : '3', teamWork: opts.teamWork?.(sim, i) ?? 'I worked it through.\n\\boxed{3}',
+        reward: opts.ownReward ?? 0, correct: (opts.ownReward ?? 0) === 1,
       }),
       stage: 'reflect', taskId: t.id, seedKey: `r/${i}`,
     });
@@ -58,16 +60,26 @@ describe('knowledge from contrast: self-diagnosis falls with difficulty and inco
     expect(await discoveries({ discoverOnFailure: 1 }, { strong: false })).toBeGreaterThan(0.9);
   });
 
-  it('a failing member reading a right team answer that names a strategy takes it up (contrastUptake); none at 0', async () => {
-    const teamAnswer = (sim: SimModel, i: number) => `I apply the ${sim.world.required('algebra', task(i).id, 3)[0]!.phrase}.\n\\boxed{4}`;
+  it('a failing member reading how a right team answer was reached takes up a strategy it names (contrastUptake); none at 0', async () => {
+    const teamWork = (sim: SimModel, i: number) => `I apply the ${sim.world.required('algebra', task(i).id, 3)[0]!.phrase}.\n\\boxed{4}`;
     // Self-discovery off, so every lesson naming a required strategy comes from the contrast.
     const off = { discoverOnSuccess: 0, discoverOnFailure: 0 };
-    expect(await discoveries({ ...off, contrastUptake: 1 }, { strong: false, teamAnswer })).toBe(1);
-    expect(await discoveries({ ...off, contrastUptake: 0 }, { strong: false, teamAnswer })).toBe(0);
-    const half = await discoveries({ ...off, contrastUptake: 0.5 }, { strong: false, teamAnswer });
+    expect(await discoveries({ ...off, contrastUptake: 1 }, { strong: false, teamWork })).toBe(1);
+    expect(await discoveries({ ...off, contrastUptake: 0 }, { strong: false, teamWork })).toBe(0);
+    const half = await discoveries({ ...off, contrastUptake: 0.5 }, { strong: false, teamWork });
     expect(half).toBeGreaterThan(0.35);
     expect(half).toBeLessThan(0.65);
-    // No contrast when the team's answer is as wrong as the member's.
+    // No contrast when the team's answer is as wrong as the member's, or when the member's own answer was right.
     expect(await discoveries({ ...off, contrastUptake: 1 }, { strong: false })).toBe(0);
+    expect(await discoveries({ ...off, contrastUptake: 1 }, { strong: false, teamWork, ownReward: 1 })).toBe(0);
+  });
+
+  it('the framework shows the team\'s reply in the reflection prompt (think blocks dropped, clipped), not only its extracted answer', () => {
+    const base = { persona, spec, task: task(0), experience: { lessons: [], meta: [] }, ownAnswer: '3', teamAnswer: '4', reward: 0, correct: false };
+    const shown = buildReflectPrompt({ ...base, teamWork: '<think>\nhidden musing\n</think>\nI apply the substitution.\n\\boxed{4}' })[1]!.content;
+    expect(shown).toContain('How the team reached it: I apply the substitution.\n\\boxed{4}');
+    expect(shown).not.toContain('hidden musing');
+    expect(buildReflectPrompt({ ...base, teamWork: 'x'.repeat(2000) })[1]!.content).toContain(`${'x'.repeat(600)}…\nReward:`);
+    expect(buildReflectPrompt(base)[1]!.content).toContain('How the team reached it: (not shown)');
   });
 });

@@ -159,7 +159,7 @@ export async function gradeResult(d: StageDeps, result: StructureResult): Promis
   return { team, members, independent };
 }
 
-/** Reflect: each member reviews its own answer, the team's answer and the reward it earned (individual/reflection.ts). */
+/** Reflect: each member reviews its own answer, the team's answer and how the team reached it, and the reward it earned (individual/reflection.ts). */
 export function reflectMembers(
   d: StageDeps, team: Team, result: StructureResult, grading: Grading, experience: Map<string, Experience>,
 ): Promise<Reflection[]> {
@@ -170,7 +170,7 @@ export function reflectMembers(
     return reflect({
       model: d.model, agentId: id, poolVersion: d.poolVersion, persona: m.agent.persona, spec: d.niche.spec, task: d.task,
       experience: experience.get(id) ?? NO_EXPERIENCE, ownAnswer: result.memberAnswers[id]?.extracted ?? null,
-      teamAnswer: grading.team.extracted, reward: own.reward, correct: own.correct,
+      teamAnswer: grading.team.extracted, teamWork: result.finalText, reward: own.reward, correct: own.correct,
       ...(d.scenario.memory.reflectionNote ? { note: d.scenario.memory.reflectionNote } : {}),
     });
   }));

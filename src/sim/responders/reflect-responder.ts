@@ -71,19 +71,23 @@ export function heldShare(entry: SideChannelEntry, world: SimWorld, text: string
 
 const LESSONS_HAD = /Lessons you had in your prompt:\n([\s\S]*?)\n\nYour final answer: ([\s\S]*?)\nTeam's final answer: ([\s\S]*?)\nReward:/;
 
-/** The reflecting member's own text (lessons it had, its answer) and the team's answer, as the reflection prompt shows them. */
+/**
+ * The reflecting member's own text (lessons it had, its answer) and the team's (its answer and,
+ * on the "How the team reached it" line, its reply as written), as the reflection prompt shows them.
+ */
 function reflectionParts(full: string): { own: string; team: string } {
   const m = LESSONS_HAD.exec(full);
   return m ? { own: `${m[1]}\n${m[2]}`, team: m[3]! } : { own: '', team: '' };
 }
 
 /**
- * Contrast (`contrastUptake`): the member's own answer failed and the team's, shown in the prompt,
- * was right; the team's answer names required strategies the member's lessons and answer do not.
- * With chance `contrastUptake` its lesson names one of them. Undefined (and no draw) otherwise.
+ * Contrast (`contrastUptake`): the member's own answer failed (the reward its prompt shows is below
+ * 1) and the team's, shown in the prompt with how the team reached it, was right; the team's reply
+ * names required strategies the member's lessons and answer do not. With chance `contrastUptake`
+ * its lesson names one of them. Undefined (and no draw) otherwise.
  */
-function contrastDraw(entry: SideChannelEntry, full: string, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
-  if (params.contrastUptake <= 0) return undefined;
+function contrastDraw(entry: SideChannelEntry, full: string, reward: number, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
+  if (params.contrastUptake <= 0 || reward >= 1) return undefined;
   const { own, team } = reflectionParts(full);
   const gold = goldMarker(entry.task);
   if (!team.includes(gold) || own.includes(gold)) return undefined;
@@ -106,7 +110,7 @@ export const reflectResponder: Responder = ({ prompt, entry, world, params, rng 
   let meta = rng.pick(GENERIC_META);
   if (entry) {
     const own = params.reflectCompetence > 0 ? heldShare(entry, world, `${prompt.persona}\n${reflectionParts(prompt.full).own}`) : 0;
-    const s = contrastDraw(entry, prompt.full, world, params, rng) ?? discoveryDraw(entry, reward, known, world, params, rng, own);
+    const s = contrastDraw(entry, prompt.full, reward, world, params, rng) ?? discoveryDraw(entry, reward, known, world, params, rng, own);
     // A lesson says what it was learnt on: the niche, and the problem type the task's text showed (`taskFamilies`).
     const type = world.problemType(entry.task.niche, entry.task.question);
     if (s) lesson = strategyLesson(s, type === undefined ? entry.spec.title : `${entry.spec.title}, ${type}`);
