@@ -57,10 +57,13 @@ export class WorldFileError extends Error {
 /** The bundled worlds (`scenarios/worlds/` beside `src/` and `dist/`). */
 export const BUNDLED_WORLDS_DIR = fileURLToPath(new URL('../../scenarios/worlds/', import.meta.url));
 
-/** Names of the bundled worlds, sorted (the targets files beside them are not worlds). */
+/** Files beside the bundled worlds that are not worlds: a world's targets and its registered prediction. */
+const NOT_WORLDS = ['.targets.json', '.prediction.json'];
+
+/** Names of the bundled worlds, sorted (the targets and prediction files beside them are not worlds). */
 export function bundledWorlds(): string[] {
   if (!existsSync(BUNDLED_WORLDS_DIR)) return [];
-  return readdirSync(BUNDLED_WORLDS_DIR).filter((f) => f.endsWith('.json') && !f.endsWith('.targets.json')).map((f) => f.slice(0, -5)).sort();
+  return readdirSync(BUNDLED_WORLDS_DIR).filter((f) => f.endsWith('.json') && !NOT_WORLDS.some((x) => f.endsWith(x))).map((f) => f.slice(0, -5)).sort();
 }
 
 const isBareName = (s: string) => !s.includes('/') && !s.includes('\\') && !s.endsWith('.json');

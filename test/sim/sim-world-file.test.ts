@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SIM_PARAMS, loadScenario, loadWorldFile, parseScenario, runScenario, WorldFileError } from '../../src/index';
 import { withOverrides } from '../../src/engine/scenario/scenario';
+import { bundledWorlds } from '../../src/sim/sim-world-file';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'evo-world-'));
 const write = (d: string, name: string, v: unknown) => { const f = path.join(d, name); writeFileSync(f, JSON.stringify(v)); return f; };
@@ -35,6 +36,13 @@ describe('world files', () => {
     // run.json carries the inlined world: parsing it again reads no file.
     expect(parseScenario(JSON.parse(JSON.stringify(loaded.scenario)), 'run.json', '/nonexistent').scenario.sim).toEqual(loaded.scenario.sim);
     expect(() => parseScenario({ ...base, sim: { world: 'missing.json' } }, path.join(d, 's.json'), d)).toThrow(/s\.json: sim: world .*missing\.json: world file not found/);
+  });
+
+  it('names only worlds as bundled worlds: a world\'s targets and registered prediction beside it are not', () => {
+    const names = bundledWorlds();
+    expect(names).toContain('paper-qwen3-8b');
+    expect(names.filter((n) => n.endsWith('.targets') || n.endsWith('.prediction'))).toEqual([]);
+    expect(() => loadWorldFile('no-such-world')).toThrow(/bundled worlds: paper-form, paper-qwen3-8b\)/);
   });
 
   it('moves the parameters it names, per niche only where it says, and no world leaves a run as it was', async () => {
