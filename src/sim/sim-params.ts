@@ -166,6 +166,14 @@ export interface SimParams {
    * Equal to `recognize`: both are a signal the reviser can check.
    */
   testFeedback: number;
+  /**
+   * Decomposition without held knowledge: chance a member handed a sub-problem that states a step
+   * (the decomposer's gloss of the task's strategy) applies it though it does not hold the strategy,
+   * as an LLM follows a plan it is handed; the step then counts as done for the synthesizer. One draw
+   * per such part, from the part request's rng. 0: no draw (a part is solved with a strategy only
+   * from the member's own knowledge, as before).
+   */
+  stepUptake: number;
   /** A reviewer's logit of judging a candidate correctly, before its own knowledge, per domain. */
   criticBase: { math: number; code: number; qa: number; default: number } & Record<string, number>;
   /** How much a reviewer's coverage of the task's strategies adds to that logit. */
@@ -247,6 +255,7 @@ export const DEFAULT_SIM_PARAMS: SimParams = {
   conformity: 0.8,
   peerUptake: 0.5,
   testFeedback: 1.2,
+  stepUptake: 0,
   criticBase: { math: 0.6, code: 0.2, qa: 0.8, default: 0.5 },
   criticCoverage: 1.5,
   leaderExplore: 0.3,

@@ -174,6 +174,7 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   conformity: [0, 4],
   peerUptake: [0, 1],
   testFeedback: [0, 4],
+  stepUptake: [0, 1],
   criticCoverage: [0, 4],
   strategyRarity: [0, 3],
   wrongLesson: [0, 0.9],
@@ -199,7 +200,7 @@ export const FIT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
  */
 export const PAPER_FORM_FIT_PARAMS: readonly string[] = [
   'reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'misleadCost',
-  'expertise', 'offNichePersona', 'recognize', 'testFeedback', 'conformity', 'leaderExplore', 'leaderPrior', 'leaderRetry',
+  'expertise', 'offNichePersona', 'recognize', 'testFeedback', 'conformity', 'stepUptake', 'leaderExplore', 'leaderPrior', 'leaderRetry',
 ];
 
 /** A parameter to fit, parsed: `base` (global) or `base@aime` (that niche only), its bounds and its value in `world` now. */

@@ -8,6 +8,7 @@ import type { SimNiche, SimTask } from '../side-channel';
 import { misleadPenalty } from './mislead';
 import { specializationBonus } from './specialization';
 import { personaMatches } from './persona-match';
+import { followedSteps } from './decompose-responder';
 
 export { personaMatches };
 
@@ -146,9 +147,15 @@ export function failingTestsShown(prompt: ReadPrompt): boolean {
   return prompt.sections.has('your previous answer') && tests !== undefined && /FAILED|ERROR/.test(tests);
 }
 
-/** What the author of a solve-like prompt holds: persona, own experience, and sub-problem steps done for it. */
-export function heldKnowledge(prompt: ReadPrompt): string {
-  return `${ownKnowledge(prompt)}\n${prompt.sections.get('sub-problem solutions') ?? ''}`;
+/**
+ * What the author of a solve-like prompt holds: persona, own experience, and sub-problem steps done
+ * for it (with a strategy named, or, given the world and task, by following the plan: `stepUptake`).
+ */
+export function heldKnowledge(prompt: ReadPrompt, world?: SimWorld, task?: SimTask): string {
+  const solutions = prompt.sections.get('sub-problem solutions') ?? '';
+  const held = `${ownKnowledge(prompt)}\n${solutions}`;
+  const followed = world && task ? followedSteps(world, solutions, task) : '';
+  return followed ? `${held}\n${followed}` : held;
 }
 
 /**
@@ -169,7 +176,7 @@ export const solveResponder: Responder = ({ prompt, entry, world, params, rng })
   const bonus = (recognisable(task, prompt) ? params.recognize : 0) + (failingTestsShown(prompt) ? params.testFeedback : 0)
     - (conform ? params.conformity : 0) - misleadPenalty(world, params, prompt, task, spec, rng)
     + specializationBonus(world, params, prompt, task, spec);
-  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus, heldKnowledge(prompt));
+  const b = successBreakdown(world, params, prompt.persona, prompt.full, task, spec, bonus, heldKnowledge(prompt, world, task));
   const answer = rng.chance(b.probability) ? task.hidden.answer : conform ? herd! : wrongAnswer(task, params, rng);
   return render(task, answer, params, rng, methodLine(world, task, prompt.full));
 };
