@@ -34,7 +34,7 @@ describe('a leader that re-explores after an early failure (leaderRetry)', () =>
   });
 
   it('the leader\'s constants and the structure constants are fittable world parameters', () => {
-    for (const p of ['leaderExplore', 'leaderPrior', 'leaderRetry', 'recognize', 'testFeedback', 'conformity']) expect(FIT_RANGES[p], p).toBeDefined();
+    for (const p of ['leaderExplore', 'leaderPrior', 'leaderRetry', 'recognize', 'testFeedback', 'conformity', 'stepUptake']) expect(FIT_RANGES[p], p).toBeDefined();
   });
 });
 
@@ -48,7 +48,7 @@ describe('the paper form\'s settings', () => {
       const v = DEFAULT_SIM_PARAMS[p as keyof typeof DEFAULT_SIM_PARAMS] as number;
       expect(v >= lo && v <= hi, p).toBe(true);
     }
-    for (const off of ['reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'expertise', 'offNichePersona', 'leaderRetry']) {
+    for (const off of ['reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'expertise', 'offNichePersona', 'leaderRetry', 'stepUptake']) {
       expect(DEFAULT_SIM_PARAMS[off as keyof typeof DEFAULT_SIM_PARAMS], off).toBe(0);
     }
   });

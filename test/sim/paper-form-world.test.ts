@@ -10,7 +10,7 @@ import { mechanismProbes, pairedDifference } from '../bench/signal-probes';
 describe('the paper-form world', () => {
   it('loads, turns every mechanism of the paper form on, and each of its settings can be named to a fit', () => {
     const w = loadWorldFile('paper-form');
-    for (const p of ['reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'expertise', 'offNichePersona', 'leaderRetry', 'taskFamilies', 'contextBudget']) {
+    for (const p of ['reflectDifficulty', 'reflectCompetence', 'contrastUptake', 'familyRarity', 'foreignMislead', 'expertise', 'offNichePersona', 'leaderRetry', 'stepUptake', 'taskFamilies', 'contextBudget']) {
       expect((w.params as Record<string, number>)[p], p).toBeGreaterThan(0);
     }
     for (const p of PAPER_FORM_FIT_PARAMS) expect(parseFitName(p, w).start, p).toBeGreaterThanOrEqual(0);
