@@ -16,6 +16,8 @@ export interface FitReportData {
   readonly converged: boolean;
   readonly convergence: {
     readonly met: boolean; readonly simplexCollapsed: boolean; readonly predictedDecrease: number | null; readonly rule: string;
+    /** The noise thresholds of the gain and of a later evaluation's drop below the fit; absent in reports from before. */
+    readonly gainThreshold?: number | null; readonly drop?: number | null; readonly dropThreshold?: number | null;
     readonly betterPoint?: { readonly name: string; readonly value: number; readonly chi2: number };
   };
   /** The parameters' covariance (parameter units) from the response surface; null when singular. */
@@ -42,6 +44,8 @@ export interface FitReportData {
     readonly interval: readonly [number, number]; readonly within: boolean; readonly moved: boolean;
   }[];
   readonly notPinned: readonly string[];
+  /** Parameters on a direction the targets do not determine (no standard error); absent in reports from before. */
+  readonly undetermined?: readonly string[];
   readonly unmoved: readonly number[];
   /** A profile point better than the fit (the search had not converged). */
   readonly betterInProfile?: { readonly name: string; readonly value: number; readonly chi2: number };
@@ -52,16 +56,18 @@ const interval = (p: FitReportData['parameters'][number]) =>
   `${p.open[0] ? '≤ ' : ''}${f3(p.interval[0])} – ${p.open[1] ? '≥ ' : ''}${f3(p.interval[1])}`;
 
 const notConverged = (b: NonNullable<FitReportData['betterInProfile']>) =>
-  `the search had not converged: the profile of ${b.name} found χ² ${b.chi2.toFixed(2)} at ${f3(b.value)}, below the fit's (raise --budget, or lengthen the runs)`;
+  `the search had not converged: the profile of ${b.name} found χ² ${b.chi2.toFixed(2)} at ${f3(b.value)}, below the fit's by more than noise allows (raise --budget, or lengthen the runs)`;
 
 const pText = (p: number) => (Number.isNaN(p) ? 'no degree of freedom' : `p = ${p < 0.001 ? p.toExponential(1) : p.toFixed(3)}`);
-const seText = (se: number) => (Number.isFinite(se) ? f3(se) : '–');
+const seText = (se: number) => (Number.isFinite(se) ? f3(se) : 'not determined');
 
 /** The convergence line: the rule, and whether the fit met it. */
 export function convergenceLine(d: Pick<FitReportData, 'convergence'>): string {
   const c = d.convergence;
-  const dec = c.predictedDecrease === null ? 'no response surface' : `a further step would gain ${c.predictedDecrease.toFixed(2)}`;
-  return `converged: ${c.met ? 'yes' : 'NO'} (${dec}; simplex ${c.simplexCollapsed ? 'collapsed' : 'stopped at its budget'}${c.betterPoint ? `; ${notConverged(c.betterPoint)}` : ''}). Rule: ${c.rule}`;
+  const noise = (t: number | null | undefined) => (t === null || t === undefined ? '' : ` against ${t.toFixed(2)} from noise alone`);
+  const dec = c.predictedDecrease === null ? 'no response surface' : `a further step would gain ${c.predictedDecrease.toFixed(2)}${noise(c.gainThreshold)}`;
+  const drop = c.drop === null || c.drop === undefined ? '' : `; the lowest later evaluation is ${Math.abs(c.drop).toFixed(2)} ${c.drop > 0 ? 'below' : 'above'} the fit${noise(c.dropThreshold)}`;
+  return `converged: ${c.met ? 'yes' : 'NO'} (${dec}${drop}; simplex ${c.simplexCollapsed ? 'collapsed' : 'stopped at its budget'}${c.betterPoint ? `; ${notConverged(c.betterPoint)}` : ''}). Rule: ${c.rule}`;
 }
 
 /** The leave-one-target-out table. */
@@ -87,7 +93,8 @@ export function fitTables(d: FitReportData): string {
     `${'parameter'.padEnd(w)}  start    fitted   se (covariance)   95% interval (profile)`,
     ...d.parameters.map((p) => `${p.name.padEnd(w)}  ${f3(p.start).padStart(6)}   ${f3(p.value).padStart(6)}   ${seText(p.se).padStart(15)}   ${interval(p)}${p.pinned ? '' : '   not pinned down by the targets'}`),
     d.notPinned.length ? `not pinned down: ${d.notPinned.join(', ')}` : 'every fitted parameter is pinned down by the targets',
-    ...(d.covariance ? [correlationText(d)] : ['covariance: the response surface is singular (some direction is not determined by the targets)']),
+    ...(d.undetermined?.length ? [`not determined by the targets (on a direction whose χ² changes by less than 1 across the whole box; no standard error): ${d.undetermined.join(', ')}`] : []),
+    ...(d.covariance ? [correlationText(d)] : ['covariance: the response surface is singular (some direction is not determined by the targets); the other parameters\' errors are from its inverse on the directions it determines']),
     heldOutTable(d),
   ].join('\n');
 }
@@ -117,6 +124,7 @@ function sections(d: FitReportData): Section[] {
         { label: 'targets within their interval', value: `${d.targets.filter((t) => t.within).length} / ${d.targets.length}` },
         { label: 'χ² (degrees of freedom), p', value: `${d.chi2.toFixed(2)} (${d.dof}), ${pText(d.pValue)}` },
         { label: 'converged', value: d.convergence.met ? 'yes' : 'no' },
+        ...(d.convergence.predictedDecrease !== null && d.convergence.gainThreshold != null ? [{ label: 'predicted gain (noise threshold)', value: `${d.convergence.predictedDecrease.toFixed(2)} (${d.convergence.gainThreshold.toFixed(2)})` }] : []),
         { label: 'held-out targets inside their interval', value: `${d.heldOut.filter((t) => t.inside).length} / ${d.heldOut.length}` },
         { label: 'evaluations (paid)', value: `${d.evaluations.total} (${d.evaluations.paid})` },
       ],
@@ -162,7 +170,10 @@ function sections(d: FitReportData): Section[] {
         headers: ['variant', 'niche', 'scenario', 'measured', 'predicted', '95% interval', 'inside', 'predicted by'],
         rows: d.heldOut.map((t) => [t.variant, t.niche, t.scenario, f3(t.target), f3(t.predicted), `${f3(t.interval[0])} – ${f3(t.interval[1])}`, t.inside ? 'yes' : 'no', t.by === 'surface' ? 'the response surface' : t.by === 'evaluation' ? 'runs at the refit' : '-']),
       }],
-      notes: d.notPinned.length ? [`Not pinned down by the targets: ${d.notPinned.join(', ')}.`] : [],
+      notes: [
+        ...(d.undetermined?.length ? [`Not determined by the targets (no standard error): ${d.undetermined.join(', ')}.`] : []),
+        ...(d.notPinned.length ? [`Not pinned down by the targets: ${d.notPinned.join(', ')}.`] : []),
+      ],
     },
   ];
 }

@@ -191,7 +191,7 @@ export async function calibrateCommand(argv: string[]): Promise<number | void> {
     covariance: result.covariance, heldOut: result.heldOut, evaluations: { ...result.evaluations, budget },
     wallSeconds: Math.round(wallSeconds * 10) / 10,
     evaluationsPerMinute: result.evaluations.paid > 0 ? Math.round((result.evaluations.paid / wallSeconds) * 600) / 10 : 0,
-    parameters: result.parameters, targets: result.targets, notPinned: result.notPinned, unmoved: result.unmoved,
+    parameters: result.parameters, targets: result.targets, notPinned: result.notPinned, undetermined: result.undetermined, unmoved: result.unmoved,
     ...(result.betterInProfile ? { betterInProfile: result.betterInProfile } : {}),
   };
   writeFileSync(`${stem}.fit.json`, `${JSON.stringify(report, null, 2)}\n`);

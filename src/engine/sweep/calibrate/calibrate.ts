@@ -3,16 +3,18 @@ import type { ModelPlugin } from '../../scenario/model-plugins';
 import type { ScenarioPatch } from '../../../core/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
 import { clamp01, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
-import type { CalibrationResult, Convergence, FitParameter, FittedParameter } from './fit-types';
+import type { CalibrationResult, FitParameter, FittedParameter } from './fit-types';
 import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
 import { nelderMead } from './nelder-mead';
+import { convergenceOf } from './convergence';
 import { chi2PValue, invert } from './stats';
 import { planeValue, refitOthers, responseSurface } from './surface';
 import type { Target } from './targets';
 
 export type { CalibrationResult, FitParameter, FittedParameter, FittedTarget, HeldOutTarget, Convergence } from './fit-types';
 export { objectiveTerm, profileInterval } from './fit-analysis';
+export { CONVERGENCE_RULE } from './convergence';
 
 /** What `calibrate` fits, against what, and how it runs. */
 export interface CalibrateOptions {
@@ -72,8 +74,6 @@ const profileCount = (n: number | undefined) => 2 * Math.max(1, Math.floor((n ??
 
 /** The step of the design around the fit, in the unit box: the planes of the response surface are fitted over it. */
 const DESIGN_STEP = 0.05;
-
-export const CONVERGENCE_RULE = 'the response surface predicts a Gauss–Newton step from the fit gains less than 1 in χ², and no evaluation after the search is more than 1 below the fit';
 
 /**
  * Fit parameters so that the simulated accuracy of each target's variant matches the target
@@ -196,11 +196,14 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     const parameters: FittedParameter[] = opts.parameters.map((p, i) => {
       const profile = uniqueByValue([{ value: values[i]!, chi2: atFit.chi2 }, ...profiles[i]!]).sort((a, b) => a.value - b.value);
       const prof = profileInterval(profile, values[i]!);
-      const se = surface?.covariance ? round9(sdUnit[i]! * range(i)) : Infinity;
+      const se = round9(standardError(surface, i) * range(i));
       return { name: p.name, start: p.start, lo: p.lo, hi: p.hi, value: values[i]!, se, ...prof, pinned: prof.pinned && Number.isFinite(se), profile };
     });
     const heldOut = doLoo && surface ? await crossValidate(surface, x0, atFit.sims, evaluateAll, opts, toUnit, toValues) : [];
-    const convergence = convergenceOf(fit.converged, surface?.predictedDecrease ?? null, atFit.chi2, [...seen.values()].slice(searchCount), values, opts.parameters);
+    const convergence = convergenceOf({
+      simplexCollapsed: fit.converged, surface, x: x0, values, chi2: atFit.chi2, targets: opts.targets, parameters: opts.parameters,
+      after: [...seen.values()].slice(searchCount).map((e) => ({ x: e.values.map(toUnit), values: e.values, chi2: e.chi2 })), seed: opts.seeds.join(','),
+    });
     const covariance = surface?.covariance ? surface.covariance.map((row, i) => row.map((v, j) => round9(v * range(i) * range(j)))) : null;
     const dof = opts.targets.length - k;
     return {
@@ -208,6 +211,7 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
       targets: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)), heldOut,
       ...(convergence.betterPoint ? { betterInProfile: convergence.betterPoint } : {}),
       evaluations: { total: seen.size, paid, fromJournal: Math.min(fromJournal, seen.size), search: searchCount },
+      undetermined: opts.parameters.filter((_, i) => surface?.undetermined[i] ?? true).map((p) => p.name),
       notPinned: parameters.filter((p) => !p.pinned).map((p) => p.name),
       unmoved: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)).filter((t) => !t.moved).map((t) => t.index),
     };
@@ -245,18 +249,15 @@ async function crossValidate(
   });
 }
 
-/** The convergence rule (CONVERGENCE_RULE) applied to the fit and the evaluations after the search. */
-function convergenceOf(simplexCollapsed: boolean, predictedDecrease: number | null, chi2: number, after: readonly { values: number[]; chi2: number }[], values: readonly number[], parameters: readonly FitParameter[]): Convergence {
-  const lowest = [...after].sort((a, b) => a.chi2 - b.chi2 || compareVectors(a.values, b.values))[0];
-  const better = lowest && lowest.chi2 < chi2 - 1 ? lowest : undefined;
-  // Name the parameter the better point moved most (in its range), and its value there.
-  const moved = better ? parameters.map((p, i) => ({ i, d: Math.abs(better.values[i]! - values[i]!) / (p.hi - p.lo) })).sort((a, b) => b.d - a.d)[0]!.i : 0;
-  const surfaceOk = predictedDecrease !== null && predictedDecrease < 1;
-  return {
-    met: surfaceOk && !better, simplexCollapsed, predictedDecrease: predictedDecrease === null ? null : round9(predictedDecrease),
-    ...(better ? { betterPoint: { name: parameters[moved]!.name, value: better.values[moved]!, chi2: better.chi2 } } : {}),
-    rule: CONVERGENCE_RULE,
-  };
+/**
+ * A parameter's standard error in the unit box: from the covariance, or from its inverse on the
+ * determined directions when the surface is singular; none (Infinity) for a parameter on a
+ * direction the targets do not determine, or with no surface.
+ */
+function standardError(surface: ReturnType<typeof responseSurface>, i: number): number {
+  if (!surface || surface.undetermined[i]) return Infinity;
+  const cov = surface.covariance ?? surface.pseudoCovariance;
+  return Math.sqrt(Math.max(0, cov[i]![i]!));
 }
 
 function uniqueByValue(points: { value: number; chi2: number }[]): { value: number; chi2: number }[] {

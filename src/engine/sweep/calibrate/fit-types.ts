@@ -36,7 +36,7 @@ export interface FittedParameter {
   readonly lo: number;
   readonly hi: number;
   readonly value: number;
-  /** Standard error from the response surface's covariance (Infinity when the targets do not determine it). */
+  /** Standard error from the response surface's covariance, or its inverse on the determined directions when it is singular (Infinity when the parameter loads on a direction the targets do not determine). */
   readonly se: number;
   /** 95% interval: where the profile χ² stays within 3.84 of its least. */
   readonly interval: readonly [number, number];
@@ -75,9 +75,15 @@ export interface Convergence {
   readonly met: boolean;
   /** The simplex collapsed before the search's budget ran out. */
   readonly simplexCollapsed: boolean;
-  /** χ² the response surface says one Gauss–Newton step from the fit would still gain (converged: below 1). */
+  /** χ² the response surface says one Gauss–Newton step from the fit would still gain. */
   readonly predictedDecrease: number | null;
-  /** The best evaluation after the search (design, profile) when it beat the fit by more than 1. */
+  /** What noise alone makes that gain reach at a true least (the bootstrap's threshold, at least 1); converged: the gain below it. */
+  readonly gainThreshold: number | null;
+  /** The fit's χ² minus the lowest evaluation's after the search (negative: the fit is the lowest), null with none. */
+  readonly drop: number | null;
+  /** What noise alone makes that drop reach at a true least (at least 1); converged: the drop not above it. */
+  readonly dropThreshold: number | null;
+  /** The best evaluation after the search (design, profile) when it beat the fit by more than the noise allows. */
   readonly betterPoint?: { readonly name: string; readonly value: number; readonly chi2: number };
   readonly rule: string;
 }
@@ -99,6 +105,8 @@ export interface CalibrationResult {
   /** Leave-one-target-out cross-validation (empty when switched off). */
   readonly heldOut: readonly HeldOutTarget[];
   readonly evaluations: { readonly total: number; readonly paid: number; readonly fromJournal: number; readonly search: number };
+  /** The parameters on a direction the targets do not determine (no standard error). */
+  readonly undetermined: readonly string[];
   /** The parameters the data does not pin down. */
   readonly notPinned: readonly string[];
   /** Targets no evaluation moved. */

@@ -128,3 +128,61 @@ export function mulVec(a: Matrix, v: readonly number[]): number[] {
 export function quadForm(a: Matrix, v: readonly number[]): number {
   return mulVec(a, v).reduce((s, x, i) => s + x * v[i]!, 0);
 }
+
+/**
+ * Eigen decomposition of a symmetric matrix by cyclic Jacobi rotations: `values[i]` with its unit
+ * eigenvector `vectors[i]`, largest first. Exact to rounding for the dozen-row matrices here, and
+ * deterministic (no pivoting on ties).
+ */
+export function symmetricEigen(a: Matrix): { values: number[]; vectors: number[][] } {
+  const n = a.length;
+  const m = a.map((row) => [...row]);
+  const v: Matrix = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += m[p]![q]! ** 2;
+    if (off <= 1e-30 * Math.max(1e-300, ...m.map((row, i) => row[i]! ** 2))) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = m[p]![q]!;
+        if (apq === 0) continue;
+        const theta = (m[q]![q]! - m[p]![p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < n; k++) {
+          const mkp = m[k]![p]!;
+          const mkq = m[k]![q]!;
+          m[k]![p] = c * mkp - s * mkq;
+          m[k]![q] = s * mkp + c * mkq;
+        }
+        for (let k = 0; k < n; k++) {
+          const mpk = m[p]![k]!;
+          const mqk = m[q]![k]!;
+          m[p]![k] = c * mpk - s * mqk;
+          m[q]![k] = s * mpk + c * mqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = v[k]![p]!;
+          const vkq = v[k]![q]!;
+          v[k]![p] = c * vkp - s * vkq;
+          v[k]![q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => m[j]![j]! - m[i]![i]! || i - j);
+  return { values: order.map((i) => m[i]![i]!), vectors: order.map((i) => v.map((row) => row[i]!)) };
+}
+
+/** Σ v vᵀ / λ over the eigenpairs whose λ is at least `floor`: the inverse on the subspace they span (the Moore–Penrose inverse when `floor` only excludes zeros). */
+export function pseudoInverse(eigen: { values: readonly number[]; vectors: readonly (readonly number[])[] }, floor: number): Matrix {
+  const n = eigen.vectors.length;
+  const out: Matrix = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+  eigen.values.forEach((l, e) => {
+    if (!(l >= floor) || l <= 0) return;
+    const u = eigen.vectors[e]!;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) out[i]![j]! += (u[i]! * u[j]!) / l;
+  });
+  return out;
+}

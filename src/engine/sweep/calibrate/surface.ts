@@ -1,5 +1,5 @@
 import type { SimulatedTarget } from './evaluate';
-import { gram, invert, leastSquares, mulVec, quadForm, solve, type Matrix } from './stats';
+import { gram, invert, leastSquares, mulVec, pseudoInverse, quadForm, solve, symmetricEigen, type Matrix } from './stats';
 
 /** One evaluation as the surface reads it: its point in the unit box of the bounds, and what every target came to. */
 export interface SurfacePoint {
@@ -17,14 +17,41 @@ export interface Surface {
   readonly residuals: readonly number[];
   /** Jᵀ W J: the χ² surface's half-Hessian in the unit box. */
   readonly information: Matrix;
-  /** Its inverse (the parameters' covariance in the unit box), or null when some direction is not determined by the targets. */
+  /** Its inverse (the parameters' covariance in the unit box), or null when it is singular. */
   readonly covariance: Matrix | null;
-  /** The Gauss–Newton step from the fit, and how much it is predicted to lower χ² (0 when the surface is singular). */
+  /**
+   * The inverse on the determined directions only (eigenvalue ≥ UNDETERMINED_EIGENVALUE): where the
+   * targets say nothing, it says nothing either. The singular surface's covariance for the parameters it determines.
+   */
+  readonly pseudoCovariance: Matrix;
+  /** Per parameter: it loads on a direction the targets do not determine (|loading| > UNDETERMINED_LOADING), so it has no standard error. */
+  readonly undetermined: readonly boolean[];
+  /** The Gauss–Newton step from the fit (on the determined directions when the surface is singular), and how much it is predicted to lower χ². */
   readonly step: readonly number[];
   readonly predictedDecrease: number;
   /** Evaluations the planes were fitted on. */
   readonly points: number;
+  /** Those evaluations' offsets from the fit (unit box) and their weights in the planes' fit. */
+  readonly plane: { readonly offsets: readonly (readonly number[])[]; readonly weights: readonly number[] };
+  /**
+   * Each target's noise: the standard deviation of one evaluation's value about its plane (the
+   * planes' own scatter, pooled over the targets in units of each target's sampling error; see planeNoise).
+   */
+  readonly noise: readonly number[];
 }
+
+/**
+ * A direction whose eigenvalue of Jᵀ W J (unit box) is below 1 is not determined by the targets:
+ * moving the whole width of the box along it changes χ² by less than 1, so its standard error is
+ * wider than the parameters' bounds — the bounds, not the targets, say where it lies.
+ */
+export const UNDETERMINED_EIGENVALUE = 1;
+/**
+ * A parameter whose loading on an undetermined direction exceeds 0.1 loses its standard error;
+ * below that, the direction can move it by at most a tenth of its own spread, at most 0.029 of its
+ * range for a direction spread uniformly over the box (sd 0.29), which its pseudo-inverse error leaves out.
+ */
+export const UNDETERMINED_LOADING = 0.1;
 
 /** Evaluations this far from the fit (in the unit box, on every axis) shape the surface. */
 export const RADIUS = 0.15;
@@ -40,12 +67,16 @@ export function responseSurface(fit: readonly number[], points: readonly Surface
   const k = fit.length;
   const near = points.filter((p) => p.x.every((v, i) => Math.abs(v - fit[i]!) <= RADIUS + 1e-12));
   if (near.length < k + 1) return null;
-  const rows = near.map((p) => [1, ...p.x.map((v, i) => v - fit[i]!)]);
+  const offsets = near.map((p) => p.x.map((v, i) => v - fit[i]!));
   // Nearer evaluations count more: the plane is a local one.
-  const w = near.map((p) => 1 / (1 + (Math.max(...p.x.map((v, i) => Math.abs(v - fit[i]!))) / 0.05) ** 2));
+  const w = offsets.map((dx) => 1 / (1 + (Math.max(...dx.map(Math.abs)) / 0.05) ** 2));
+  const hat = planeOperator(offsets, w);
+  if (!hat) return null;
+  const values = targets.map((_, t) => near.map((p) => p.sims[t]!.value));
+  const rows = offsets.map((dx) => [1, ...dx]);
   const jacobian: Matrix = [];
-  for (let t = 0; t < targets.length; t++) {
-    const beta = leastSquares(rows, near.map((p) => p.sims[t]!.value), w);
+  for (const y of values) {
+    const beta = leastSquares(rows, y, w);
     if (!beta) return null;
     jacobian.push(beta.slice(1));
   }
@@ -53,9 +84,64 @@ export function responseSurface(fit: readonly number[], points: readonly Surface
   const residuals = targets.map((t, i) => t.accuracy - atFit[i]!.value);
   const information = gram(jacobian, weights);
   const covariance = invert(information, 1e-9);
+  const eigen = symmetricEigen(information);
+  const pseudoCovariance = pseudoInverse(eigen, UNDETERMINED_EIGENVALUE);
+  const undetermined = Array.from({ length: k }, (_, p) => eigen.values.some((l, e) => l < UNDETERMINED_EIGENVALUE && Math.abs(eigen.vectors[e]![p]!) > UNDETERMINED_LOADING));
+  const { step, gain } = gaussNewton(jacobian, weights, residuals);
+  const noise = planeNoise(offsets, w, hat, values, atFit);
+  return { jacobian, weights, residuals, information, covariance, pseudoCovariance, undetermined, step, predictedDecrease: gain, points: near.length, plane: { offsets, weights: w }, noise };
+}
+
+/**
+ * The Gauss–Newton step for planes J, weights W and residuals r, and what it is predicted to gain,
+ * gᵀ (JᵀWJ)⁻¹ g with g = JᵀW r. A singular JᵀWJ steps on its determined directions only.
+ */
+export function gaussNewton(jacobian: Matrix, weights: readonly number[], residuals: readonly number[]): { step: number[]; gain: number } {
+  const k = jacobian[0]?.length ?? 0;
+  const information = gram(jacobian, weights);
+  const inverse = invert(information, 1e-9) ?? pseudoInverse(symmetricEigen(information), UNDETERMINED_EIGENVALUE);
   const g = Array.from({ length: k }, (_, p) => jacobian.reduce((s, row, t) => s + weights[t]! * row[p]! * residuals[t]!, 0));
-  const step = covariance ? mulVec(covariance, g) : new Array<number>(k).fill(0);
-  return { jacobian, weights, residuals, information, covariance, step, predictedDecrease: covariance ? quadForm(covariance, g) : 0, points: near.length };
+  return { step: mulVec(inverse, g), gain: quadForm(inverse, g) };
+}
+
+/**
+ * The weighted least-squares operator of the planes: (XᵀΩX)⁻¹XᵀΩ for the design X = [1, dx], so a
+ * target's values y give its plane's intercept and slopes as one product; null when the offsets do
+ * not span every parameter.
+ */
+export function planeOperator(offsets: readonly (readonly number[])[], w: readonly number[]): Matrix | null {
+  const rows = offsets.map((dx) => [1, ...dx]);
+  const inv = invert(gram(rows, w), 1e-10);
+  if (!inv) return null;
+  return inv.map((row) => rows.map((r, n) => w[n]! * r.reduce((s, x, j) => s + row[j]! * x, 0)));
+}
+
+/**
+ * Each target's noise about its plane. Under common random numbers a target's value moves in steps
+ * (a task flips when a parameter crosses its draw), so the planes' scatter, not the run-to-run
+ * error, is the noise their slopes carry. With about as many evaluations as the planes have
+ * coefficients one target's scatter says little, so it is pooled: each target's noise is κ times
+ * its own sampling error at the fit (both shrink as 1/√tasks), κ² the weighted residual sum of
+ * squares over the targets that moved, in those units, over its expectation per unit variance
+ * (tr((I−XH)ᵀΩ(I−XH)), exact for weighted least squares). No residual degree of freedom: κ = 1, the sampling error itself.
+ */
+function planeNoise(offsets: readonly (readonly number[])[], w: readonly number[], hat: Matrix, values: readonly (readonly number[])[], atFit: readonly SimulatedTarget[]): number[] {
+  const rows = offsets.map((dx) => [1, ...dx]);
+  const n = rows.length;
+  // I − X H: what a value vector leaves about its plane.
+  const resid = rows.map((r, q) => Array.from({ length: n }, (_, p) => (q === p ? 1 : 0) - r.reduce((s, x, j) => s + x * hat[j]![p]!, 0)));
+  const expected = resid.reduce((s, row, q) => s + w[q]! * row.reduce((a, x) => a + x * x, 0), 0);
+  let sum = 0;
+  let pooled = 0;
+  values.forEach((y, t) => {
+    const se = Math.sqrt(simVariance(atFit[t]!));
+    if (se === 0 || y.every((v) => v === y[0])) return;
+    const e = resid.map((row) => row.reduce((s, x, p) => s + x * y[p]!, 0));
+    sum += e.reduce((s, x, q) => s + w[q]! * x * x, 0) / se ** 2;
+    pooled++;
+  });
+  const kappa = pooled > 0 && expected > 1e-9 ? Math.sqrt(sum / (pooled * expected)) : 1;
+  return atFit.map((s) => kappa * Math.sqrt(simVariance(s)));
 }
 
 /** A simulated value's own sampling variance (0 when its niche had no task). */
