@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { chi2PValue, cholesky, invert, leastSquares } from '../../../../src/engine/sweep/calibrate/stats';
-import { planeValue, refitOthers, responseSurface, ridgeStep } from '../../../../src/engine/sweep/calibrate/surface';
+import { chi2PValue, cholesky, invert, leastSquares, pseudoInverse, symmetricEigen } from '../../../../src/engine/sweep/calibrate/stats';
+import { planeValue, refitOthers, responseSurface, ridgeStep, type SurfacePoint } from '../../../../src/engine/sweep/calibrate/surface';
+import { convergenceOf } from '../../../../src/engine/sweep/calibrate/convergence';
+import { createRng } from '../../../../src/core/rng';
 import { figure } from '../../../../src/engine/sweep/calibrate/prediction';
 import { profileInterval, profilePoints } from '../../../../src/engine/sweep/calibrate/fit-analysis';
 
@@ -81,4 +83,108 @@ describe('calibration statistics', () => {
     expect(prof.open).toEqual([true, false]);
     expect(prof.interval[1]).toBeCloseTo(0.3 - (15 - 13.84) / 3 * 0.1, 6);
   });
+
+  it('decomposes a symmetric matrix, and inverts it only on the directions kept', () => {
+    const e = symmetricEigen([[3, 1, 0], [1, 3, 0], [0, 0, 0.5]]);
+    expect(e.values).toEqual([4, 2, 0.5].map((v) => expect.closeTo(v, 12)));
+    expect(Math.abs(e.vectors[0]![0]!)).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(e.vectors[2]![2]! ** 2).toBeCloseTo(1, 12);
+    // Above a floor of 1 the third direction is left out: the inverse on the first two only.
+    const p = pseudoInverse(e, 1);
+    const full = invert([[3, 1], [1, 3]])!;
+    expect(p[0]![0]).toBeCloseTo(full[0]![0]!, 12);
+    expect(p[0]![1]).toBeCloseTo(full[0]![1]!, 12);
+    expect(p[2]![2]).toBe(0);
+  });
+
+  it('a singular surface drops the standard error of only the parameters on its undetermined direction', () => {
+    // Three parameters: x2 moves no target at all, x0 and x1 are determined.
+    const slopes = [[0.5, 0.1, 0], [0.2, 0.4, 0], [0.3, -0.2, 0]];
+    const sim = (x: readonly number[]) => slopes.map((s) => ({ value: 0.5 + s.reduce((a, j, p) => a + j * (x[p]! - 0.5), 0), n: 100, se: 0 }));
+    const fit = [0.5, 0.5, 0.5];
+    const pts = design(fit).map((x) => ({ x, sims: sim(x) }));
+    const targets = slopes.map(() => ({ accuracy: 0.5, se: 0.1 }));
+    const s = responseSurface(fit, pts, targets, sim(fit))!;
+    expect(s.covariance).toBeNull();
+    expect(s.undetermined).toEqual([false, false, true]);
+    // The determined parameters' covariance is the inverse of their own block (x2's loading there is 0).
+    const block = invert([0, 1].map((i) => [0, 1].map((j) => slopes.reduce((a, r) => a + 100 * r[i]! * r[j]!, 0))))!;
+    expect(s.pseudoCovariance[0]![0]).toBeCloseTo(block[0]![0]!, 9);
+    expect(s.pseudoCovariance[1]![1]).toBeCloseTo(block[1]![1]!, 9);
+    expect(s.pseudoCovariance[2]![2]).toBe(0);
+    // Two parameters that act only through their sum: both lose their error, the third keeps it.
+    const sum = [[0.5, 0.3, 0.3], [0.2, -0.4, -0.4], [0.1, 0.2, 0.2]];
+    const simSum = (x: readonly number[]) => sum.map((r) => ({ value: 0.5 + r.reduce((a, j, p) => a + j * (x[p]! - 0.5), 0), n: 100, se: 0 }));
+    const s2 = responseSurface(fit, design(fit).map((x) => ({ x, sims: simSum(x) })), targets, simSum(fit))!;
+    expect(s2.undetermined).toEqual([false, true, true]);
+    expect(s2.pseudoCovariance[0]![0]).toBeGreaterThan(0);
+  });
+
+  it('the convergence rule: a fit at the true least is called converged about 95 % of the time, one far from it is not', () => {
+    // 200 synthetic calibrations at the least of a known quadratic, with a misfit the planes cannot close and known noise.
+    const nulls = Array.from({ length: 200 }, (_, i) => syntheticFit(i, [0.5, 0.5, 0.5], 1));
+    const falseAlarms = nulls.filter((c) => !c.met).length;
+    expect(falseAlarms).toBeGreaterThanOrEqual(3);
+    expect(falseAlarms).toBeLessThanOrEqual(18);
+    // The noise is real: at the least the old rule (gain < 1) would have failed nearly every one.
+    expect(nulls.filter((c) => c.predictedDecrease! >= 1).length).toBeGreaterThan(150);
+    // Far from the least, with slopes strong enough that the gain dwarfs the noise: never converged.
+    const far = Array.from({ length: 20 }, (_, i) => syntheticFit(1000 + i, [0.7, 0.7, 0.7], 8));
+    for (const c of far) {
+      expect(c.met).toBe(false);
+      expect(c.predictedDecrease!).toBeGreaterThan(c.gainThreshold!);
+    }
+    // A later evaluation far below the fit (beyond what the noise makes of a drop) is a better point: not converged.
+    const atLeast = nulls.find((c) => c.met)!;
+    const lower = syntheticFit(nulls.indexOf(atLeast), [0.5, 0.5, 0.5], 1, atLeast.dropThreshold! + 5);
+    expect(lower.met).toBe(false);
+    expect(lower.betterPoint?.chi2).toBeDefined();
+    // Seeded: the same calibration gives the same thresholds to the bit.
+    expect(syntheticFit(7, [0.5, 0.5, 0.5], 1)).toEqual(nulls[7]);
+  });
 });
+
+/** The fit and a design around it: each parameter 0.05 either side. */
+function design(fit: readonly number[]): number[][] {
+  return [[...fit], ...fit.flatMap((_, i) => [-1, 1].map((sd) => fit.map((x, j) => (j === i ? x + sd * 0.05 : x))))];
+}
+
+/**
+ * One synthetic calibration's verdict: six targets whose true values are planes in three parameters
+ * (slopes times `strength`) with their least at 0.5 each and a misfit there no parameter closes,
+ * evaluated at `fit`, its design and four search points nearby, each value with noise of sd 0.02
+ * (the runs' sampling error); the design's evaluations come after the search (and one `lowerBy`
+ * below the fit's χ², when given).
+ */
+function syntheticFit(seed: number, fit: readonly number[], strength: number, lowerBy?: number) {
+  const slopes = [[0.1, 0.05, 0], [0, 0.1, 0.05], [0.05, 0, 0.1], [0.08, 0.08, 0], [0, 0.06, 0.1], [0.1, 0, 0.04]].map((r) => r.map((j) => j * strength));
+  const least = [0.5, 0.5, 0.5];
+  const truth = (x: readonly number[]) => slopes.map((r) => 0.5 + r.reduce((a, j, p) => a + j * (x[p]! - least[p]!), 0));
+  // A misfit orthogonal to every slope column (weights are equal): the least stays at 0.5.
+  const misfit = orthogonalTo(slopes, [0.12, -0.1, 0.08, -0.06, 0.1, -0.09]);
+  const targets = truth(least).map((v, t) => ({ accuracy: v + misfit[t]!, se: 0.03 }));
+  const rng = createRng(`synthetic:${seed}`);
+  const at = (x: number[]): SurfacePoint => ({ x, sims: truth(x).map((v) => ({ value: v + 0.02 * rng.normal(), n: 600, se: 0.02 })) });
+  const search = Array.from({ length: 4 }, () => fit.map((x) => x + (rng.next() - 0.5) * 0.2));
+  const [atFit, ...designPts] = design(fit).map(at);
+  const pts = [atFit!, ...designPts, ...search.map(at)];
+  const chi2 = (p: SurfacePoint) => p.sims.reduce((a, s, t) => a + (s.value - targets[t]!.accuracy) ** 2 / (0.03 ** 2 + s.se ** 2), 0);
+  return convergenceOf({
+    simplexCollapsed: true, surface: responseSurface(fit, pts, targets, atFit!.sims), x: fit, values: fit, chi2: chi2(atFit!), targets,
+    after: [...designPts.map((p) => ({ x: p.x, values: p.x, chi2: chi2(p) })), ...(lowerBy ? [{ x: [0.6, 0.6, 0.6], values: [0.6, 0.6, 0.6], chi2: chi2(atFit!) - lowerBy }] : [])], seed: String(seed),
+    parameters: fit.map((_, i) => ({ name: `p${i}`, lo: 0, hi: 1, start: 0.5 })),
+  });
+}
+
+/** `v` with its projection on every column of `a` taken out (Gram–Schmidt, repeated to convergence). */
+function orthogonalTo(a: readonly (readonly number[])[], v: readonly number[]): number[] {
+  let r = [...v];
+  for (let it = 0; it < 100; it++) {
+    for (let p = 0; p < a[0]!.length; p++) {
+      const col = a.map((row) => row[p]!);
+      const f = col.reduce((s, c, t) => s + c * r[t]!, 0) / col.reduce((s, c) => s + c * c, 0);
+      r = r.map((x, t) => x - f * col[t]!);
+    }
+  }
+  return r;
+}
