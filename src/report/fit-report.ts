@@ -66,7 +66,7 @@ export function convergenceLine(d: Pick<FitReportData, 'convergence'>): string {
   const c = d.convergence;
   const noise = (t: number | null | undefined) => (t === null || t === undefined ? '' : ` against ${t.toFixed(2)} from noise alone`);
   const dec = c.predictedDecrease === null ? 'no response surface' : `a further step would gain ${c.predictedDecrease.toFixed(2)}${noise(c.gainThreshold)}`;
-  const drop = c.drop === null || c.drop === undefined ? '' : `; the lowest later evaluation is ${Math.abs(c.drop).toFixed(2)} ${c.drop > 0 ? 'below' : 'above'} the fit${noise(c.dropThreshold)}`;
+  const drop = c.drop === null || c.drop === undefined ? '' : `; the lowest later evaluation is ${c.drop === 0 ? 'level with' : `${Math.abs(c.drop).toFixed(2)} ${c.drop > 0 ? 'below' : 'above'}`} the fit${noise(c.dropThreshold)}`;
   return `converged: ${c.met ? 'yes' : 'NO'} (${dec}${drop}; simplex ${c.simplexCollapsed ? 'collapsed' : 'stopped at its budget'}${c.betterPoint ? `; ${notConverged(c.betterPoint)}` : ''}). Rule: ${c.rule}`;
 }
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, parseScenario, runScenario } from '../../../../src/index';
 import { withOverrides } from '../../../../src/engine/scenario/scenario';
-import { calibrate } from '../../../../src/engine/sweep/calibrate/calibrate';
+import { calibrate, CONVERGENCE_RULE } from '../../../../src/engine/sweep/calibrate/calibrate';
 import { loadTargets, nicheOutcomes, TargetsError } from '../../../../src/engine/sweep/calibrate/targets';
 import { EvaluationJournal, JournalMismatchError } from '../../../../src/engine/sweep/calibrate/journal';
 
@@ -135,6 +135,10 @@ describe('calibrate', () => {
     const fit = JSON.parse(readFileSync(path.join(dir, 'b', 'w.fit.json'), 'utf8')) as { evaluations: { total: number; paid: number; fromJournal: number } };
     expect(fit.evaluations.fromJournal).toBe(paidBefore);
     expect(fit.evaluations.paid).toBe(fit.evaluations.total - paidBefore);
+    // The convergence verdict, its bootstrap seeded from the calibration's seeds, is the same on the resumed calibration.
+    const convergence = (d: string) => (JSON.parse(readFileSync(path.join(dir, d, 'w.fit.json'), 'utf8')) as { convergence: Record<string, unknown> }).convergence;
+    expect(convergence('b')).toEqual(convergence('a'));
+    expect(convergence('a')).toMatchObject({ rule: CONVERGENCE_RULE, gainThreshold: expect.any(Number), predictedDecrease: expect.any(Number) });
     // The world it wrote is a world every command reads.
     expect(() => parseScenario({ ...loadScenario(scenarioFile).scenario, sim: { world: outB } }, scenarioFile, dir)).not.toThrow();
   });
