@@ -46,7 +46,8 @@ export interface ConvergenceInput {
  * the planes over the same offsets and weights, and recomputes the predicted gain and the largest
  * drop of a later evaluation below the fit. The two parts are judged together at 95 %: each
  * replication's larger percentile (among the replications, for either statistic) gives the level q
- * whose two quantiles are the thresholds, so a fit at a true least is called unconverged 5 % of the time.
+ * whose two quantiles are the thresholds, so a fit at a true least is called unconverged about 5 %
+ * of the time (0–11 % over the synthetic designs docs/calibration.md lists: the null is built from estimates).
  */
 export function convergenceOf(c: ConvergenceInput): Convergence {
   const lowest = [...c.after].sort((a, b) => a.chi2 - b.chi2 || compare(a.values, b.values))[0];
