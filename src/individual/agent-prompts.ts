@@ -64,7 +64,7 @@ export interface ReflectionInput {
   /**
    * The team's final reply as written (its reasoning, clipped), so a member sees how the team got
    * there, not only what it answered: a member whose own answer failed can contrast it with a
-   * teammate's that worked, as an LLM team reviewing a task does. Absent: '(not shown)'.
+   * teammate's that worked, as an LLM team reviewing a task does. Absent: '(not shown)'; null: the team gave no reply.
    */
   readonly teamWork?: string | null;
   readonly reward: number;
@@ -83,7 +83,7 @@ export function buildReflectPrompt(input: ReflectionInput): ChatMessage[] {
     experience: formatExperience(input.experience),
     ownAnswer: clip(input.ownAnswer ?? '(no answer)', 600),
     teamAnswer: clip(input.teamAnswer ?? '(no answer)', 600),
-    teamWork: input.teamWork ? clip(stripThinking(input.teamWork).trim() || '(nothing written)', 600) : '(not shown)',
+    teamWork: input.teamWork === undefined ? '(not shown)' : input.teamWork === null ? '(no reply)' : clip(stripThinking(input.teamWork).trim() || '(nothing written)', 600),
     reward: input.reward.toFixed(2),
     verdict: input.correct ? 'solved' : input.reward > 0 ? 'partly solved' : 'not solved',
     feedback: input.feedback ? `Feedback: ${input.feedback}\n` : '',

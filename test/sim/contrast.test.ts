@@ -81,5 +81,6 @@ describe('knowledge from contrast: self-diagnosis falls with difficulty and inco
     expect(shown).not.toContain('hidden musing');
     expect(buildReflectPrompt({ ...base, teamWork: 'x'.repeat(2000) })[1]!.content).toContain(`${'x'.repeat(600)}…\nReward:`);
     expect(buildReflectPrompt(base)[1]!.content).toContain('How the team reached it: (not shown)');
+    expect(buildReflectPrompt({ ...base, teamWork: null })[1]!.content).toContain('How the team reached it: (no reply)');
   });
 });
