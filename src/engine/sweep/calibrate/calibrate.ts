@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { ModelPlugin } from '../../scenario/model-plugins';
 import type { ScenarioPatch } from '../../../core/scenario-patch';
 import { EvaluationInterrupted, Evaluator, type SimulatedTarget } from './evaluate';
-import { clamp01, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
+import { clamp01, compareVectors, fittedTargets, heldOutPoints, heldOutRow, objectiveTerm, profileInterval, profilePoints, round9 } from './fit-analysis';
 import type { CalibrationResult, FitParameter, FittedParameter } from './fit-types';
 import { calibrationIdentity } from './identity';
 import { EvaluationJournal, hashOf } from './journal';
@@ -206,14 +206,15 @@ export async function calibrate(opts: CalibrateOptions): Promise<CalibrationResu
     });
     const covariance = surface?.covariance ? surface.covariance.map((row, i) => row.map((v, j) => round9(v * range(i) * range(j)))) : null;
     const dof = opts.targets.length - k;
+    const fitted = fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims));
     return {
       values, chi2: atFit.chi2, dof, pValue: round9(chi2PValue(atFit.chi2, dof)), converged: convergence.met, convergence, parameters, covariance,
-      targets: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)), heldOut,
+      targets: fitted, heldOut,
       ...(convergence.betterPoint ? { betterInProfile: convergence.betterPoint } : {}),
       evaluations: { total: seen.size, paid, fromJournal: Math.min(fromJournal, seen.size), search: searchCount },
       undetermined: opts.parameters.filter((_, i) => surface?.undetermined[i] ?? true).map((p) => p.name),
       notPinned: parameters.filter((p) => !p.pinned).map((p) => p.name),
-      unmoved: fittedTargets(opts.targets, atFit.sims, [...seen.values()].map((e) => e.sims)).filter((t) => !t.moved).map((t) => t.index),
+      unmoved: fitted.filter((t) => !t.moved).map((t) => t.index),
     };
   } finally {
     // An interrupted batch: let its other evaluations end (each is journaled if it finished) before the workers go.
@@ -264,11 +265,6 @@ function uniqueByValue(points: { value: number; chi2: number }[]): { value: numb
   const m = new Map<number, { value: number; chi2: number }>();
   for (const p of points) if (!m.has(p.value)) m.set(p.value, p);
   return [...m.values()];
-}
-
-function compareVectors(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
 }
 
 export { EvaluationInterrupted };

@@ -1,6 +1,6 @@
 import { createRng } from '../../../core/rng';
 import type { Convergence, FitParameter } from './fit-types';
-import { round9 } from './fit-analysis';
+import { compareVectors, round9 } from './fit-analysis';
 import { gaussNewton, planeOperator, type Surface } from './surface';
 import { mulVec } from './stats';
 
@@ -50,7 +50,7 @@ export interface ConvergenceInput {
  * of the time (0–11 % over the synthetic designs docs/calibration.md lists: the null is built from estimates).
  */
 export function convergenceOf(c: ConvergenceInput): Convergence {
-  const lowest = [...c.after].sort((a, b) => a.chi2 - b.chi2 || compare(a.values, b.values))[0];
+  const lowest = [...c.after].sort((a, b) => a.chi2 - b.chi2 || compareVectors(a.values, b.values))[0];
   const drop = lowest ? c.chi2 - lowest.chi2 : null;
   const base = { simplexCollapsed: c.simplexCollapsed, rule: CONVERGENCE_RULE };
   if (!c.surface) {
@@ -142,9 +142,4 @@ function upperBound(sorted: readonly number[], x: number): number {
     if (sorted[mid]! <= x) lo = mid + 1; else hi = mid;
   }
   return lo;
-}
-
-function compare(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
 }

@@ -106,3 +106,9 @@ export function heldOutRow(t: Target, j: number, surface: Surface, refit: { cova
 
 export const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 export const round9 = (x: number) => Math.round(x * 1e9) / 1e9;
+
+/** Lexicographic order of two parameter vectors: ties between evaluations break the same way every run. */
+export function compareVectors(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}

@@ -87,21 +87,25 @@ export function responseSurface(fit: readonly number[], points: readonly Surface
   const eigen = symmetricEigen(information);
   const pseudoCovariance = pseudoInverse(eigen, UNDETERMINED_EIGENVALUE);
   const undetermined = Array.from({ length: k }, (_, p) => eigen.values.some((l, e) => l < UNDETERMINED_EIGENVALUE && Math.abs(eigen.vectors[e]![p]!) > UNDETERMINED_LOADING));
-  const { step, gain } = gaussNewton(jacobian, weights, residuals);
+  const { step, gain } = gaussNewton(jacobian, weights, residuals, covariance ?? pseudoCovariance);
   const noise = planeNoise(offsets, w, hat, values, atFit);
   return { jacobian, weights, residuals, information, covariance, pseudoCovariance, undetermined, step, predictedDecrease: gain, points: near.length, plane: { offsets, weights: w }, noise };
 }
 
 /**
  * The Gauss–Newton step for planes J, weights W and residuals r, and what it is predicted to gain,
- * gᵀ (JᵀWJ)⁻¹ g with g = JᵀW r. A singular JᵀWJ steps on its determined directions only.
+ * gᵀ (JᵀWJ)⁻¹ g with g = JᵀW r. A singular JᵀWJ steps on its determined directions only. `inverse`
+ * is that (pseudo-)inverse when the caller has it already (the surface computes it for the covariance).
  */
-export function gaussNewton(jacobian: Matrix, weights: readonly number[], residuals: readonly number[]): { step: number[]; gain: number } {
+export function gaussNewton(jacobian: Matrix, weights: readonly number[], residuals: readonly number[], inverse = informationInverse(gram(jacobian, weights))): { step: number[]; gain: number } {
   const k = jacobian[0]?.length ?? 0;
-  const information = gram(jacobian, weights);
-  const inverse = invert(information, 1e-9) ?? pseudoInverse(symmetricEigen(information), UNDETERMINED_EIGENVALUE);
   const g = Array.from({ length: k }, (_, p) => jacobian.reduce((s, row, t) => s + weights[t]! * row[p]! * residuals[t]!, 0));
   return { step: mulVec(inverse, g), gain: quadForm(inverse, g) };
+}
+
+/** (JᵀWJ)⁻¹, or its inverse on the determined directions when it is singular. */
+function informationInverse(information: Matrix): Matrix {
+  return invert(information, 1e-9) ?? pseudoInverse(symmetricEigen(information), UNDETERMINED_EIGENVALUE);
 }
 
 /**
