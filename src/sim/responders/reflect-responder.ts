@@ -69,15 +69,19 @@ export function heldShare(entry: SideChannelEntry, world: SimWorld, text: string
   return required.filter((s) => names.has(s.phrase)).length / required.length;
 }
 
+/** What the reflecting member wrote or held (`own`), and what the team answered and wrote (`team`). */
+interface ReflectionParts { readonly own: string; readonly team: string }
+const NO_PARTS: ReflectionParts = { own: '', team: '' };
+
 const LESSONS_HAD = /Lessons you had in your prompt:\n([\s\S]*?)\n\nYour final answer: ([\s\S]*?)\nTeam's final answer: ([\s\S]*?)\nReward:/;
 
 /**
  * The reflecting member's own text (lessons it had, its answer) and the team's (its answer and,
  * on the "How the team reached it" line, its reply as written), as the reflection prompt shows them.
  */
-function reflectionParts(full: string): { own: string; team: string } {
+function reflectionParts(full: string): ReflectionParts {
   const m = LESSONS_HAD.exec(full);
-  return m ? { own: `${m[1]}\n${m[2]}`, team: m[3]! } : { own: '', team: '' };
+  return m ? { own: `${m[1]}\n${m[2]}`, team: m[3]! } : NO_PARTS;
 }
 
 /**
@@ -86,9 +90,8 @@ function reflectionParts(full: string): { own: string; team: string } {
  * names required strategies the member's lessons and answer do not. With chance `contrastUptake`
  * its lesson names one of them. Undefined (and no draw) otherwise.
  */
-function contrastDraw(entry: SideChannelEntry, full: string, reward: number, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
+function contrastDraw(entry: SideChannelEntry, { own, team }: ReflectionParts, reward: number, world: SimWorld, params: SimParams, rng: Rng): Strategy | undefined {
   if (params.contrastUptake <= 0 || reward >= 1) return undefined;
-  const { own, team } = reflectionParts(full);
   const gold = goldMarker(entry.task);
   if (!team.includes(gold) || own.includes(gold)) return undefined;
   const ownNames = new Set(world.mentioned(own).map((s) => s.phrase));
@@ -109,8 +112,10 @@ export const reflectResponder: Responder = ({ prompt, entry, world, params, rng 
   let lesson = rng.pick(GENERIC_LESSONS);
   let meta = rng.pick(GENERIC_META);
   if (entry) {
-    const own = params.reflectCompetence > 0 ? heldShare(entry, world, `${prompt.persona}\n${reflectionParts(prompt.full).own}`) : 0;
-    const s = contrastDraw(entry, prompt.full, reward, world, params, rng) ?? discoveryDraw(entry, reward, known, world, params, rng, own);
+    // The prompt's parts are read once, for both draws that use them (only when either is on).
+    const parts: ReflectionParts = params.reflectCompetence > 0 || params.contrastUptake > 0 ? reflectionParts(prompt.full) : NO_PARTS;
+    const own = params.reflectCompetence > 0 ? heldShare(entry, world, `${prompt.persona}\n${parts.own}`) : 0;
+    const s = contrastDraw(entry, parts, reward, world, params, rng) ?? discoveryDraw(entry, reward, known, world, params, rng, own);
     // A lesson says what it was learnt on: the niche, and the problem type the task's text showed (`taskFamilies`).
     const type = world.problemType(entry.task.niche, entry.task.question);
     if (s) lesson = strategyLesson(s, type === undefined ? entry.spec.title : `${entry.spec.title}, ${type}`);

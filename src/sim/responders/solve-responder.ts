@@ -149,12 +149,12 @@ export function failingTestsShown(prompt: ReadPrompt): boolean {
 
 /**
  * What the author of a solve-like prompt holds: persona, own experience, and sub-problem steps done
- * for it (with a strategy named, or, given the world and task, by following the plan: `stepUptake`).
+ * for it (with a strategy named, or by following the plan: `stepUptake`).
  */
-export function heldKnowledge(prompt: ReadPrompt, world?: SimWorld, task?: SimTask): string {
+export function heldKnowledge(prompt: ReadPrompt, world: SimWorld, task: SimTask): string {
   const solutions = prompt.sections.get('sub-problem solutions') ?? '';
   const held = `${ownKnowledge(prompt)}\n${solutions}`;
-  const followed = world && task ? followedSteps(world, solutions, task) : '';
+  const followed = followedSteps(world, solutions, task);
   return followed ? `${held}\n${followed}` : held;
 }
 
