@@ -2,29 +2,19 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, parseScenario, runScenario, type Completion, type CompletionRequest, type LanguageModel } from '../../src/index';
+import { loadScenario, parseScenario, runScenario, type Completion, type CompletionRequest } from '../../src/index';
 import { SimModel } from '../../src/sim/sim-model';
+import { SimPassThrough } from '../fakes/sim-pass-through';
 import { choosableStructures, structureRegistry } from '../../src/team/structures';
 import { toyCalls, toyRelay } from '../fixtures/toy-structure';
 
 /** The simulated model, with every structure-choice prompt kept (it keeps the simulator's side channel, so it answers as the simulator does). */
-class ChoiceSpy implements LanguageModel {
-  readonly name = 'sim';
+class ChoiceSpy extends SimPassThrough {
   readonly choosePrompts: string[] = [];
-  constructor(private readonly sim: SimModel) {}
-  taskStarted(...a: Parameters<SimModel['taskStarted']>): void {
-    this.sim.taskStarted(...a);
-  }
-  taskEnded(taskId: string): void {
-    this.sim.taskEnded(taskId);
-  }
-  complete(req: CompletionRequest): Promise<Completion> {
+  override complete(req: CompletionRequest): Promise<Completion> {
     const user = req.messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
     if (user.startsWith('## Choose a structure')) this.choosePrompts.push(user);
-    return this.sim.complete(req);
-  }
-  embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.sim.embed(texts);
+    return super.complete(req);
   }
 }
 

@@ -2,30 +2,22 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, runScenario, type Completion, type CompletionRequest, type LanguageModel } from '../../../src/index';
+import { loadScenario, runScenario, type Completion, type CompletionRequest } from '../../../src/index';
 import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { stripThinking } from '../../../src/core/text';
-import { SimModel } from '../../../src/sim/sim-model';
-import type { NicheSpec } from '../../../src/tasks/niche';
-import type { Task } from '../../../src/tasks/task';
+import { SimPassThrough } from '../../fakes/sim-pass-through';
 
 /** The simulated model, keeping each solve reply and each reflection prompt it is sent. */
-class WatchingSim implements LanguageModel {
-  readonly name = 'sim';
-  readonly sim: SimModel;
+class WatchingSim extends SimPassThrough {
   readonly solveReplies = new Set<string>();
   readonly reflections: string[] = [];
-  constructor(seed: number) { this.sim = new SimModel({ seed }); }
-  taskStarted(t: Task, n: NicheSpec): void { this.sim.taskStarted(t, n); }
-  taskEnded(id: string): void { this.sim.taskEnded(id); }
-  async complete(req: CompletionRequest): Promise<Completion> {
+  override async complete(req: CompletionRequest): Promise<Completion> {
     if (req.stage === 'reflect') this.reflections.push(req.messages.map((m) => m.content).join('\n'));
-    const out = await this.sim.complete(req);
+    const out = await super.complete(req);
     // As the reflection shows it: reasoning traces dropped.
     if (req.stage === 'solve') this.solveReplies.add(stripThinking(out.text));
     return out;
   }
-  embed(texts: readonly string[]): Promise<Float32Array[]> { return this.sim.embed(texts); }
 }
 
 // QA niches keep the run free of sandbox start-ups.

@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario, resumeRun, runScenario, type Completion, type CompletionRequest, type LanguageModel, type NicheSpec, type RunSummary, type Task } from '../../../src/index';
+import { loadScenario, resumeRun, runScenario, type Completion, type CompletionRequest, type NicheSpec, type RunSummary, type Task } from '../../../src/index';
 import { withOverrides } from '../../../src/engine/scenario/scenario';
 import { buildReportData } from '../../../src/report';
-import { SimModel } from '../../../src/sim/sim-model';
+import { SimPassThrough } from '../../fakes/sim-pass-through';
 import { systemClock } from '../../../src/core/clock';
 import { knobViolation } from '../../../src/core/knob';
 import { procedureKnobs, procedureOf, procedureSchema, procedureViolations } from '../../../src/engine/meta/procedure';
@@ -23,39 +23,29 @@ const base = withOverrides(loadScenario('scenarios/quickstart.json'), { stream: 
 const knobs = procedureKnobs(getPreset('meta'), structureRegistry());
 
 /** The simulated model, with the meta-editor's replies replaced by the ones given, in turn. */
-class HostileEditor implements LanguageModel {
-  readonly name = 'sim';
+class HostileEditor extends SimPassThrough {
   private next = 0;
-  readonly sim: SimModel;
-  constructor(private readonly replies: readonly string[], seed: number) { this.sim = new SimModel({ seed }); }
-  taskStarted(t: Task, n: NicheSpec): void { this.sim.taskStarted(t, n); }
-  taskEnded(id: string): void { this.sim.taskEnded(id); }
-  async complete(req: CompletionRequest): Promise<Completion> {
-    if (req.stage !== 'meta') return this.sim.complete(req);
+  constructor(private readonly replies: readonly string[], seed: number) { super(seed); }
+  override async complete(req: CompletionRequest): Promise<Completion> {
+    if (req.stage !== 'meta') return super.complete(req);
     const text = this.replies[this.next++ % this.replies.length]!;
     return { text, usage: { promptTokens: 100, completionTokens: 10 }, timing: { ttftMs: 1, totalMs: 2 }, model: 'sim' };
   }
-  embed(texts: readonly string[]): Promise<Float32Array[]> { return this.sim.embed(texts); }
 }
 
 /** The simulated model, recording what the meta-editor is shown and every task's hidden part. */
-class RecordingSim implements LanguageModel {
-  readonly name = 'sim';
-  readonly sim: SimModel;
+class RecordingSim extends SimPassThrough {
   readonly metaPrompts: string[] = [];
   readonly hidden: string[] = [];
-  constructor(seed: number) { this.sim = new SimModel({ seed }); }
-  taskStarted(t: Task, n: NicheSpec): void {
+  override taskStarted(t: Task, n: NicheSpec): void {
     const h = t.hidden;
     this.hidden.push(t.question, h.answer, ...(h.aliases ?? []), ...h.distractors, ...(h.tests ?? []), ...(h.prefix ? [h.prefix] : []));
-    this.sim.taskStarted(t, n);
+    super.taskStarted(t, n);
   }
-  taskEnded(id: string): void { this.sim.taskEnded(id); }
-  complete(req: CompletionRequest): Promise<Completion> {
+  override complete(req: CompletionRequest): Promise<Completion> {
     if (req.stage === 'meta') this.metaPrompts.push(req.messages.map((m) => m.content).join('\n'));
-    return this.sim.complete(req);
+    return super.complete(req);
   }
-  embed(texts: readonly string[]): Promise<Float32Array[]> { return this.sim.embed(texts); }
 }
 
 /** At each segment report the run is quiescent: every task started has committed and had its evolve stage applied. */
